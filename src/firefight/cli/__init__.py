@@ -1,0 +1,1 @@
+"""The ``firefight`` command: a thin layer over the library. Errors map to exit codes here only."""

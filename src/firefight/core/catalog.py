@@ -1,0 +1,59 @@
+"""Catalogs of named equipment (weapons, armour, cover...) as TOML tables.
+
+A ruleset ships ``catalog.toml`` inside its package; a situation may list more catalog files
+(``catalogs = ["my_guns.toml"]``, paths relative to the situation file) whose entries add to or
+replace the shipped ones. Lookups of unknown names fail with the closest known names as a tip.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from firefight.core.loading import read_toml
+from firefight.errors import InputError, UnknownNameError
+
+Catalog = dict[str, dict[str, dict[str, Any]]]
+
+
+def _merge_into(base: Catalog, data: Mapping[str, Any], source: str) -> None:
+    for section, entries in data.items():
+        if not isinstance(entries, dict):
+            raise InputError(f"{source}: [{section}] must be a table of named entries")
+        slot = base.setdefault(section, {})
+        for name, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise InputError(f"{source}: {section}.{name} must be a table")
+            slot[name.lower()] = {"name": name, **entry}
+
+
+def load_catalog(
+    package: str, extra: Iterable[str | Path] = (), relative_to: Path | None = None
+) -> Catalog:
+    """The shipped ``catalog.toml`` of ``package`` plus any extra catalog files."""
+    import tomllib
+
+    catalog: Catalog = {}
+    shipped = resources.files(package).joinpath("catalog.toml")
+    _merge_into(catalog, tomllib.loads(shipped.read_text(encoding="utf-8")), f"{package} catalog")
+    for path in extra:
+        p = Path(path)
+        if relative_to is not None and not p.is_absolute():
+            p = relative_to / p
+        _merge_into(catalog, read_toml(p), str(p))
+    return catalog
+
+
+def lookup(catalog: Catalog, section: str, name: str, source: str = "input") -> dict[str, Any]:
+    """The catalog entry ``section.name`` (case-insensitive) or one clear line with suggestions."""
+    entries = catalog.get(section, {})
+    entry = entries.get(name.lower())
+    if entry is None:
+        known = sorted(e["name"] for e in entries.values())
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known[:12])}"
+        raise UnknownNameError(f"{source}: unknown {section} {name!r}", tip=hint)
+    return dict(entry)

@@ -1,0 +1,44 @@
+"""House rules (S04): every number a text fixes can be changed from a TOML file.
+
+A ruleset declares its fixed numbers as a pydantic model whose defaults are the text's values
+(e.g. ``base_delta_t: int = 10``). ``--house FILE`` loads overrides into that model, unknown keys
+are refused, and :func:`house_events` lists the changed values so the transcript says when a
+house rule applied.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from firefight.core.loading import read_toml, validate
+from firefight.core.transcript import HouseRule
+
+H = TypeVar("H", bound="HouseRules")
+
+
+class HouseRules(BaseModel):
+    """Base for a ruleset's table of fixed numbers; defaults are the text's values."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def load_house(model: type[H], path: str | Path | None) -> H:
+    """The text's numbers, with a house-rule file's overrides if one is given."""
+    if path is None:
+        return model()
+    return validate(model, read_toml(path), f"{path} (house rules)")
+
+
+def house_events(rules: HouseRules) -> list[HouseRule]:
+    """One event per number that differs from the text."""
+    defaults = type(rules)()
+    out = []
+    for name in type(rules).model_fields:
+        value: Any = getattr(rules, name)
+        default: Any = getattr(defaults, name)
+        if value != default:
+            out.append(HouseRule(name, value, default))
+    return out

@@ -1,0 +1,54 @@
+"""The ruleset protocol: the one small surface the CLI, engine and analysis use.
+
+A ruleset subclasses :class:`Ruleset`, sets its ``ClassVar`` metadata and implements three
+methods; the registry (``firefight.rulesets``) finds it by id. Nothing outside a ruleset tests
+``if ruleset == "..."``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from firefight.core.house import HouseRules
+from firefight.core.odds import OddsReport
+from firefight.core.resolution import Resolution
+from firefight.dice import DiceSource
+
+
+class Ruleset(ABC):
+    """One rule text implemented: load situations, resolve them on any dice, compute odds."""
+
+    #: Registry id, also the CLI argument (e.g. "warfare2d20").
+    id: ClassVar[str]
+    #: Human title.
+    title: ClassVar[str]
+    #: The house-rule model: the numbers this text fixes, with the text's values as defaults.
+    house_model: ClassVar[type[HouseRules]] = HouseRules
+    #: Kinds of situation file this ruleset resolves (``kind = "..."`` in the file; first is the
+    #: default). ``firefight suppress`` asks for "suppression".
+    situation_kinds: ClassVar[tuple[str, ...]] = ("attack",)
+
+    @abstractmethod
+    def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
+        """Validate a situation (already read from TOML, ``--set`` applied) into a model.
+
+        Raise :class:`~firefight.errors.InputError` / ``UnknownNameError`` with one clear line.
+        """
+
+    @abstractmethod
+    def resolve(self, situation: Any, dice: DiceSource) -> Resolution:
+        """Resolve the situation on the given dice, with a full transcript."""
+
+    @abstractmethod
+    def odds(self, situation: Any) -> OddsReport:
+        """Exact odds, computed by running :meth:`resolve`'s rule code on exact dice."""
+
+    def situation_kind(self, situation: Any) -> str:
+        """Which of ``situation_kinds`` a loaded situation is (default: the first)."""
+        return str(getattr(situation, "kind", self.situation_kinds[0]))
+
+    def script_order(self) -> str:
+        """How scripted ``--dice`` faces are consumed, for help text and errors."""
+        return "in the order the transcript lists the rolls"

@@ -1,0 +1,247 @@
+"""Syntax tree -> exact distribution, with integer weights and numpy convolution.
+
+Some dice carry *tags* that rule code may need beside the value: a CP2020 ``d10x`` whose first face
+was 1 (``natural 1``), a Dragon Warriors ``pm6`` whose first throw was a double six. An
+expression's exact form is therefore a list of ``(tags, Dist)`` groups; every group shares one
+denominator so a group's weights are joint probabilities ``P(value and exactly these tags)``.
+
+Open-ended dice are exact to a stated depth (the number of re-rolls one chain may take). Two
+conventions for what happens at the limit:
+
+- ``stop=False`` (default): the branch that would roll again is left out and reported as
+  :attr:`Dist.truncated_mass`. The default depth keeps that mass below ``1e-12``.
+- ``stop=True``: the last allowed die counts its face and does not roll again. This is icepool's
+  ``explode(depth=...)`` convention, used to compare against it fraction for fraction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from firefight.dice.dist import Dist, Weighted
+from firefight.dice.nodes import (
+    DOUBLE_SIX,
+    NATURAL_ONE,
+    Abs,
+    Add,
+    Const,
+    Dice,
+    Exploding,
+    Mul,
+    Neg,
+    Node,
+    PlusMinus,
+    Sorted,
+    Sub,
+)
+from firefight.dice.parse import as_node
+from firefight.errors import DiceError
+
+#: Truncated mass an expression may leave out by default.
+DEFAULT_TOLERANCE = 1e-12
+#: Most distinct sorted tuples an exact ``sort(NdX)`` may enumerate.
+SORTED_BUDGET = 200_000
+
+Tags = frozenset[str]
+Tagged = tuple[tuple[Tags, Dist], ...]
+NO_TAGS: Tags = frozenset()
+
+
+@dataclass(frozen=True)
+class Depth:
+    """How open-ended dice are cut: ``depth`` re-rolls per chain (None = automatic)."""
+
+    depth: int | None = None
+    stop: bool = False
+
+    def for_die(self, sides: int, chains: int) -> int:
+        """Re-rolls allowed so that ``chains`` chains lose at most the default tolerance."""
+        if self.depth is not None:
+            if self.depth < 1:
+                raise DiceError("explosion depth must be at least 1", tip="use depth=1 or more")
+            return self.depth
+        k = 1
+        while chains * sides ** -(k + 1) > DEFAULT_TOLERANCE / 10:
+            k += 1
+        return k
+
+
+def _merge(groups: Iterable[tuple[Tags, Dist]]) -> Tagged:
+    """Add together groups that carry the same tags (they share one denominator)."""
+    acc: dict[Tags, dict[int, int]] = {}
+    totals: dict[Tags, int] = {}
+    for tags, d in groups:
+        slot = acc.setdefault(tags, {})
+        totals[tags] = d.total
+        for v, w in d.items():
+            slot[v] = slot.get(v, 0) + w
+    return tuple(
+        (tags, Dist.from_mapping(ws, totals[tags])) for tags, ws in sorted(acc.items(), key=_key)
+    )
+
+
+def _key(item: tuple[Tags, object]) -> tuple[str, ...]:
+    return tuple(sorted(item[0]))
+
+
+def _combine(a: Tagged, b: Tagged, negate_b: bool = False) -> Tagged:
+    if len(a) == 1 and len(b) == 1 and not a[0][0] and not b[0][0]:
+        right = -b[0][1] if negate_b else b[0][1]
+        return ((NO_TAGS, a[0][1] + right),)
+    return _merge((ta | tb, da + (-db if negate_b else db)) for ta, da in a for tb, db in b)
+
+
+def _map(groups: Tagged, fn: object) -> Tagged:
+    return tuple((tags, fn(d)) for tags, d in groups)  # type: ignore[operator]
+
+
+@lru_cache(maxsize=256)
+def chain(sides: int, rerolls: int, stop: bool) -> Dist:
+    """One open-ended die: the top face adds another roll, up to ``rerolls`` more rolls."""
+    if rerolls == 0:
+        if stop:
+            return Dist.uniform(1, sides)
+        return Dist(1, [1] * (sides - 1) + [0], sides)
+    inner = chain(sides, rerolls - 1, stop)
+    parts = [(1, Dist.constant(f)) for f in range(1, sides)] + [(1, inner + sides)]
+    return Dist.mix(parts, sides)
+
+
+def _cp2020_die(sides: int, rerolls: int, stop: bool) -> Tagged:
+    """CP2020 ``d10x``: 2..9 count; 10 adds a chain; a 1 is replaced by minus a chain."""
+    inner = chain(sides, rerolls - 1, stop)
+    total = sides * inner.total
+    plain = {f: inner.total for f in range(2, sides)}
+    for v, w in (inner + sides).items():
+        plain[v] = plain.get(v, 0) + w
+    natural_one = Dist(-inner.hi, inner.weights[::-1], total)
+    return _merge(
+        [(NO_TAGS, Dist.from_mapping(plain, total)), (frozenset({NATURAL_ONE}), natural_one)]
+    )
+
+
+def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
+    """Dragon Warriors plus-minus: open-ended plus die minus open-ended minus die."""
+    one = chain(sides, rerolls, stop)
+    whole = one - one
+    inner = chain(sides, rerolls - 1, stop)
+    double = inner - inner  # both first faces were the top face: the two tops cancel
+    double_w = dict(double.items())
+    rest = {v: w - double_w.get(v, 0) for v, w in whole.items()}
+    tag = frozenset({DOUBLE_SIX}) if sides == 6 else frozenset({f"double {sides}"})
+    return _merge(
+        [
+            (NO_TAGS, Dist.from_mapping(rest, whole.total)),
+            (tag, Dist.from_mapping(double_w, whole.total)),
+        ]
+    )
+
+
+def _keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
+    """Sum of the ``keep`` highest (or lowest) of ``count`` dice, by dynamic programming.
+
+    Faces are taken from the end that is kept first; a state is (dice placed, kept sum) and
+    placing ``m`` dice on a face multiplies the weight by C(remaining, m).
+    """
+    faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
+    states: dict[tuple[int, int], int] = {(0, 0): 1}
+    for face in faces:
+        nxt: dict[tuple[int, int], int] = {}
+        for (placed, total), w in states.items():
+            left = count - placed
+            for m in range(left + 1):
+                kept_here = min(m, max(0, keep - placed))
+                key = (placed + m, total + face * kept_here)
+                nxt[key] = nxt.get(key, 0) + w * math.comb(left, m)
+        states = nxt
+    return Dist.from_mapping({s: w for (placed, s), w in states.items() if placed == count})
+
+
+def _tagged(node: Node, depth: Depth) -> Tagged:
+    if isinstance(node, Const):
+        return ((NO_TAGS, Dist.constant(node.value)),)
+    if isinstance(node, Dice):
+        if node.keep is None:
+            return ((NO_TAGS, Dist.uniform(1, node.sides).repeat(node.count)),)
+        high = node.keep in ("kh", "dl")
+        return ((NO_TAGS, _keep_sum(node.count, node.sides, high, node.kept_count)),)
+    if isinstance(node, Exploding):
+        die = _cp2020_die(node.sides, depth.for_die(node.sides, node.count), depth.stop)
+        out = die
+        for _ in range(node.count - 1):
+            out = _combine(out, die)
+        return out
+    if isinstance(node, PlusMinus):
+        pm = _plus_minus(node.sides, depth.for_die(node.sides, 2 * node.count), depth.stop)
+        out = pm
+        for _ in range(node.count - 1):
+            out = _combine(out, pm)
+        return out
+    if isinstance(node, Add):
+        return _combine(tagged(node.left, depth), tagged(node.right, depth))
+    if isinstance(node, Sub):
+        return _combine(tagged(node.left, depth), tagged(node.right, depth), negate_b=True)
+    if isinstance(node, Neg):
+        return _map(tagged(node.operand, depth), lambda d: -d)
+    if isinstance(node, Mul):
+        return _merge(_map(tagged(node.operand, depth), lambda d: d.times(node.factor)))
+    if isinstance(node, Abs):
+        return _merge(_map(tagged(node.operand, depth), lambda d: d.abs()))
+    if isinstance(node, Sorted):
+        raise DiceError(f"{node} is a tuple of faces", tip="use exact_sorted() for sorted dice")
+    raise DiceError(f"cannot compute {node!r} exactly")
+
+
+@lru_cache(maxsize=1024)
+def tagged(node: Node, depth: Depth = Depth()) -> Tagged:
+    """The exact ``(tags, Dist)`` groups of a syntax tree (memoised)."""
+    return _tagged(node, depth)
+
+
+def exact_tagged(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Tagged:
+    return tagged(as_node(expr), Depth(depth, stop))
+
+
+def exact(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Dist:
+    """The exact distribution of an integer dice expression, tags merged."""
+    groups = exact_tagged(expr, depth=depth, stop=stop)
+    if len(groups) == 1:
+        return groups[0][1]
+    return _merge((NO_TAGS, d) for _, d in groups)[0][1]
+
+
+@lru_cache(maxsize=256)
+def _sorted_weights(count: int, sides: int) -> Weighted[tuple[int, ...]]:
+    n_tuples = math.comb(count + sides - 1, count)
+    if n_tuples > SORTED_BUDGET:
+        raise DiceError(
+            f"sort({count}d{sides}) has {n_tuples} distinct outcomes",
+            tip=f"exact sorted dice allow at most {SORTED_BUDGET}",
+        )
+    fact = math.factorial(count)
+    out: dict[tuple[int, ...], int] = {}
+    for combo in combinations_with_replacement(range(sides, 0, -1), count):
+        w = fact
+        for face in set(combo):
+            w //= math.factorial(combo.count(face))
+        out[combo] = w
+    return Weighted(out, sides**count)
+
+
+def exact_sorted(expr: str | Node) -> Weighted[tuple[int, ...]]:
+    """The exact distribution of ``sort(NdX)``: descending face tuples with their weights."""
+    node = as_node(expr)
+    if not isinstance(node, Sorted):
+        raise DiceError(f"{node} is not a sorted-dice expression", tip="write sort(3d10)")
+    return _sorted_weights(node.count, node.sides)
+
+
+def support_array(d: Dist) -> np.ndarray:
+    """Values of a Dist as an array aligned with its weights (for vectorised consumers)."""
+    return np.arange(d.lo, d.hi + 1)

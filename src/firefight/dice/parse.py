@@ -1,0 +1,216 @@
+"""Text -> syntax tree. Lark does the grammar (``grammar.lark``); its errors never leak.
+
+Every failure is a :class:`~firefight.errors.DiceSyntaxError` naming the column and a tip. Semantic
+checks (at least one die, at least two sides, keep no more than rolled, multiply by a constant,
+the roll budget) happen here too, so a tree that parses is a tree that can be rolled.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from firefight.dice.nodes import (
+    Abs,
+    Add,
+    Const,
+    Dice,
+    Exploding,
+    KeepMode,
+    Mul,
+    Neg,
+    Node,
+    PlusMinus,
+    Sorted,
+    Sub,
+    dice_count,
+)
+from firefight.errors import DiceSyntaxError
+
+if TYPE_CHECKING:
+    import lark
+
+#: Most dice one expression may throw (before explosions): stops runaway pools.
+ROLL_BUDGET = 1000
+#: Largest number of sides a die may have.
+MAX_SIDES = 10_000
+EXAMPLES = "e.g. 2d20, 4d6kh3, d10x+11, pm6, abs(2d20-2d20), sort(3d12)"
+
+
+@lru_cache(maxsize=1)
+def _parser() -> lark.Lark:
+    import lark
+
+    text = resources.files("firefight.dice").joinpath("grammar.lark").read_text()
+    return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _build(tree: Any, expr: str) -> Node:
+    """Turn Lark's tree into firefight nodes, checking each die as it goes."""
+    import lark
+
+    if isinstance(tree, lark.Token):  # a bare INT reached through an inlined rule
+        return Const(int(tree))
+    kind = str(tree.data)
+    kids = tree.children
+    column = getattr(tree.meta, "column", 1) if not tree.meta.empty else 1
+
+    def count_of(node: Any) -> int:
+        return int(node.children[0]) if node.children else 1
+
+    def sides_of(node: Any) -> int:
+        tok = node.children[0]
+        return 100 if str(tok) == "%" else int(tok)
+
+    def check(count: int, sides: int) -> None:
+        if count < 1:
+            raise DiceSyntaxError(
+                f"{count}d{sides} throws no dice",
+                expr=expr,
+                column=column,
+                tip="use 1 or more dice",
+            )
+        if sides < 2:
+            raise DiceSyntaxError(
+                f"a d{sides} is not a die",
+                expr=expr,
+                column=column,
+                tip="dice need 2 or more sides",
+            )
+        if sides > MAX_SIDES:
+            raise DiceSyntaxError(
+                f"a d{sides} has too many sides",
+                expr=expr,
+                column=column,
+                tip=f"at most {MAX_SIDES} sides",
+            )
+
+    if kind == "const":
+        return Const(int(kids[0]))
+    if kind == "plain_dice":
+        count, sides = count_of(kids[0]), sides_of(kids[1])
+        check(count, sides)
+        return Dice(count, sides)
+    if kind == "exploding":
+        count, sides = count_of(kids[0]), sides_of(kids[1])
+        check(count, sides)
+        if sides < 3:
+            raise DiceSyntaxError(
+                "an exploding die needs 3 or more sides",
+                expr=expr,
+                column=column,
+                tip="a d2 would explode on every face it has",
+            )
+        return Exploding(count, sides)
+    if kind == "keep":
+        count, sides = count_of(kids[0]), sides_of(kids[1])
+        check(count, sides)
+        mode: KeepMode = str(kids[2])  # type: ignore[assignment]
+        n = int(kids[3])
+        limit = count if mode in ("kh", "kl") else count - 1
+        if not (1 if mode in ("kh", "kl") else 0) <= n <= limit:
+            raise DiceSyntaxError(
+                f"{count}d{sides}{mode}{n} keeps an impossible number of dice",
+                expr=expr,
+                column=column,
+                tip=f"keep 1..{count} or drop 0..{count - 1} of {count} dice",
+            )
+        return Dice(count, sides, mode, n)
+    if kind == "plusminus":
+        count, sides = count_of(kids[0]), int(kids[1])
+        check(count, sides)
+        if sides < 2:
+            raise DiceSyntaxError("pm needs 2 or more sides", expr=expr, column=column)
+        return PlusMinus(count, sides)
+    if kind == "sort":
+        inner = _build(kids[0], expr)
+        assert isinstance(inner, Dice)
+        return Sorted(inner.count, inner.sides)
+    if kind in ("add", "sub"):
+        left, right = _build(kids[0], expr), _build(kids[1], expr)
+        for side in (left, right):
+            if side.is_sorted:
+                raise DiceSyntaxError(
+                    "sorted dice cannot be added or subtracted",
+                    expr=expr,
+                    column=column,
+                    tip="use sort(NdX) on its own; compare the tuples in rule code",
+                )
+        return Add(left, right) if kind == "add" else Sub(left, right)
+    if kind == "mul":
+        left, right = _build(kids[0], expr), _build(kids[1], expr)
+        if isinstance(right, Const) and not left.is_sorted:
+            return Mul(left, right.value)
+        if isinstance(left, Const) and not right.is_sorted:
+            return Mul(right, left.value)
+        raise DiceSyntaxError(
+            "multiplication needs a constant on one side",
+            expr=expr,
+            column=column,
+            tip="write 2*(d6+1), not d6*d6",
+        )
+    if kind == "neg":
+        inner = _build(kids[0], expr)
+        if inner.is_sorted:
+            raise DiceSyntaxError("sorted dice cannot be negated", expr=expr, column=column)
+        return Const(-inner.value) if isinstance(inner, Const) else Neg(inner)
+    if kind == "abs_":
+        inner = _build(kids[0], expr)
+        if inner.is_sorted:
+            raise DiceSyntaxError("abs() needs a number, not sorted dice", expr=expr, column=column)
+        return Abs(inner)
+    if kind in ("unary", "start", "expr", "atom", "dice"):
+        return _build(kids[0], expr)
+    raise DiceSyntaxError(f"unsupported form {kind!r}", expr=expr, column=column)
+
+
+@lru_cache(maxsize=4096)
+def parse(expr: str) -> Node:
+    """Parse dice notation into a syntax tree, or raise :class:`DiceSyntaxError`."""
+    import lark
+
+    if not isinstance(expr, str):
+        raise DiceSyntaxError("a dice expression must be text", expr=repr(expr), column=1)
+    text = expr.replace("\u2212", "-").replace("\u00d7", "*")  # the texts' minus and times signs
+    if not text.strip():
+        raise DiceSyntaxError("empty dice expression", expr=expr, column=1, tip=EXAMPLES)
+    try:
+        tree = _parser().parse(text.lower())
+    except lark.UnexpectedCharacters as err:
+        bad = text[err.pos_in_stream or 0]
+        raise DiceSyntaxError(
+            f"unexpected {bad!r}", expr=expr, column=err.column, tip=EXAMPLES
+        ) from None
+    except lark.UnexpectedEOF:
+        raise DiceSyntaxError(
+            "expression ends too soon", expr=expr, column=len(text) + 1, tip=EXAMPLES
+        ) from None
+    except lark.UnexpectedToken as err:
+        if err.token.type == "$END":
+            raise DiceSyntaxError(
+                "expression ends too soon",
+                expr=expr,
+                column=len(text) + 1,
+                tip="a die needs its sides (2d6) and an operator needs a right side",
+            ) from None
+        raise DiceSyntaxError(
+            f"unexpected {str(err.token)!r}", expr=expr, column=err.column, tip=EXAMPLES
+        ) from None
+    except lark.LarkError as err:  # any other grammar failure
+        raise DiceSyntaxError(f"cannot parse ({type(err).__name__})", expr=expr, column=1) from None
+    node = _build(tree, expr)
+    count = dice_count(node)
+    if count > ROLL_BUDGET:
+        raise DiceSyntaxError(
+            f"{count} dice is over the roll budget of {ROLL_BUDGET}",
+            expr=expr,
+            column=1,
+            tip="split the pool or use fewer dice",
+        )
+    return node
+
+
+def as_node(expr: str | Node) -> Node:
+    """Accept notation or an already parsed tree."""
+    return expr if isinstance(expr, Node) else parse(expr)

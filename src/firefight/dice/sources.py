@@ -1,0 +1,277 @@
+"""Dice sources: one protocol, three kinds. Rule code never touches a random generator.
+
+A rule asks ``dice.roll("2d20", why="attacker")`` and gets a :class:`Roll`. The same rule runs on
+
+- :class:`SeededDice`: a numpy ``Generator`` (same seed, same rolls on every machine);
+- :class:`ScriptedDice`: the faces a table rolled, in order (every worked-example test);
+- :class:`ExactDice`, through :func:`enumerate_outcomes`: every branch over the *distinct values*
+  of each request, with its probability, so odds come from the very code that resolves.
+
+``dice.derive(why, fn, key=...)`` runs a sub-rule: on seeded/scripted dice it simply calls
+``fn(dice)``; in exact mode it enumerates ``fn`` once (memoised by ``key``) and branches over its
+distinct results. Ask for the quantity the rule needs and enumeration stays small.
+
+``dice.record(event)`` appends a transcript event; rolls are recorded automatically. Exact dice
+record nothing (there is no single transcript of all branches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+
+from firefight.dice.dist import Weighted
+from firefight.dice.exact import Depth, exact_sorted, tagged
+from firefight.dice.nodes import Node, Sorted
+from firefight.dice.parse import as_node
+from firefight.dice.rolling import Rolled, Value, roll_tree
+from firefight.errors import DiceError, ScriptError
+
+T = TypeVar("T", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One answered roll request: what was asked, why, and what came up."""
+
+    expr: str
+    why: str
+    value: Value
+    tags: frozenset[str] = frozenset()
+    #: Every die, on seeded and scripted dice; None in exact mode (only the value is known).
+    rolled: Rolled | None = None
+
+    @property
+    def total(self) -> int:
+        if not isinstance(self.value, int):
+            raise DiceError(f"{self.expr} is a tuple of faces, not a number")
+        return self.value
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The faces that were shown, in rolled order (empty in exact mode)."""
+        return tuple(f.face for f in self.rolled.all_faces()) if self.rolled else ()
+
+    def __int__(self) -> int:
+        return self.total
+
+
+@runtime_checkable
+class DiceSource(Protocol):
+    """What rule code may ask of its dice."""
+
+    @property
+    def is_exact(self) -> bool: ...
+
+    @property
+    def events(self) -> list[Any]: ...
+
+    def roll(self, expr: str | Node, why: str = "") -> Roll: ...
+
+    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T: ...
+
+    def record(self, event: Any) -> None: ...
+
+
+class _RollingDice:
+    """Shared body of the sources that roll real faces (seeded and scripted)."""
+
+    def __init__(self) -> None:
+        self._events: list[Any] = []
+        self._pending_why = ""
+
+    @property
+    def is_exact(self) -> bool:
+        return False
+
+    @property
+    def events(self) -> list[Any]:
+        return self._events
+
+    def _face(self, sides: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def roll(self, expr: str | Node, why: str = "") -> Roll:
+        node = as_node(expr)
+        self._pending_why = why
+        rolled = roll_tree(node, self._face)
+        result = Roll(str(node), why, rolled.value, rolled.tags, rolled)
+        self._events.append(result)
+        return result
+
+    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T:
+        return fn(self)
+
+    def record(self, event: Any) -> None:
+        self._events.append(event)
+
+
+class SeededDice(_RollingDice):
+    """Random faces from a numpy ``Generator`` (or a seed): reproducible on every machine."""
+
+    def __init__(self, rng: np.random.Generator | int | None = None) -> None:
+        super().__init__()
+        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+
+    def _face(self, sides: int) -> int:
+        return int(self.rng.integers(1, sides + 1))
+
+
+class ScriptedDice(_RollingDice):
+    """The faces a table rolled by hand, consumed in order."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__()
+        self.faces = [int(f) for f in faces]
+        self.used = 0
+
+    @property
+    def unused(self) -> list[int]:
+        return self.faces[self.used :]
+
+    def _face(self, sides: int) -> int:
+        position = self.used + 1
+        why = f" for {self._pending_why!r}" if self._pending_why else ""
+        if self.used >= len(self.faces):
+            raise ScriptError(
+                f"scripted dice ran out: die {position} (a d{sides}{why}) has no face",
+                tip=f"give at least {position} faces, in transcript order",
+            )
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise ScriptError(
+                f"scripted face {face} at position {position} is impossible on a d{sides}{why}",
+                tip=f"a d{sides} shows 1..{sides}",
+            )
+        self.used += 1
+        return face
+
+    def check_all_used(self) -> None:
+        """Raise if faces are left over: a mistyped script should not pass silently."""
+        if self.unused:
+            raise ScriptError(
+                f"{len(self.unused)} scripted face(s) left unused: {self.unused}",
+                tip="remove the extra faces or check their order",
+            )
+
+
+# ----------------------------------------------------------------------------------------------
+# Exact enumeration
+# ----------------------------------------------------------------------------------------------
+Branches = tuple[tuple[tuple[Any, frozenset[str]], ...], tuple[int, ...], int]
+
+
+def _branches(node: Node, depth: Depth) -> Branches:
+    """Distinct (value, tags) of a request, their weights and the denominator."""
+    if isinstance(node, Sorted):
+        w = exact_sorted(node)
+        items = list(w.items())
+        return tuple((v, frozenset()) for v, _ in items), tuple(x for _, x in items), w.total
+    groups = tagged(node, depth)
+    keys: list[tuple[Any, frozenset[str]]] = []
+    weights: list[int] = []
+    for tags, d in groups:
+        for v, x in d.items():
+            keys.append((v, tags))
+            weights.append(x)
+    return tuple(keys), tuple(weights), groups[0][1].total
+
+
+@dataclass
+class _Shared:
+    depth: Depth
+    branches: dict[Any, Branches] = field(default_factory=dict)
+    derived: dict[Hashable, Branches] = field(default_factory=dict)
+
+
+class ExactDice:
+    """One replay of a rule along a path of branch choices (see :func:`enumerate_outcomes`)."""
+
+    def __init__(self, path: list[int], shared: _Shared) -> None:
+        self._path = path
+        self._sizes: list[int] = []
+        self._shared = shared
+        self._num = 1
+        self._den = 1
+
+    @property
+    def is_exact(self) -> bool:
+        return True
+
+    @property
+    def events(self) -> list[Any]:
+        return []
+
+    def record(self, event: Any) -> None:
+        """Exact mode keeps no transcript."""
+
+    def _choose(self, branches: Branches) -> tuple[Any, frozenset[str]]:
+        keys, weights, total = branches
+        i = len(self._sizes)
+        if i == len(self._path):
+            self._path.append(0)
+        choice = self._path[i]
+        self._sizes.append(len(keys))
+        self._num *= weights[choice]
+        self._den *= total
+        return keys[choice]
+
+    def roll(self, expr: str | Node, why: str = "") -> Roll:
+        cache = self._shared.branches
+        branches = cache.get(expr)
+        if branches is None:
+            node = as_node(expr)
+            branches = _branches(node, self._shared.depth)
+            cache[expr] = branches
+        value, tags = self._choose(branches)
+        return Roll(str(expr), why, value, tags)
+
+    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T:
+        derived = self._shared.derived
+        branches = derived.get(key) if key is not None else None
+        if branches is None:
+            sub = enumerate_outcomes(fn, depth=self._shared.depth)
+            items = list(sub.items())
+            branches = (
+                tuple((k, frozenset()) for k, _ in items),
+                tuple(w for _, w in items),
+                sub.total,
+            )
+            if key is not None:
+                derived[key] = branches
+        value, _ = self._choose(branches)
+        return value  # type: ignore[no-any-return]
+
+
+def enumerate_outcomes(
+    fn: Callable[[DiceSource], T], *, depth: Depth | int | None = None
+) -> Weighted[T]:
+    """Run ``fn`` on every branch of its dice and gather its results with exact weights.
+
+    Depth-first replay: each run follows a path of branch indices, extending it with the first
+    branch of any new request; then the last index that can advance is advanced. Mass that open-
+    ended dice leave out stays out and shows as ``truncated_mass``.
+    """
+    shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth))
+    results: dict[T, Fraction] = {}
+    path: list[int] = []
+    while True:
+        source = ExactDice(path, shared)
+        outcome = fn(source)
+        p = Fraction(source._num, source._den)
+        results[outcome] = results.get(outcome, Fraction(0)) + p
+        sizes = source._sizes
+        del path[len(sizes) :]
+        while path and path[-1] + 1 >= sizes[len(path) - 1]:
+            path.pop()
+        if not path:
+            break
+        path[-1] += 1
+    missing = 1 - sum(results.values(), Fraction(0))
+    if missing < 0:  # pragma: no cover - would be a bug in the branch weights
+        raise DiceError("exact enumeration produced more than certainty")
+    return Weighted.from_fractions(results, missing)

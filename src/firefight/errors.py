@@ -1,0 +1,51 @@
+"""The one error family every layer raises.
+
+The CLI maps :class:`FirefightError` to a single line on stderr and exit code 2; anything else is
+a bug. Each error carries the problem and, where there is one, a ``tip`` saying how to fix it.
+Subclasses also derive from the matching built-in (``ValueError``, ``LookupError``) so library
+users can catch them the ordinary way.
+"""
+
+from __future__ import annotations
+
+
+class FirefightError(Exception):
+    """Base of every error a user can cause."""
+
+    def __init__(self, message: str, *, tip: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.tip = tip
+
+    def one_line(self) -> str:
+        """The message and its tip on one line, as the CLI prints it."""
+        text = self.message.replace("\n", " ")
+        return f"{text} (tip: {self.tip})" if self.tip else text
+
+    def __str__(self) -> str:
+        return self.one_line()
+
+
+class DiceError(FirefightError, ValueError):
+    """A dice expression that cannot be parsed, rolled or computed."""
+
+
+class DiceSyntaxError(DiceError):
+    """A dice expression that does not parse; ``column`` is 1-based."""
+
+    def __init__(self, message: str, *, expr: str, column: int, tip: str | None = None) -> None:
+        super().__init__(f"{message} at column {column} of {expr!r}", tip=tip)
+        self.expr = expr
+        self.column = column
+
+
+class ScriptError(DiceError):
+    """Scripted dice that ran out or hold a face the die cannot show."""
+
+
+class InputError(FirefightError, ValueError):
+    """A file, field or option the user gave that is missing, malformed or impossible."""
+
+
+class UnknownNameError(FirefightError, LookupError):
+    """A name (ruleset, weapon, armour, ...) that is not in the catalog."""

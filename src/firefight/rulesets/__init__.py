@@ -1,0 +1,39 @@
+"""The registry of rulesets: id -> the module that defines it, imported only when asked for.
+
+Each ruleset subpackage exposes ``RULESET``, an instance of
+:class:`firefight.core.ruleset.Ruleset`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from firefight.core.ruleset import Ruleset
+from firefight.errors import UnknownNameError
+
+#: Every ruleset firefight knows, by id (the ids of ``shared/rules/README.md``).
+REGISTRY: dict[str, str] = {
+    "warfare2d20": "firefight.rulesets.warfare2d20",
+    "dragonwarriors2": "firefight.rulesets.dragonwarriors2",
+    "graydawn": "firefight.rulesets.graydawn",
+    "tactical_d20": "firefight.rulesets.tactical_d20",
+    "quality_d100": "firefight.rulesets.quality_d100",
+}
+
+
+def available() -> list[str]:
+    """Ids whose subpackage is installed."""
+    return [rid for rid, mod in REGISTRY.items() if importlib.util.find_spec(mod) is not None]
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset registered under ``ruleset_id``."""
+    key = ruleset_id.strip().lower()
+    if key not in REGISTRY or key not in available():
+        raise UnknownNameError(
+            f"unknown ruleset {ruleset_id!r}", tip=f"choose one of: {', '.join(available())}"
+        )
+    module = importlib.import_module(REGISTRY[key])
+    ruleset: Ruleset = module.RULESET
+    return ruleset
