@@ -122,6 +122,24 @@ def odds(
 
 
 @app.command()
+def table(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset id with a rule table (quality_d100).")],
+    rows: Annotated[
+        str | None, typer.Option("--rows", help="Rows to show, e.g. 1-100 or 40-60.")
+    ] = None,
+    printed: Annotated[
+        bool, typer.Option("--printed", help="Show the text's printed reading where it differs.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Render a ruleset's rule table from the rules (e.g. the success quality table)."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.show_table(ruleset, rows, printed, as_json)
+
+
+@app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
     """List the rulesets firefight implements."""
     with user_errors():

@@ -176,6 +176,32 @@ def render_odds(report: OddsReport) -> None:
         console.print(f"mass left out by depth limits: {float(report.truncated_mass):.3g}")
 
 
+def parse_rows(text: str | None) -> tuple[int, int] | None:
+    """``"1-100"`` -> (1, 100); ``"7"`` -> (7, 7)."""
+    if text is None:
+        return None
+    parts = text.replace(" ", "").split("-")
+    try:
+        lo, hi = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (0, -1)
+    except ValueError:
+        lo, hi = 0, -1
+    if lo < 1 or hi < lo:
+        raise InputError(f"--rows {text!r} is not a row range", tip="write e.g. --rows 1-100")
+    return lo, hi
+
+
+def show_table(ruleset_id: str, rows: str | None, printed: bool, as_json: bool) -> None:
+    ruleset = get_ruleset(ruleset_id)
+    headers, body = ruleset.table(parse_rows(rows), printed)
+    if as_json:
+        print_json({"ruleset": ruleset.id, "headers": headers, "rows": body})
+        return
+    table = Table(*headers)
+    for row in body:
+        table.add_row(*row)
+    Console().print(table)
+
+
 def list_rulesets(as_json: bool) -> None:
     present = available()
     rows = []

@@ -15,6 +15,7 @@ from firefight.core.house import HouseRules
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.dice import DiceSource
+from firefight.errors import InputError
 
 
 class Ruleset(ABC):
@@ -48,6 +49,16 @@ class Ruleset(ABC):
     def situation_kind(self, situation: Any) -> str:
         """Which of ``situation_kinds`` a loaded situation is (default: the first)."""
         return str(getattr(situation, "kind", self.situation_kinds[0]))
+
+    def table(
+        self, rows: tuple[int, int] | None, printed: bool
+    ) -> tuple[list[str], list[list[str]]]:
+        """A rule table rendered from the rules (``firefight table``): headers and rows.
+
+        ``rows`` limits the rows shown (inclusive), ``printed`` asks for the text's printed reading
+        where it differs from the rules. Rulesets without a table keep this default.
+        """
+        raise InputError(f"ruleset {self.id} has no rule table", tip="try quality_d100")
 
     def script_order(self) -> str:
         """How scripted ``--dice`` faces are consumed, for help text and errors."""
