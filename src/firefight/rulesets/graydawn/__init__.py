@@ -1,0 +1,66 @@
+"""graydawn: X-Com Gray Dawn on CP2020 (opposed exploding d10s, hit locations, SP, wound track).
+
+Two situation kinds: ``attack`` (this package's attack-and-damage half, :mod:`.attack`) and
+``suppression`` (the suppression half, :mod:`.suppression`). The data model both share is in
+:mod:`.models`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from firefight.core.house import HouseRules
+from firefight.core.odds import OddsReport
+from firefight.core.resolution import Resolution
+from firefight.core.ruleset import Ruleset
+from firefight.dice import DiceSource
+from firefight.errors import InputError
+from firefight.rulesets.graydawn.models import GraydawnHouseRules
+
+
+class Graydawn(Ruleset):
+    id: ClassVar[str] = "graydawn"
+    title: ClassVar[str] = "X-Com: Gray Dawn (CP2020 variant)"
+    house_model: ClassVar[type[HouseRules]] = GraydawnHouseRules
+    situation_kinds: ClassVar[tuple[str, ...]] = ("attack", "suppression")
+
+    def _kind(self, data: Mapping[str, Any], source: str) -> str:
+        kind = data.get("kind", "attack")
+        if kind not in self.situation_kinds:
+            raise InputError(
+                f"{source}: field kind: {kind!r} is not a graydawn situation",
+                tip=f"use one of: {', '.join(self.situation_kinds)}",
+            )
+        return str(kind)
+
+    def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
+        rules = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()
+        if self._kind(data, source) == "suppression":
+            from firefight.rulesets.graydawn.suppression import load_suppression
+
+            return load_suppression(data, source, rules)
+        from firefight.rulesets.graydawn.attack import load_attack
+
+        return load_attack(data, source, rules)
+
+    def resolve(self, situation: Any, dice: DiceSource) -> Resolution:
+        if self.situation_kind(situation) == "suppression":
+            from firefight.rulesets.graydawn.suppression import resolve_suppression
+
+            return resolve_suppression(situation, dice)
+        from firefight.rulesets.graydawn.attack import resolve_attack
+
+        return resolve_attack(situation, dice)
+
+    def odds(self, situation: Any) -> OddsReport:
+        if self.situation_kind(situation) == "suppression":
+            from firefight.rulesets.graydawn.suppression import suppression_odds
+
+            return suppression_odds(situation)
+        from firefight.rulesets.graydawn.attack import attack_odds
+
+        return attack_odds(situation)
+
+
+RULESET = Graydawn()
