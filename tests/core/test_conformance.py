@@ -1,0 +1,106 @@
+"""Conformance: every registered ruleset passes the same checks on every bundled example.
+
+Like OpenSpiel's game-conformance test: the protocol promises these things for any ruleset, so
+they are checked once here rather than trusted per ruleset.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from firefight.cli.app import app
+from firefight.core.house import load_house
+from firefight.core.loading import read_toml
+from firefight.core.resolution import Resolution
+from firefight.dice import SeededDice
+from firefight.rulesets import REGISTRY, available, get_ruleset
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _example_files() -> list[tuple[str, Path]]:
+    out = []
+    for rid in available():
+        for path in sorted((EXAMPLES / rid).glob("*.toml")):
+            out.append((rid, path))
+    return out
+
+
+CASES = _example_files()
+
+
+def _load(rid: str, path: Path):  # type: ignore[no-untyped-def]
+    ruleset = get_ruleset(rid)
+    house = load_house(ruleset.house_model, None)
+    return ruleset, ruleset.load_situation(read_toml(path), source=str(path), house=house)
+
+
+def test_every_registered_ruleset_has_metadata_and_examples() -> None:
+    assert set(available()) <= set(REGISTRY)
+    for rid in available():
+        ruleset = get_ruleset(rid)
+        assert ruleset.id == rid
+        assert ruleset.title
+        assert ruleset.situation_kinds
+        assert list((EXAMPLES / rid).glob("*.toml")), f"{rid} ships no examples"
+
+
+@pytest.mark.parametrize(("rid", "path"), CASES, ids=[f"{r}/{p.name}" for r, p in CASES])
+def test_seeded_resolution_is_deterministic_and_transcribed(rid: str, path: Path) -> None:
+    ruleset, situation = _load(rid, path)
+    first = ruleset.resolve(situation, SeededDice(2026))
+    second = ruleset.resolve(situation, SeededDice(2026))
+    assert isinstance(first, Resolution)
+    assert first.ruleset == rid
+    assert first.transcript.lines() == second.transcript.lines()
+    assert first.outcome == second.outcome
+    hash(first.outcome)
+    assert first.transcript.rolls(), "a resolution names its rolls"
+    json.dumps(first.to_json())
+
+
+@pytest.mark.parametrize(("rid", "path"), CASES, ids=[f"{r}/{p.name}" for r, p in CASES])
+def test_odds_are_a_probability_distribution(rid: str, path: Path) -> None:
+    ruleset, situation = _load(rid, path)
+    report = ruleset.odds(situation)
+    assert report.ruleset == rid
+    if report.p_hit is not None:
+        assert 0 <= report.p_hit <= 1
+    for name, d in report.distributions.items():
+        total = sum((p for _, p in d.probabilities()), Fraction(0))
+        assert abs(total + d.truncated_mass - 1) < Fraction(1, 10**9), name
+    assert report.truncated_mass < Fraction(1, 10**9)
+    data = report.to_json()
+    json.dumps(data)
+    assert data["ruleset"] == rid
+
+
+@pytest.mark.parametrize("rid", available())
+def test_cli_attack_and_odds_run_on_the_first_example(rid: str) -> None:
+    path = sorted((EXAMPLES / rid).glob("*.toml"))[0]
+    ruleset = get_ruleset(rid)
+    command = "attack"
+    _, situation = _load(rid, path)
+    if ruleset.situation_kind(situation) == "suppression":
+        command = "suppress"
+    runner = CliRunner()
+    res = runner.invoke(app, [command, rid, str(path), "--seed", "7", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["ruleset"] == rid
+    res = runner.invoke(app, ["odds", rid, str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["ruleset"] == rid
+
+
+def test_unknown_ruleset_is_one_line_exit_2(tmp_path: Path) -> None:
+    f = tmp_path / "s.toml"
+    f.write_text("")
+    res = CliRunner().invoke(app, ["attack", "chess", str(f)])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: unknown ruleset 'chess'")
+    assert "Traceback" not in res.output
