@@ -7,7 +7,10 @@ stated depth); :attr:`Dist.truncated_mass` reports it and every query is over th
 (``cdf`` and friends never pretend the missing mass is somewhere).
 
 Weights are numpy ``int64`` while ``total`` fits; past that they switch to exact Python integers
-(``dtype=object``) so nothing ever overflows silently.
+(``dtype=object``) so nothing ever overflows silently. Every operation works on whole arrays:
+convolution (numpy on ``int64``, Kronecker substitution on big integers), cumulative sums for
+``cdf`` / ``at_least`` / ``quantile``, and an exact dot product for comparisons of two independent
+distributions, so queries cost microseconds, not Python loops over outcomes.
 
 :class:`Weighted` holds any hashable outcomes (sorted dice tuples, rule outcomes) with the same
 integer-weight contract.
@@ -16,7 +19,8 @@ integer-weight contract.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+import operator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import reduce
 from typing import Any, Generic, TypeVar
@@ -26,68 +30,171 @@ import numpy.typing as npt
 
 from firefight.errors import DiceError
 
-_INT64_SAFE = 2**62
+#: Totals at or above this switch the weights to exact Python integers.
+INT64_SAFE = 2**62
+_INT64_MAX = 2**63 - 1
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
 WeightArray = npt.NDArray[Any]
+Number = int | np.integer[Any]
+
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _int_array(values: Sequence[int]) -> WeightArray:
+    """Integers as ``int64`` when they fit, else as exact Python integers."""
+    try:
+        return np.array(values, dtype=np.int64)
+    except OverflowError:
+        return np.array([int(v) for v in values], dtype=object)
+
+
+def _exact_sum(arr: WeightArray) -> int:
+    if arr.dtype == object or (len(arr) and int(arr.max()) > _INT64_MAX // len(arr)):
+        return sum(arr.tolist())
+    return int(arr.sum())
+
+
+def _limbs(arr: WeightArray, bits: int, count: int) -> npt.NDArray[np.int64]:
+    """Split non-negative integers into ``count`` little-endian ``bits``-bit int64 limbs."""
+    mask = (1 << bits) - 1
+    out = np.empty((count, len(arr)), dtype=np.int64)
+    for i in range(count):
+        out[i] = (arr >> (bits * i)) & mask
+    return out
 
 
 def _convolve(a: WeightArray, b: WeightArray, big: bool) -> WeightArray:
+    """Exact polynomial product of two non-negative weight arrays."""
     if not big:
-        return np.convolve(a.astype(np.int64), b.astype(np.int64))
-    out = [0] * (len(a) + len(b) - 1)
-    bl = [int(x) for x in b]
-    for i, x in enumerate(a):
-        xi = int(x)
-        if xi:
-            for j, y in enumerate(bl):
-                out[i + j] += xi * y
+        return np.convolve(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False))
+    amax, bmax = int(a.max()), int(b.max())
+    n = min(len(a), len(b))
+    top = max(amax.bit_length(), bmax.bit_length(), 1)
+    for bits in (24, 20, 16, 12, 8):
+        count = -(-top // bits)
+        if count * n << (2 * bits) <= _INT64_MAX:
+            return _convolve_limbs(a, b, amax, bmax, bits)
+    return _convolve_kronecker(a, b)
+
+
+def _convolve_limbs(a: WeightArray, b: WeightArray, amax: int, bmax: int, bits: int) -> WeightArray:
+    """Big weights as int64 limbs: numpy convolves limb pairs, Python ints add the shifted parts.
+
+    Each limb product is below ``2**(2*bits)``; the caller picks ``bits`` so that a sum over
+    every limb pair of one shift cannot overflow int64.
+    """
+    la, lb = -(-max(amax.bit_length(), 1) // bits), -(-max(bmax.bit_length(), 1) // bits)
+    a_l, b_l = _limbs(a, bits, la), _limbs(b, bits, lb)
+    out: WeightArray | None = None
+    for s in range(la + lb - 1):
+        part = sum(
+            np.convolve(a_l[p], b_l[s - p]) for p in range(max(0, s - lb + 1), min(la, s + 1))
+        )
+        term = np.asarray(part).astype(object) << (bits * s)
+        out = term if out is None else out + term
+    assert out is not None
+    return out
+
+
+def _convolve_kronecker(a: WeightArray, b: WeightArray) -> WeightArray:
+    """Kronecker substitution: pack each array into one big integer with slots wide enough for
+    any coefficient of the product, multiply once (CPython's Karatsuba), and unpack."""
+    al, bl = [int(x) for x in a.tolist()], [int(x) for x in b.tolist()]
+    bound = max(al) * max(bl) * min(len(al), len(bl))
+    slot = max(1, (bound.bit_length() + 7) // 8)
+    pa = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in al), "little")
+    pb = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in bl), "little")
+    n = len(al) + len(bl) - 1
+    raw = (pa * pb).to_bytes(slot * n, "little")
+    out = [int.from_bytes(raw[i * slot : (i + 1) * slot], "little") for i in range(n)]
     return np.array(out, dtype=object)
+
+
+def _dot(a: WeightArray, b: WeightArray) -> int:
+    """Exact ``sum(a[i] * b[i])`` for non-negative integer arrays (no int64 overflow)."""
+    if len(a) == 0:
+        return 0
+    if a.dtype != object and b.dtype != object:
+        amax, bmax = int(a.max()), int(b.max())
+        if amax * bmax * len(a) <= _INT64_MAX:
+            return int(np.dot(a, b))
+    return sum(map(operator.mul, a.tolist(), b.tolist()))
 
 
 class Dist:
     """An exact distribution over integers: dense integer weights and a denominator."""
 
-    __slots__ = ("_big", "_lo", "_total", "_w")
+    __slots__ = ("_big", "_cum", "_kept", "_lo", "_total", "_w")
 
     def __init__(self, lo: int, weights: Iterable[int] | WeightArray, total: int | None = None):
-        arr = weights if isinstance(weights, np.ndarray) else np.array(list(weights), dtype=object)
+        arr = weights if isinstance(weights, np.ndarray) else _int_array(list(weights))
+        if arr.ndim != 1:
+            raise DiceError("distribution weights must be one-dimensional")
         nz = np.flatnonzero(arr)
         if len(nz) == 0:
             raise DiceError("a distribution needs some weight")
         start, end = int(nz[0]), int(nz[-1]) + 1
         arr = arr[start:end]
-        kept = int(sum(int(x) for x in arr)) if arr.dtype == object else int(arr.sum())
+        kept = _exact_sum(arr)
         if total is None:
             total = kept
+        total = int(total)
         if kept > total or (arr < 0).any():
             raise DiceError("distribution weights must be non-negative and sum to at most total")
-        self._big = total >= _INT64_SAFE
+        self._big = total >= INT64_SAFE
         # Equal distributions get one shape: zero weights trimmed at both ends.
         self._lo = int(lo) + start
-        self._w = arr.astype(object if self._big else np.int64, copy=True)
+        if self._big:
+            # astype(object) turns int64 into Python ints; an object array is copied as it is.
+            self._w = arr.astype(object, copy=True)
+        else:
+            self._w = arr.astype(np.int64, copy=True)
         self._w.setflags(write=False)
-        self._total = int(total)
+        self._total = total
+        self._kept = kept
+        self._cum: WeightArray | None = None
+
+    @classmethod
+    def _raw(cls, lo: int, w: WeightArray, total: int, kept: int) -> Dist:
+        """Trusted fast path for the arithmetic below: ``w`` is trimmed, non-negative, of the
+        right dtype for ``total``, and never written to again (a fresh array or a view of one)."""
+        self = object.__new__(cls)
+        self._big = total >= INT64_SAFE
+        self._lo = lo
+        if w.flags.writeable:
+            w.setflags(write=False)
+        self._w = w
+        self._total = total
+        self._kept = kept
+        self._cum = None
+        return self
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def constant(cls, value: int) -> Dist:
-        return cls(value, [1])
+        return cls._raw(int(value), np.ones(1, dtype=np.int64), 1, 1)
 
     @classmethod
     def uniform(cls, lo: int, hi: int) -> Dist:
         """Every integer from ``lo`` to ``hi`` equally likely: one die."""
-        return cls(lo, [1] * (hi - lo + 1))
+        if hi < lo:
+            raise DiceError(f"no integers from {lo} to {hi}")
+        n = hi - lo + 1
+        if n >= INT64_SAFE:  # pragma: no cover - far past any die firefight allows
+            raise DiceError(f"a die with {n} faces is too large")
+        return cls._raw(int(lo), np.ones(n, dtype=np.int64), n, n)
 
     @classmethod
     def from_mapping(cls, weights: Mapping[int, int], total: int | None = None) -> Dist:
         if not weights:
             raise DiceError("a distribution needs at least one outcome")
-        lo, hi = min(weights), max(weights)
-        dense = [0] * (hi - lo + 1)
-        for v, w in weights.items():
-            dense[v - lo] += int(w)
+        keys = [int(k) for k in weights]
+        lo, hi = min(keys), max(keys)
+        ws = _int_array([int(w) for w in weights.values()])
+        dense = np.zeros(hi - lo + 1, dtype=ws.dtype)
+        dense[np.array(keys, dtype=np.int64) - lo] = ws
         return cls(lo, dense, total)
 
     # -- basic facts ------------------------------------------------------------------------
@@ -109,25 +216,29 @@ class Dist:
         return self._w
 
     @property
+    def support(self) -> npt.NDArray[np.int64]:
+        """The values ``lo .. hi`` as an array aligned with :attr:`weights`."""
+        return np.arange(self._lo, self.hi + 1, dtype=np.int64)
+
+    @property
     def kept(self) -> int:
-        return int(sum(int(x) for x in self._w)) if self._big else int(self._w.sum())
+        return self._kept
 
     @property
     def truncated_mass(self) -> Fraction:
         """Probability mass left out by an explosion depth limit (0 for ordinary dice)."""
-        return Fraction(self._total - self.kept, self._total)
+        return Fraction(self._total - self._kept, self._total)
 
     def items(self) -> Iterator[tuple[int, int]]:
         """``(value, weight)`` for every value with non-zero weight, ascending."""
-        for i, w in enumerate(self._w):
-            if w:
-                yield self._lo + i, int(w)
+        nz = np.flatnonzero(self._w)
+        return zip((nz + self._lo).tolist(), [int(w) for w in self._w[nz].tolist()], strict=True)
 
     def values(self) -> list[int]:
-        return [v for v, _ in self.items()]
+        return [int(v) for v in (np.flatnonzero(self._w) + self._lo).tolist()]
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.items())
+        return int(np.count_nonzero(self._w))
 
     def p(self, value: int) -> Fraction:
         """P(X = value)."""
@@ -140,67 +251,101 @@ class Dist:
         return [(v, Fraction(w, self._total)) for v, w in self.items()]
 
     # -- summaries (over the kept mass) -----------------------------------------------------
-    def _kept_fraction(self, weight: int) -> Fraction:
-        return Fraction(weight, self.kept)
+    def _moments(self) -> tuple[int, int]:
+        """Exact ``sum(u*w)`` and ``sum(u*u*w)`` with ``u = value - lo`` (non-negative)."""
+        u = np.arange(len(self._w), dtype=np.int64)
+        if self._big:
+            u = u.astype(object)
+        return _dot(u, self._w), _dot(u * u, self._w)
 
     @property
     def mean(self) -> Fraction:
-        return self._kept_fraction(sum(v * w for v, w in self.items()))
+        s1, _ = self._moments()
+        return self._lo + Fraction(s1, self._kept)
 
     @property
     def variance(self) -> Fraction:
-        m = self.mean
-        return sum((Fraction(w, self.kept) * (v - m) ** 2 for v, w in self.items()), Fraction(0))
+        s1, s2 = self._moments()
+        k = self._kept
+        return Fraction(s2 * k - s1 * s1, k * k)
+
+    def _cumulative(self) -> WeightArray:
+        """``c[i]`` = weight of values below ``lo + i`` (length ``len + 1``, starts at 0)."""
+        if self._cum is None:
+            cum = np.zeros(len(self._w) + 1, dtype=self._w.dtype)
+            cum[0] = 0
+            np.cumsum(self._w, out=cum[1:])
+            cum.setflags(write=False)
+            self._cum = cum
+        return self._cum
+
+    def _weight_at_most(self, values: npt.NDArray[np.int64]) -> WeightArray:
+        """Kept weight of ``X <= v`` for each ``v`` (vectorised)."""
+        idx = np.clip(values - (self._lo - 1), 0, len(self._w))
+        return self._cumulative()[idx]
 
     def cdf(self, value: int) -> Fraction:
         """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded)."""
-        return Fraction(sum(w for v, w in self.items() if v <= value), self._total)
+        i = min(max(value - self._lo + 1, 0), len(self._w))
+        return Fraction(int(self._cumulative()[i]), self._total)
 
     def at_least(self, value: int) -> Fraction:
         """P(X >= value): the "X or more" column of a table."""
-        return Fraction(sum(w for v, w in self.items() if v >= value), self._total)
+        i = min(max(value - self._lo, 0), len(self._w))
+        return Fraction(self._kept - int(self._cumulative()[i]), self._total)
 
     def at_most(self, value: int) -> Fraction:
         return self.cdf(value)
+
+    def cdf_array(self, values: npt.ArrayLike) -> WeightArray:
+        """Numerators of ``P(X <= v)`` over :attr:`total` for an array of ``v`` (one call)."""
+        return self._weight_at_most(np.asarray(values, dtype=np.int64))
+
+    def at_least_array(self, values: npt.ArrayLike) -> WeightArray:
+        """Numerators of ``P(X >= v)`` over :attr:`total` for an array of ``v`` (one call)."""
+        return self._kept - self._weight_at_most(np.asarray(values, dtype=np.int64) - 1)
 
     def quantile(self, q: Fraction | float) -> int:
         """Smallest value v with P(X <= v) >= q (over the kept mass)."""
         q = Fraction(q)
         if not 0 <= q <= 1:
             raise DiceError(f"quantile {q} is outside 0..1")
-        need = q * self.kept
-        run = 0
-        for v, w in self.items():
-            run += w
-            if run >= need:
-                return v
-        return self.hi
+        need = -((-q.numerator * self._kept) // q.denominator)  # ceil(q * kept)
+        i = int(np.searchsorted(self._cumulative()[1:], need, side="left"))
+        return self._lo + min(i, len(self._w) - 1)
 
     # -- arithmetic: every operation returns a new value ------------------------------------
-    def __add__(self, other: Dist | int) -> Dist:
-        if isinstance(other, int):
-            return Dist(self._lo + other, self._w, self._total)
-        big = self._total * other._total >= _INT64_SAFE
-        return Dist(
-            self._lo + other._lo, _convolve(self._w, other._w, big), self._total * other._total
-        )
+    def __add__(self, other: Dist | Number) -> Dist:
+        if isinstance(other, (int, np.integer)):
+            return Dist(self._lo + int(other), self._w, self._total)
+        if not isinstance(other, Dist):
+            return NotImplemented
+        total = self._total * other._total
+        return Dist(self._lo + other._lo, _convolve(self._w, other._w, total >= INT64_SAFE), total)
 
     __radd__ = __add__
 
     def __neg__(self) -> Dist:
-        return Dist(-self.hi, self._w[::-1], self._total)
+        return Dist._raw(-self.hi, self._w[::-1], self._total, self._kept)
 
-    def __sub__(self, other: Dist | int) -> Dist:
+    def __sub__(self, other: Dist | Number) -> Dist:
         return self + (-other)
 
-    def __rsub__(self, other: int) -> Dist:
+    def __rsub__(self, other: Number) -> Dist:
         return (-self) + other
 
     def times(self, factor: int) -> Dist:
         """Multiply every outcome by a constant."""
+        factor = int(factor)
         if factor == 0:
-            return Dist(0, [self.kept], self._total)
-        return self.map(lambda v: v * factor)
+            return Dist(0, [self._kept], self._total)
+        if factor < 0:
+            return (-self).times(-factor)
+        if factor == 1:
+            return self
+        out = np.zeros((len(self._w) - 1) * factor + 1, dtype=self._w.dtype)
+        out[::factor] = self._w
+        return Dist._raw(self._lo * factor, out, self._total, self._kept)
 
     def repeat(self, count: int) -> Dist:
         """Sum of ``count`` independent copies (binary powering)."""
@@ -226,11 +371,21 @@ class Dist:
         return Dist.from_mapping(out, self._total)
 
     def abs(self) -> Dist:
-        return self.map(abs)
+        if self._lo >= 0:
+            return self
+        if self.hi <= 0:
+            return -self
+        lo, w = self._lo, self._w
+        out = np.zeros(max(-lo, self.hi) + 1, dtype=w.dtype)
+        out[: self.hi + 1] += w[-lo:]  # values 0..hi
+        out[1 : -lo + 1] += w[:-lo][::-1]  # values lo..-1 fold onto 1..-lo
+        return Dist._raw(0, out, self._total, self._kept)
 
     def scaled(self, factor: int) -> Dist:
         """Same probabilities, weights and total multiplied by ``factor`` (for mixing)."""
-        return Dist(self._lo, [w * factor for w in (int(x) for x in self._w)], self._total * factor)
+        total = self._total * factor
+        w = self._w.astype(object) if total >= INT64_SAFE else self._w
+        return Dist(self._lo, w * factor, total)
 
     @staticmethod
     def mix(parts: Iterable[tuple[int, Dist]], total: int) -> Dist:
@@ -240,35 +395,53 @@ class Dist:
         left out.
         """
         parts = list(parts)
+        if not parts:
+            raise DiceError("a mixture needs at least one part")
         common = reduce(math.lcm, (d.total for _, d in parts), 1)
-        out: dict[int, int] = {}
+        lo = min(d.lo for _, d in parts)
+        hi = max(d.hi for _, d in parts)
+        big = total * common >= INT64_SAFE
+        out = np.zeros(hi - lo + 1, dtype=object if big else np.int64)
         for weight, d in parts:
             k = weight * (common // d.total)
-            for v, w in d.items():
-                out[v] = out.get(v, 0) + w * k
-        return Dist.from_mapping(out, total * common)
+            w = d.weights.astype(object) if big else d.weights
+            out[d.lo - lo : d.hi - lo + 1] += w * k
+        return Dist(lo, out, total * common)
 
     # -- comparisons between independent distributions -------------------------------------
-    def p_compare(self, op: str, other: Dist | int) -> Fraction:
-        """P(X op Y) for independent X (self) and Y; op in ``< <= > >= == !=``."""
-        diff = self - other if isinstance(other, Dist) else self - Dist.constant(other)
-        tests: dict[str, Callable[[int], bool]] = {
-            "<": lambda d: d < 0,
-            "<=": lambda d: d <= 0,
-            ">": lambda d: d > 0,
-            ">=": lambda d: d >= 0,
-            "==": lambda d: d == 0,
-            "!=": lambda d: d != 0,
-        }
-        if op not in tests:
+    def p_compare(self, op: str, other: Dist | Number) -> Fraction:
+        """P(X op Y) for independent X (self) and Y; op in ``< <= > >= == !=``.
+
+        Computed as one exact dot product of X's weights with Y's cumulative weights (no
+        convolution), so it stays cheap even when the joint denominator is a big integer.
+        """
+        if op not in _COMPARISONS:
             raise DiceError(f"unknown comparison {op!r}", tip="use one of < <= > >= == !=")
-        test = tests[op]
-        return Fraction(sum(w for v, w in diff.items() if test(v)), diff.total)
+        if isinstance(other, (int, np.integer)):
+            other = Dist.constant(int(other))
+        if not isinstance(other, Dist):
+            raise DiceError(f"cannot compare a distribution with {other!r}")
+        x = self.support
+        if op in ("==", "!="):
+            idx = x - other._lo
+            ok = (idx >= 0) & (idx < len(other._w))
+            same = np.zeros(len(x), dtype=other._w.dtype)
+            same[ok] = other._w[idx[ok]]
+            g = same if op == "==" else other._kept - same
+        elif op == ">=":  # Y <= x
+            g = other._weight_at_most(x)
+        elif op == ">":  # Y <= x - 1
+            g = other._weight_at_most(x - 1)
+        elif op == "<":  # Y > x
+            g = other._kept - other._weight_at_most(x)
+        else:  # "<=": Y >= x
+            g = other._kept - other._weight_at_most(x - 1)
+        return Fraction(_dot(self._w, g), self._total * other._total)
 
     # -- identity ---------------------------------------------------------------------------
     def normalized(self) -> tuple[int, tuple[int, ...], int]:
         """Canonical form: weights and total divided by their common gcd."""
-        ws = [int(x) for x in self._w]
+        ws = [int(x) for x in self._w.tolist()]
         g = reduce(math.gcd, ws, self._total)
         return self._lo, tuple(w // g for w in ws), self._total // g
 

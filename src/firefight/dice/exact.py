@@ -24,7 +24,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from firefight.dice.dist import Dist, Weighted
+from firefight.dice.dist import INT64_SAFE, Dist, Weighted
 from firefight.dice.nodes import (
     DOUBLE_SIX,
     NATURAL_ONE,
@@ -74,15 +74,12 @@ class Depth:
 
 def _merge(groups: Iterable[tuple[Tags, Dist]]) -> Tagged:
     """Add together groups that carry the same tags (they share one denominator)."""
-    acc: dict[Tags, dict[int, int]] = {}
-    totals: dict[Tags, int] = {}
+    acc: dict[Tags, list[Dist]] = {}
     for tags, d in groups:
-        slot = acc.setdefault(tags, {})
-        totals[tags] = d.total
-        for v, w in d.items():
-            slot[v] = slot.get(v, 0) + w
+        acc.setdefault(tags, []).append(d)
     return tuple(
-        (tags, Dist.from_mapping(ws, totals[tags])) for tags, ws in sorted(acc.items(), key=_key)
+        (tags, ds[0] if len(ds) == 1 else Dist.mix(((1, d) for d in ds), 1))
+        for tags, ds in sorted(acc.items(), key=_key)
     )
 
 
@@ -101,29 +98,38 @@ def _map(groups: Tagged, fn: object) -> Tagged:
     return tuple((tags, fn(d)) for tags, d in groups)  # type: ignore[operator]
 
 
+def _zeros(n: int, total: int) -> np.ndarray:
+    """A weight array that can hold weights of a distribution with this denominator."""
+    return np.zeros(n, dtype=object if total >= INT64_SAFE else np.int64)
+
+
 @lru_cache(maxsize=256)
 def chain(sides: int, rerolls: int, stop: bool) -> Dist:
-    """One open-ended die: the top face adds another roll, up to ``rerolls`` more rolls."""
-    if rerolls == 0:
-        if stop:
-            return Dist.uniform(1, sides)
-        return Dist(1, [1] * (sides - 1) + [0], sides)
-    inner = chain(sides, rerolls - 1, stop)
-    parts = [(1, Dist.constant(f)) for f in range(1, sides)] + [(1, inner + sides)]
-    return Dist.mix(parts, sides)
+    """One open-ended die: the top face adds another roll, up to ``rerolls`` more rolls.
+
+    Closed form: ``j`` top faces then a face ``f`` below the top has weight ``sides**(rerolls-j)``
+    over ``sides**(rerolls+1)``. The last allowed die counts its face (``stop``) or, showing the
+    top face, is the mass left out.
+    """
+    total = sides ** (rerolls + 1)
+    w = _zeros(sides * (rerolls + 1), total)
+    for j in range(rerolls + 1):
+        w[j * sides : j * sides + sides - 1] = sides ** (rerolls - j)
+    if stop:
+        w[-1] = 1
+    return Dist(1, w, total)
 
 
 def _cp2020_die(sides: int, rerolls: int, stop: bool) -> Tagged:
     """CP2020 ``d10x``: 2..9 count; 10 adds a chain; a 1 is replaced by minus a chain."""
     inner = chain(sides, rerolls - 1, stop)
     total = sides * inner.total
-    plain = {f: inner.total for f in range(2, sides)}
-    for v, w in (inner + sides).items():
-        plain[v] = plain.get(v, 0) + w
+    # values 2 .. sides + inner.hi; faces 2..sides-1 carry one face's share, sides+v the chain.
+    w = _zeros(sides + inner.hi - 1, total)
+    w[: sides - 2] = inner.total
+    w[sides + inner.lo - 2 :] = inner.weights
     natural_one = Dist(-inner.hi, inner.weights[::-1], total)
-    return _merge(
-        [(NO_TAGS, Dist.from_mapping(plain, total)), (frozenset({NATURAL_ONE}), natural_one)]
-    )
+    return ((NO_TAGS, Dist(2, w, total)), (frozenset({NATURAL_ONE}), natural_one))
 
 
 def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
@@ -132,14 +138,13 @@ def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
     whole = one - one
     inner = chain(sides, rerolls - 1, stop)
     double = inner - inner  # both first faces were the top face: the two tops cancel
-    double_w = dict(double.items())
-    rest = {v: w - double_w.get(v, 0) for v, w in whole.items()}
+    rest = whole.weights.copy()
+    offset = double.lo - whole.lo
+    rest[offset : offset + len(double.weights)] -= double.weights
     tag = frozenset({DOUBLE_SIX}) if sides == 6 else frozenset({f"double {sides}"})
-    return _merge(
-        [
-            (NO_TAGS, Dist.from_mapping(rest, whole.total)),
-            (tag, Dist.from_mapping(double_w, whole.total)),
-        ]
+    return (
+        (NO_TAGS, Dist(whole.lo, rest, whole.total)),
+        (tag, Dist(double.lo, double.weights, whole.total)),
     )
 
 
@@ -204,16 +209,54 @@ def tagged(node: Node, depth: Depth = Depth()) -> Tagged:
     return _tagged(node, depth)
 
 
+@lru_cache(maxsize=256)
+def _cp2020_plain(sides: int, rerolls: int, stop: bool) -> Dist:
+    (_, counted), (_, natural_one) = _cp2020_die(sides, rerolls, stop)
+    return Dist.mix([(1, counted), (1, natural_one)], 1)
+
+
+def _plain(node: Node, depth: Depth) -> Dist:
+    if isinstance(node, Exploding):
+        k = depth.for_die(node.sides, node.count)
+        return _cp2020_plain(node.sides, k, depth.stop).repeat(node.count)
+    if isinstance(node, PlusMinus):
+        one = chain(node.sides, depth.for_die(node.sides, 2 * node.count), depth.stop)
+        return (one - one).repeat(node.count)
+    if isinstance(node, Add):
+        return plain(node.left, depth) + plain(node.right, depth)
+    if isinstance(node, Sub):
+        return plain(node.left, depth) - plain(node.right, depth)
+    if isinstance(node, Neg):
+        return -plain(node.operand, depth)
+    if isinstance(node, Mul):
+        return plain(node.operand, depth).times(node.factor)
+    if isinstance(node, Abs):
+        return plain(node.operand, depth).abs()
+    (_, d), *rest = tagged(node, depth)  # constants, plain dice, keep/drop: one untagged group
+    assert not rest
+    return d
+
+
+@lru_cache(maxsize=1024)
+def plain(node: Node, depth: Depth = Depth()) -> Dist:
+    """The exact distribution of a syntax tree with tags left out (memoised; no tag products)."""
+    return _plain(node, depth)
+
+
 def exact_tagged(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Tagged:
+    """The exact distribution split by tags: ``((tags, Dist), ...)`` over one denominator."""
     return tagged(as_node(expr), Depth(depth, stop))
 
 
 def exact(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Dist:
-    """The exact distribution of an integer dice expression, tags merged."""
-    groups = exact_tagged(expr, depth=depth, stop=stop)
-    if len(groups) == 1:
-        return groups[0][1]
-    return _merge((NO_TAGS, d) for _, d in groups)[0][1]
+    """The exact distribution of an integer dice expression (tags merged)."""
+    return plain(as_node(expr), Depth(depth, stop))
+
+
+def clear_caches() -> None:
+    """Forget every memoised distribution (for cold-start benchmarks and tests)."""
+    for fn in (tagged, plain, chain, _cp2020_plain, _sorted_weights):
+        fn.cache_clear()
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,168 @@
+"""Exact distributions against icepool as an oracle: identical fractions, value by value."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import icepool
+import pytest
+
+from firefight.dice import Depth, exact, exact_tagged
+
+from .oracle import cp2020, ice_probs, plus_minus, probs
+
+d4, d6, d8, d10, d12, d20, d100 = (
+    icepool.d4,
+    icepool.d6,
+    icepool.d8,
+    icepool.d10,
+    icepool.d12,
+    icepool.d20,
+    icepool.d100,
+)
+
+# (firefight notation, icepool construction). `k @ die` sums k dice; `k * die` scales the value.
+CASES: list[tuple[str, Callable[[], icepool.Die]]] = [
+    ("2d20-2d20", lambda: 2 @ d20 - 2 @ d20),
+    ("abs(2d20-2d20)", lambda: abs(2 @ d20 - 2 @ d20)),
+    ("3d12", lambda: 3 @ d12),
+    ("4d6kh3", lambda: d6.highest(4, 3)),
+    ("d100", lambda: d100),
+    ("d%", lambda: d100),
+    ("2d10", lambda: 2 @ d10),
+    ("4d6kl3", lambda: d6.lowest(4, 3)),
+    ("4d6dl1", lambda: d6.highest(4, 3)),
+    ("4d6dh1", lambda: d6.lowest(4, 3)),
+    ("2d20kh1", lambda: d20.highest(2, 1)),
+    ("2d20kl1", lambda: d20.lowest(2, 1)),
+    ("5d10kh2", lambda: d10.highest(5, 2)),
+    ("6d8dl3", lambda: d8.highest(6, 3)),
+    ("3d6dh0", lambda: 3 @ d6),
+    ("3d6kh3", lambda: 3 @ d6),
+    ("2*d6", lambda: 2 * d6),
+    ("3*(d6+1)", lambda: 3 * (d6 + 1)),
+    ("(2d6+3)*2", lambda: (2 @ d6 + 3) * 2),
+    ("-2*d4", lambda: -2 * d4),
+    ("-d8", lambda: -d8),
+    ("-(d4+d6)", lambda: -(d4 + d6)),
+    ("d20+5", lambda: d20 + 5),
+    ("3d6-2", lambda: 3 @ d6 - 2),
+    ("d4+d6+d8+d10+d12+d20", lambda: d4 + d6 + d8 + d10 + d12 + d20),
+    ("abs(d6-d6)", lambda: abs(d6 - d6)),
+    ("abs(d6-10)", lambda: abs(d6 - 10)),
+    ("10d6", lambda: 10 @ d6),
+    ("d2+d3", lambda: icepool.Die([1, 2]) + icepool.Die([1, 2, 3])),
+    ("((d6))", lambda: d6),
+    ("7", lambda: icepool.Die([7])),
+    ("2d6 - (d4 - 3)", lambda: 2 @ d6 - (d4 - 3)),
+    ("abs(2d20-2d20) + 3 - 1d4*2", lambda: abs(2 @ d20 - 2 @ d20) + 3 - d4 * 2),
+]
+
+
+@pytest.mark.parametrize(("expr", "build"), CASES, ids=[c[0] for c in CASES])
+def test_plain_expressions_match_icepool(expr: str, build: Callable[[], icepool.Die]) -> None:
+    d = exact(expr)
+    assert d.truncated_mass == 0
+    assert probs(d) == ice_probs(build())
+
+
+def test_icepool_explode_depth_convention() -> None:
+    """icepool's explode(depth=1): one re-roll; that last die counts its face and stops."""
+    die = d6.explode(depth=1)
+    assert die.denominator() == 36
+    assert ice_probs(die) == {
+        **{f: Fraction(1, 6) for f in range(1, 6)},
+        **{6 + f: Fraction(1, 36) for f in range(1, 7)},
+    }
+    # firefight's stop=True at depth 1 is the same convention (pm6 = plus chain - minus chain)
+    assert probs(exact("pm6", depth=1, stop=True)) == ice_probs(die - die)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 5, 12])
+def test_cp2020_exploding_d10_matches_icepool(depth: int) -> None:
+    assert probs(exact("d10x", depth=depth, stop=True)) == ice_probs(cp2020(depth))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4, 9, 17])
+def test_plus_minus_matches_icepool(depth: int) -> None:
+    assert probs(exact("pm6", depth=depth, stop=True)) == ice_probs(plus_minus(depth))
+
+
+@pytest.mark.parametrize(
+    ("expr", "build"),
+    [
+        ("d10x + 11", lambda k: cp2020(k) + 11),
+        ("2d10x", lambda k: cp2020(k) + cp2020(k)),
+        ("d10x - d10x", lambda k: cp2020(k) - cp2020(k)),
+        ("abs(d10x)", lambda k: abs(cp2020(k))),
+        ("14 + pm6 - (12 + pm6)", lambda k: 14 + plus_minus(k) - (12 + plus_minus(k))),
+        ("2pm6", lambda k: plus_minus(k) + plus_minus(k)),
+        ("pm4 * 2", lambda k: plus_minus(k, 4) * 2),
+        (
+            "d12x",
+            lambda k: icepool.Die(
+                [*range(2, 12), 12 + d12.explode(depth=k - 1), -d12.explode(depth=k - 1)]
+            ),
+        ),
+    ],
+)
+@pytest.mark.parametrize("depth", [2, 4])
+def test_exploding_compounds_match_icepool(
+    expr: str, build: Callable[[int], icepool.Die], depth: int
+) -> None:
+    assert probs(exact(expr, depth=depth, stop=True)) == ice_probs(build(depth))
+
+
+@pytest.mark.parametrize(
+    ("expr", "sides", "chains", "build"),
+    [("d10x", 10, 1, cp2020), ("pm6", 6, 2, plus_minus), ("3d10x", 10, 3, None)],
+)
+def test_default_mode_drops_less_than_1e12(
+    expr: str, sides: int, chains: int, build: Callable[[int], icepool.Die] | None
+) -> None:
+    """Default mode leaves the branch that would roll past the depth out, and says how much.
+
+    Against icepool at the same depth (which lets the last die count instead): every value has
+    at most icepool's probability, and the differences add up to exactly the mass left out.
+    """
+    d = exact(expr)
+    assert 0 < d.truncated_mass < Fraction(1, 10**12)
+    assert sum(p for _, p in d.probabilities()) == 1 - d.truncated_mass
+    if build is None:
+        return
+    k = Depth().for_die(sides, chains)
+    ref = ice_probs(build(k))
+    mine = probs(d)
+    assert set(mine) <= set(ref)
+    gaps = [ref[v] - mine.get(v, Fraction(0)) for v in ref]
+    assert min(gaps) >= 0
+    assert sum(gaps) == d.truncated_mass
+
+
+def test_tag_groups_add_up_to_the_whole() -> None:
+    for expr in ("d10x", "pm6", "2d10x + pm6", "abs(d10x - 3) * 2"):
+        groups = exact_tagged(expr, depth=3, stop=True)
+        whole = exact(expr, depth=3, stop=True)
+        merged: dict[int, Fraction] = {}
+        for _, d in groups:
+            for v, p in d.probabilities():
+                merged[v] = merged.get(v, Fraction(0)) + p
+        assert merged == probs(whole)
+
+
+@pytest.mark.parametrize(
+    ("expr", "build"),
+    [
+        ("30d20", lambda: 30 @ d20),
+        ("100d6", lambda: 100 @ d6),
+        ("40d20 - 45d12", lambda: 40 @ d20 - 45 @ d12),
+    ],
+)
+def test_big_integer_totals_stay_exact(expr: str, build: Callable[[], icepool.Die]) -> None:
+    d = exact(expr)
+    assert d.total >= 2**63  # past int64: exact Python integers
+    ref = build()
+    assert probs(d) == ice_probs(ref)
+    assert d.mean == ref.mean()
+    assert d.variance == ref.variance()
