@@ -1,0 +1,102 @@
+"""Every number the quality_d100 text fixes (S04), with the text's values as defaults.
+
+The situation modifiers of 57.1 / 57.2 live in :mod:`.modifiers` as a table; their values are
+fields here too (same key), so a house-rule file can change any of them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from firefight.core.house import HouseRules
+
+
+class QualityHouse(HouseRules):
+    """The fixed numbers of the opposed D100 quality rules."""
+
+    # Q01: qualities of success (percentages of the chance, rounded up)
+    better_percent: int = 40
+    crucial_percent: int = 20
+    decisive_percent: int = 10
+    excellent_offset: int = 100
+    fantastic_offset: int = 200
+    natural_best_min_quality: int = 4
+    #: Printed-table mode (Q02): a roll of 1 reads the printed row 1 instead of the formula.
+    printed_row_1: bool = False
+    #: Chances the printed table reaches: cells that start above it print as "-".
+    printed_chance_cap: int = 300
+    # Q03: result table
+    fantastic_extra_damage: int = 10
+    # Q05 / Q08: the 57.3 front defence lists PC; the core mechanics do not (see the docs).
+    front_defence_adds_pc: bool = False
+    # Q06
+    aim_die_modifier: int = -5
+    assassin_surprise_per_rank: int = -2
+    assassin_behind_per_rank: int = -1
+    assassin_front_ranks_per_point: int = 3
+    # Q07: evading parries
+    parry_margin: int = 2
+    parry_max_parry: int = 3
+    parry_max_disarm: int = 7
+    parry_en_damage: int = 1
+    parry_en_damage_to: Literal["attacker", "evader"] = "attacker"
+    # Q08: combat equations
+    knockout_min_result: int = 3
+    avoid_agility_multiple: int = 3
+    disarm_strike_penalty: int = -20
+    trip_base_chance: int = 40
+    trip_damage: str = "d10"
+    trample_base_chance: int = 40
+    trample_damage_die: str = "d10"
+    strike_rank_multiple: int = 4
+    military_scientist_multiple: int = 2
+    fumble_initiative_penalty: int = 10
+    withdraw_target: int = 10
+    restrain_multiple: int = 3
+    stay_conscious_max_en: int = 3
+    stun_recovery_wp_multiple: int = 2
+    #: "Roll under X" on D100 read as at or under X (False: strictly under).
+    roll_under_inclusive: bool = True
+    missile_free_hexes: int = 5
+    missile_band_hexes: int = 5
+    # Q04: strike chance modifiers (57.1)
+    close_per_attacker_ps: int = 1
+    close_attacker_no_fatigue: int = -20
+    melee_attacker_no_fatigue: int = -10
+    melee_offensive_withdrawal: int = -20
+    melee_charge_pole_or_shield: int = 20
+    melee_charge_other: int = -15
+    melee_flank_hex: int = 10
+    melee_rear_hex: int = 30
+    melee_defender_kneeling_or_prone: int = 20
+    ranged_flank_hex: int = 10
+    ranged_rear_hex: int = 20
+    ranged_attacker_kneeling: int = 10
+    ranged_aim: int = 20
+    ranged_snapshot: int = -15
+    ranged_thrown_per_hex: int = -3
+    ranged_missile_per_band: int = -3
+    visibility_starry_night: int = -10
+    visibility_cloudy_night: int = -20
+    visibility_cave: int = -30
+    visibility_pitch_black: int = -40
+    visibility_cannot_see: int = -50
+    secondary_hand: int = -20
+    multiple_strike: int = -10
+    multi_hex_b_class: int = -20
+    attacker_airborne: int = -10
+    # Q05: defence modifiers (57.2)
+    close_per_defender_ps: int = 1
+    close_defender_no_fatigue: int = -20
+    close_defender_stunned: int = -20
+    melee_defender_no_fatigue: int = -10
+    melee_defender_stunned: int = -15
+    melee_defensive_withdrawal: int = 20
+    melee_evading: int = 10
+    melee_evading_per_rank: int = 4
+    ranged_defender_stunned: int = -10
+    ranged_defender_moving: int = 5
+    ranged_defender_kneeling_or_prone: int = 10
+    ranged_evading: int = 20
+    ranged_sheltered_hex: int = 20
+    defender_airborne: int = 20
