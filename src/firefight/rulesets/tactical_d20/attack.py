@@ -1,0 +1,371 @@
+"""Attacks (T03) with regions (T05), fire modes (T06-T07), Grapples and Melees (T09), unarmed
+strikes (T10) and cover (T11).
+
+:func:`prepare_attack` checks everything that needs no dice and refuses what the rules forbid
+(:class:`RuleError`); :func:`roll_attack` is the one rule that runs seeded, scripted and exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firefight.core.transcript import Check, Modifier, Note, StateChange
+from firefight.dice import DiceSource
+from firefight.rulesets.tactical_d20.damage import (
+    CoverEffect,
+    cover_effect,
+    extra_die_size,
+    weapon_dice,
+)
+from firefight.rulesets.tactical_d20.errors import RuleError
+from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.models import AttackFields, Creature, Weapon
+
+ROUNDS_RULE = "T06"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A condition a hit leaves on its target, and how long it lasts (T05)."""
+
+    condition: str
+    until: str
+
+    def label(self) -> str:
+        return f"{self.condition} until {self.until}"
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """What one attack did; small and hashable so exact odds can enumerate it."""
+
+    hit: bool
+    critical: bool = False
+    #: Who the hit landed on ("" on a miss).
+    member: str = ""
+    #: Cover took the whole hit (T11).
+    stopped: bool = False
+    #: Hit points lost, after damage thresholds.
+    damage: int = 0
+    #: The damage dice rolled, before thresholds.
+    rolled: int = 0
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def label(self) -> str:
+        if not self.hit:
+            return "miss"
+        if self.stopped:
+            return "stopped by cover"
+        return "critical hit" if self.critical else "hit"
+
+
+@dataclass(frozen=True)
+class PreparedAttack:
+    """An attack the rules allow, with every modifier that needs no dice."""
+
+    attacker: Creature
+    targets: tuple[Creature, ...]
+    weapon: Weapon
+    fields: AttackFields
+    modifiers: tuple[Modifier, ...]
+    dodge: int
+    rounds: int
+    loaded: int
+    cover: CoverEffect
+    extra_dice: tuple[str, ...]
+    house: TacticalHouse
+
+    @property
+    def is_group(self) -> bool:
+        return len(self.targets) > 1
+
+
+def rounds_for(mode: str, house: TacticalHouse) -> int:
+    return {
+        "single": house.single_rounds,
+        "burst": house.burst_rounds,
+        "double_burst": house.double_burst_rounds,
+    }[mode]
+
+
+def check_can_act(creature: Creature, what: str) -> None:
+    """Stunned (reading), restrained and restraining creatures take no Actions (T05, T10)."""
+    for condition, rule in (("stunned", "T05"), ("restrained", "T10"), ("restraining", "T10")):
+        if creature.has(condition):
+            raise RuleError(
+                f"{creature.name} is {condition} and cannot {what} ({rule})",
+                tip=f"remove {condition!r} from its conditions",
+            )
+
+
+def _check_fire_mode(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> None:
+    if f.mode == "burst" and weapon.fire not in ("semi", "auto"):
+        raise RuleError(
+            f"{weapon.name} fires {weapon.fire} only: a burst needs a semi-automatic or "
+            "automatic weapon (T07)",
+            tip='use mode = "single"',
+        )
+    if f.mode == "double_burst" and weapon.fire != "auto":
+        raise RuleError(
+            f"{weapon.name} is {weapon.fire}: only automatic weapons fire a double burst (T07)",
+            tip='use mode = "burst" or "single"',
+        )
+    if f.mode != "single" and f.distance > weapon.ranges[0]:
+        raise RuleError(
+            f"a {f.mode.replace('_', ' ')} reaches only the first range threshold: "
+            f"{f.distance} ft is beyond {weapon.name}'s {weapon.ranges[0]} ft (T07)",
+            tip='close in or use mode = "single"',
+        )
+
+
+def _check_ranged(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> tuple[int, int]:
+    """(rounds used, rounds loaded) after checking range, fire mode and ammunition."""
+    if f.distance > weapon.ranges[-1]:
+        raise RuleError(
+            f"{f.distance} ft is beyond {weapon.name}'s longest range {weapon.ranges[-1]} ft (T06)"
+        )
+    _check_fire_mode(weapon, f, house)
+    if f.ammo not in weapon.ammo:
+        raise RuleError(
+            f"{weapon.name} does not take {f.ammo} ammunition",
+            tip=f"it takes: {', '.join(weapon.ammo)}",
+        )
+    if f.ammo in ("buckshot", "birdshot") and f.region != "torso":
+        raise RuleError(f"{f.ammo} can only target the torso (T05)", tip='use region = "torso"')
+    rounds = rounds_for(f.mode, house)
+    loaded = weapon.magazine if f.loaded is None else f.loaded
+    if loaded < rounds:
+        raise RuleError(
+            f"a {f.mode.replace('_', ' ')} uses {rounds} round(s) but {weapon.name} has "
+            f"{loaded} loaded (T06, T07)",
+            tip="reload, or pick a mode that uses fewer rounds",
+        )
+    return rounds, loaded
+
+
+def _check_melee(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> None:
+    if f.distance > house.melee_reach:
+        raise RuleError(
+            f"a melee attack needs the target within {house.melee_reach} ft, not {f.distance} (T09)"
+        )
+    if f.mode != "single" or f.ammo != "standard":
+        raise RuleError(f"{weapon.name} is a melee weapon: no fire modes or ammunition (T09)")
+
+
+def prepare_attack(
+    attacker: Creature,
+    targets: tuple[Creature, ...],
+    weapon: Weapon,
+    f: AttackFields,
+    house: TacticalHouse,
+) -> PreparedAttack:
+    """Check the attack against the rules and gather its modifiers (no dice)."""
+    check_can_act(attacker, "attack")
+    group = len(targets) > 1
+    if f.grappling:
+        names = {t.name for t in targets}
+        if group or not names <= set(f.grappling):
+            raise RuleError(
+                f"{attacker.name} is in a Grapple/Melee and may only attack "
+                f"{', '.join(f.grappling)} (T09)",
+                tip="target one creature of the Grapple, or exit it first (1 Action)",
+            )
+    if weapon.is_ranged:
+        rounds, loaded = _check_ranged(weapon, f, house)
+    else:
+        _check_melee(weapon, f, house)
+        rounds, loaded = 0, 0
+        if group:
+            raise RuleError(
+                "a melee attack targets one creature; ranged attacks target a Grapple as a whole",
+                tip="give target = one member",
+            )
+    if f.free and weapon.is_ranged:
+        raise RuleError("only a melee attack after moving into reach is a Free Action (T09)")
+    if f.cover == "concealment":
+        if not f.knows_position:
+            raise RuleError(
+                "a target behind concealment can be attacked only if its position is known (T11)"
+            )
+        if f.region != "torso":
+            raise RuleError(
+                "no targeted attacks against a concealed creature (T11)", tip='use region = "torso"'
+            )
+
+    mods: list[Modifier] = []
+    skill = weapon.proficiency
+    mods.append(
+        Modifier(f"{skill} modifier", attacker.skill(skill), "attack roll", attacker.name, "T03")
+    )
+    if f.mode == "burst":
+        mods.append(Modifier("burst bonus", house.burst_bonus, "attack roll", weapon.name, "T07"))
+    elif f.mode == "double_burst":
+        mods.append(
+            Modifier(
+                "double burst bonus", house.double_burst_bonus, "attack roll", weapon.name, "T07"
+            )
+        )
+    if f.ammo == "buckshot":
+        mods.append(
+            Modifier("buckshot bonus", house.buckshot_bonus, "attack roll", "buckshot", "T12")
+        )
+    if weapon.is_ranged:
+        bands = sum(1 for r in weapon.ranges if f.distance > r)
+        if bands:
+            mods.append(
+                Modifier(
+                    f"extended range penalty ({f.distance} ft, band {bands + 1})",
+                    bands * house.range_band_penalty,
+                    "attack roll",
+                    weapon.name,
+                    "T06",
+                )
+            )
+    region_penalty = {
+        "head": house.head_penalty,
+        "arms": house.arms_penalty,
+        "legs": house.legs_penalty,
+    }.get(f.region, 0)
+    if region_penalty:
+        mods.append(
+            Modifier(f"{f.region} target penalty", region_penalty, "attack roll", f.region, "T05")
+        )
+    near = f.distance <= house.melee_reach
+    if (
+        weapon.kind == "firearm"
+        and near
+        and not set(weapon.properties) & {"compact", "concealable"}
+    ):
+        mods.append(
+            Modifier(
+                "firearm without Compact/Concealable within 5 ft",
+                house.point_blank_penalty,
+                "attack roll",
+                weapon.name,
+                "T09",
+            )
+        )
+    if not group and targets[0].has("restrained"):
+        mods.append(
+            Modifier(
+                "target restrained",
+                house.restrained_attack_bonus,
+                "attack roll",
+                targets[0].name,
+                "T10",
+            )
+        )
+    if attacker.has("arm_wound"):
+        mods.append(
+            Modifier(
+                "arm wound", house.wounded_arm_attack_penalty, "attack roll", attacker.name, "T05"
+            )
+        )
+    for extra in f.modifiers:
+        mods.append(Modifier(extra.name, extra.value, "attack roll", "situation", "GM"))
+
+    extra_dice = []
+    if f.mode in ("burst", "double_burst"):
+        extra_dice.append(f"{f.mode.replace('_', ' ')} die")
+    if f.ammo == "buckshot":
+        extra_dice.append("buckshot die")
+    dodge = house.group_dodge if group else targets[0].dodge
+    return PreparedAttack(
+        attacker=attacker,
+        targets=targets,
+        weapon=weapon,
+        fields=f,
+        modifiers=tuple(mods),
+        dodge=dodge,
+        rounds=rounds,
+        loaded=loaded,
+        cover=cover_effect(weapon, f.ammo, f.cover, house),
+        extra_dice=tuple(extra_dice),
+        house=house,
+    )
+
+
+def _effects(region: str, critical: bool, house: TacticalHouse) -> tuple[Effect, ...]:
+    lasting = f"a DC {house.body_check_dc} Body check (1 Action)"
+    if region == "head":
+        return (Effect("stunned", "the end of its next turn"),) if critical else ()
+    if region == "arms":
+        return (Effect("arm_wound", lasting if critical else "the end of its next turn"),)
+    if region == "legs":
+        return (Effect("leg_wound", lasting if critical else "the end of its next turn"),)
+    return ()
+
+
+def roll_attack(
+    p: PreparedAttack, dice: DiceSource, hp: dict[str, int] | None = None
+) -> AttackOutcome:
+    """Roll the attack: d20 + modifiers vs Dodge, then member, cover, damage and effects.
+
+    ``hp`` holds current hit points by name when earlier steps hurt the target (transcript only).
+    """
+    house, f, weapon = p.house, p.fields, p.weapon
+    for m in p.modifiers:
+        dice.record(m)
+    if p.is_group:
+        dice.record(
+            Note(f"a Grapple/Melee is one target with Dodge {p.dodge}", "T09"),
+        )
+    if p.rounds:
+        dice.record(StateChange(weapon.name, "rounds loaded", p.loaded, p.loaded - p.rounds, "T06"))
+    if not weapon.is_ranged and not f.grappling:
+        for who in (p.attacker.name, p.targets[0].name):
+            dice.record(StateChange(who, "condition", "-", "grappled", "T09"))
+    natural = dice.roll("1d20", why="attack d20 (T03)").total
+    total = natural + sum(m.value for m in p.modifiers)
+    critical = natural >= house.critical_natural
+    hit = total >= p.dodge or (critical and house.natural_critical_always_hits)
+    detail = f"natural {natural}" + (", critical hit" if critical and hit else "")
+    dice.record(Check("attack roll", total, p.dodge, hit, "T03", detail))
+    if not hit:
+        return AttackOutcome(hit=False)
+    target = p.targets[0]
+    if p.is_group:
+        n = len(p.targets)
+        target = p.targets[
+            dice.roll(f"1d{n}", why=f"which of {n} creatures is hit (T09)").total - 1
+        ]
+        dice.record(Note(f"the hit lands on {target.name}", "T09"))
+    if p.cover.stops:
+        dice.record(Note(f"{f.cover} cover: {p.cover.reason}; no damage", "T11"))
+        return AttackOutcome(hit=True, critical=critical, member=target.name, stopped=True)
+    if p.cover.reason:
+        dice.record(Note(f"{f.cover}: {p.cover.reason}", "T11"))
+
+    doubled = (f.region == "head" and house.head_doubles_damage_dice) or (
+        f.region == "torso" and critical
+    )
+    count, size = weapon_dice(weapon, doubled)
+    why = "weapon damage dice" + (" (doubled)" if doubled else "")
+    raw = dice.roll(f"{count}d{size}", why=f"{why} (T03, T05)").total
+    for label in p.extra_dice:
+        extra = extra_die_size(weapon, doubled, critical, house)
+        raw += dice.roll(f"1d{extra}", why=f"{label} (T07, T12)").total
+    threshold = target.threshold(weapon.damage_type)
+    if threshold:
+        dice.record(
+            Modifier(
+                f"damage threshold ({weapon.damage_type})", -threshold, "damage", target.name, "T03"
+            )
+        )
+    if p.cover.extra_threshold:
+        dice.record(
+            Modifier("light cover threshold", -p.cover.extra_threshold, "damage", f.cover, "T11")
+        )
+    damage = max(0, raw - threshold - p.cover.extra_threshold)
+    dice.record(Note(f"damage {raw} rolled, {damage} hit points lost", "T03"))
+    before = target.hp if hp is None else hp.get(target.name, target.hp)
+    dice.record(StateChange(target.name, "hp", before, before - damage, "T03"))
+    effects = (
+        () if (house.effects_need_damage and damage == 0) else _effects(f.region, critical, house)
+    )
+    for e in effects:
+        dice.record(StateChange(target.name, "condition", "-", e.label(), "T05"))
+    return AttackOutcome(
+        hit=True, critical=critical, member=target.name, damage=damage, rolled=raw, effects=effects
+    )
