@@ -1,0 +1,194 @@
+"""From TOML data to a ready situation: validate the file, then resolve catalog names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.loading import validate
+from firefight.errors import InputError, UnknownNameError
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.models import (
+    AttackFile,
+    Combatant,
+    InitiativeFile,
+    MortarFile,
+    Protection,
+    Sight,
+    TargetSpec,
+    ThrownFile,
+    Weapon,
+)
+from firefight.rulesets.warfare2d20.situation import (
+    AIM_LEVELS,
+    Attack,
+    Initiative,
+    Mortar,
+    Target,
+    Thrown,
+)
+
+PACKAGE = "firefight.rulesets.warfare2d20"
+FILES: dict[str, type[BaseModel]] = {
+    "attack": AttackFile,
+    "mortar": MortarFile,
+    "thrown": ThrownFile,
+    "initiative": InitiativeFile,
+}
+
+Situation = Attack | Mortar | Thrown | Initiative
+
+
+def _entry(
+    catalog: Catalog, section: str, value: Any, model: type[Any], source: str, field: str
+) -> Any:
+    if not isinstance(value, str):
+        return value
+    data = lookup(catalog, section, value, f"{source}: field {field}")
+    return validate(model, data, f"{source}: {section} {value!r}")
+
+
+def _cover(catalog: Catalog, value: Any, source: str, field: str) -> Protection | None:
+    if value is None:
+        return None
+    cover: Protection = _entry(catalog, "cover", value, Protection, source, field)
+    if cover.delta_c is None:
+        raise InputError(
+            f"{source}: field {field}: {cover.name} has no delta_c",
+            tip="cover and shields need delta_c (W04)",
+        )
+    return cover
+
+
+def _targets(catalog: Catalog, specs: tuple[TargetSpec, ...], source: str) -> tuple[Target, ...]:
+    out = []
+    for i, s in enumerate(specs):
+        where = f"targets[{i}]"
+        c: Combatant = _entry(
+            catalog, "combatants", s.combatant, Combatant, source, f"{where}.combatant"
+        )
+        armour = None
+        if s.armour is not None:
+            armour = _entry(catalog, "armour", s.armour, Protection, source, f"{where}.armour")
+        hp = c.hit_points if s.hit_points_left is None else s.hit_points_left
+        stamina = c.stamina if s.stamina_left is None else s.stamina_left
+        out.append(
+            Target(
+                s.name or c.name,
+                c,
+                armour,
+                _cover(catalog, s.cover, source, f"{where}.cover"),
+                s.visibility,
+                s.action,
+                hp,
+                stamina,
+                s.distance_m,
+                s.modifiers,
+            )
+        )
+    names = [t.name for t in out]
+    if len(set(names)) < len(names):
+        from dataclasses import replace
+
+        out = [replace(t, name=f"{t.name} {i + 1}") for i, t in enumerate(out)]
+    return tuple(out)
+
+
+def _name(catalog: Catalog, value: Any, source: str, field: str, default: str) -> str:
+    if value is None:
+        return default
+    c: Combatant = _entry(catalog, "combatants", value, Combatant, source, field)
+    return c.name
+
+
+def _attack(f: AttackFile, catalog: Catalog, source: str, house: Warfare2d20House) -> Attack:
+    weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, source, "weapon")
+    mode = f.fire_mode or next(iter(weapon.fire_modes))
+    if mode not in weapon.fire_modes:
+        raise InputError(
+            f"{source}: field fire_mode: {weapon.name} has no fire mode {mode!r}",
+            tip=f"choose one of: {', '.join(weapon.fire_modes)}",
+        )
+    if f.range is not None and f.range not in weapon.range_modifiers:
+        raise InputError(
+            f"{source}: field range: {weapon.name} has no range band {f.range!r}",
+            tip=f"choose one of: {', '.join(weapon.range_modifiers)}",
+        )
+    level = f.aim
+    if f.aim not in AIM_LEVELS:
+        sight: Sight = _entry(catalog, "sights", f.aim, Sight, source, "aim")
+        level = sight.aim
+    return Attack(
+        f.title,
+        _name(catalog, f.attacker, source, "attacker", "attacker"),
+        weapon,
+        mode,
+        f.aim,
+        level,
+        f.movement,
+        f.range,
+        f.attack_roll,
+        f.modifiers,
+        _targets(catalog, f.targets, source),
+        house,
+    )
+
+
+def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20House) -> Mortar:
+    shells = {k.lower(): k for k in house.mortar_shells}
+    if f.shell.lower() not in shells:
+        raise UnknownNameError(
+            f"{source}: field shell: unknown shell {f.shell!r}",
+            tip=f"known: {', '.join(house.mortar_shells)}",
+        )
+    targets = _targets(catalog, f.targets, source)
+    for i, t in enumerate(targets):
+        if t.distance_m is None:
+            raise InputError(
+                f"{source}: field targets[{i}].distance_m is missing",
+                tip="give each blast target its distance from the blast in metres",
+            )
+    return Mortar(
+        f.title, shells[f.shell.lower()], f.rounds, f.spot_roll, f.modifiers, targets, house
+    )
+
+
+def load(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Situation:
+    kind = data.get("kind", "attack")
+    if kind not in FILES:
+        raise InputError(
+            f"{source}: field kind: unknown kind {kind!r}", tip=f"choose one of: {', '.join(FILES)}"
+        )
+    f = validate(FILES[kind], data, source)
+    extra = getattr(f, "catalogs", ())
+    catalog = load_catalog(PACKAGE, extra, relative_to=Path(source).parent)
+    if isinstance(f, AttackFile):
+        return _attack(f, catalog, source, house)
+    if isinstance(f, MortarFile):
+        return _mortar(f, catalog, source, house)
+    if isinstance(f, ThrownFile):
+        return Thrown(
+            f.title,
+            _name(catalog, f.thrower, source, "thrower", "thrower"),
+            f.item,
+            f.movement,
+            f.modifiers,
+            house,
+        )
+    assert isinstance(f, InitiativeFile)
+    people = tuple(
+        _entry(catalog, "combatants", c, Combatant, source, f"combatants[{i}]")
+        for i, c in enumerate(f.combatants)
+    )
+    names = {c.name for c in people}
+    for name in f.ambushers:
+        if name not in names:
+            raise InputError(
+                f"{source}: field ambushers: {name!r} is not among the combatants",
+                tip=f"known: {', '.join(sorted(names))}",
+            )
+    return Initiative(f.title, people, f.ambushers, house)

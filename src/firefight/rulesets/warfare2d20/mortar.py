@@ -1,0 +1,217 @@
+"""Mortar fire (W12): the mortar's 2d20 against the spot, blast bands by calibre, 2d10 blast
+damage that armour does not stop.
+
+Reading of the bands: the text gives each calibre a lethal radius and inner bands with a delta t
+bonus ("60mm: 10 m +2 delta t"). A blast's delta t is the base plus the bonus at its centre; a
+target further out has its delta raised by what it misses of that bonus (60mm: +2 beyond 10 m).
+This is the same test as "delta t = base + the bonus of the target's own band", and it gives the
+example's far targets their "modified delta 3" from a delta of 1. Outside the lethal radius the
+blast does nothing.
+
+Scripted order, round by round: mortar 2d20; then the GM's 2d20 for the spot ("group") or each
+target's 2d20 in file order ("each", each followed by that target's damage); then blast damage
+and checks target by target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firefight.core.house import house_events
+from firefight.core.transcript import Check, Modifier, Note
+from firefight.dice import DiceSource, Weighted, exact
+from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
+from firefight.rulesets.warfare2d20.checks import pool
+from firefight.rulesets.warfare2d20.exactly import derive_table
+from firefight.rulesets.warfare2d20.house import MortarShell
+from firefight.rulesets.warfare2d20.situation import Mortar, Target
+from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
+
+
+@dataclass(frozen=True)
+class Zone:
+    radius_m: float
+    penalty: int  # added to delta for a target in this zone
+
+
+def zones(shell: MortarShell) -> tuple[Zone, ...]:
+    """Inner bands then the lethal radius, nearest first, with each one's delta penalty."""
+    bands = sorted(shell.bands)
+    top = max((bonus for _, bonus in bands), default=0)
+    out = [Zone(r, top - bonus) for r, bonus in bands if r < shell.lethal_m]
+    out.append(Zone(shell.lethal_m, top))
+    return tuple(out)
+
+
+def zone_of(zs: tuple[Zone, ...], distance: float) -> int | None:
+    for i, z in enumerate(zs):
+        if distance <= z.radius_m:
+            return i
+    return None
+
+
+def reach(delta: int, delta_mod: int, delta_t: int, zs: tuple[Zone, ...]) -> int:
+    """Index of the outermost zone the blast still strikes (-1: it strikes nobody)."""
+    out = -1
+    for i, z in enumerate(zs):
+        if delta + delta_mod + z.penalty <= delta_t:
+            out = i
+    return out
+
+
+def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
+    h = m.house
+    for e in house_events(h):
+        dice.record(e)
+    shell = h.mortar_shells[m.shell]
+    zs = zones(shell)
+    top = zs[-1].penalty
+    mods = [Modifier(x.name, x.value, x.target, "situation", x.rule) for x in m.modifiers]
+    delta_mod = sum(x.value for x in mods if x.target == "delta")
+    delta_t = h.base_delta_t + top + sum(x.value for x in mods if x.target == "delta t")
+    for x in mods:
+        dice.record(x)
+    if top:
+        dice.record(
+            Modifier(
+                f"{m.shell}: blast centre",
+                top,
+                "delta t",
+                m.shell,
+                "W12",
+                house=h.mortar_shells != type(h)().mortar_shells,
+            )
+        )
+    node = pool(h.opposed_dice)
+    bodies = {t.name: Body(t.hit_points_left, t.stamina_left) for t in m.targets}
+    struck = {t.name: False for t in m.targets}
+    damage = {t.name: 0 for t in m.targets}
+
+    def blast(t: Target) -> None:
+        dmg_expr = h.blast_damage
+        if h.blast_ignores_armour or t.armour is None:
+            amount = dice.roll(pool(dmg_expr), why=f"blast damage on {t.name} (W12)").total
+        else:
+            amount = damage_through(dice, dmg_expr, m.shell, (t.armour,))
+        damage[t.name] += amount
+        bodies[t.name] = take_damage(dice, t.name, t.combatant, bodies[t.name], amount, h)
+
+    for r in range(1, m.rounds + 1):
+        dice.record(Note(f"round {r} of {m.rounds}: {m.shell}, lethal {shell.lethal_m} m", "W12"))
+        alive = [t for t in m.targets if bodies[t.name].status != "dead"]
+        in_blast = [(t, zone_of(zs, t.distance_m or 0.0)) for t in alive]
+        mortar = dice.roll(node, why=f"mortar {h.opposed_dice} (W12)").total
+        for t, z in in_blast:
+            if z is None:
+                dice.record(Note(f"{t.name} is outside the lethal radius", "W12"))
+        inside = [(t, z) for t, z in in_blast if z is not None]
+        if m.spot_roll == "group":
+            far = _group_reach(dice, h.opposed_dice, mortar, delta_mod, delta_t, zs, inside)
+            for t, z in inside:
+                if z <= far:
+                    struck[t.name] = True
+                    blast(t)
+        else:
+            for t, z in inside:
+                if _target_roll(
+                    dice, h.opposed_dice, mortar, t, zs[z].penalty + delta_mod, delta_t
+                ):
+                    struck[t.name] = True
+                    blast(t)
+    out = []
+    for t in m.targets:
+        b = bodies[t.name]
+        out.append(
+            TargetOutcome(
+                t.name,
+                "hit" if struck[t.name] else "miss",
+                False,
+                False,
+                damage[t.name],
+                t.stamina_left - b.stamina_left,
+                t.hit_points_left - b.hit_points_left,
+                b.status,
+            )
+        )
+    return AttackOutcome(tuple(out))
+
+
+def _group_reach(
+    dice: DiceSource,
+    opposed: str,
+    mortar: int,
+    delta_mod: int,
+    delta_t: int,
+    zs: tuple[Zone, ...],
+    inside: list[tuple[Target, int]],
+) -> int:
+    """The GM's one roll for the spot: how far out the blast strikes (W12, the example)."""
+    node = pool(opposed)
+
+    def run(d: DiceSource) -> int:
+        spot = d.roll(node, why=f"GM's {opposed} for the spot (W12)").total
+        delta = abs(mortar - spot)
+        d.record(Note(f"delta = |{mortar} - {spot}| = {delta}", "W12"))
+        for t, z in inside:
+            pen = zs[z].penalty
+            value = delta + delta_mod + pen
+            steps = f" {delta_mod:+d}" if delta_mod else ""
+            if pen and z > 0:
+                steps += f" + {pen} (beyond {zs[z - 1].radius_m:g} m)"
+            detail = f"modified delta = {delta}{steps} = {value}" if steps else f"delta {delta}"
+            d.record(
+                Check(
+                    f"blast on {t.name} at {t.distance_m:g} m",
+                    value,
+                    delta_t,
+                    value <= delta_t,
+                    "W12",
+                    detail,
+                )
+            )
+        return reach(delta, delta_mod, delta_t, zs)
+
+    def table() -> Weighted[int]:
+        deltas = (exact(node) - mortar).abs()
+        out: dict[int, int] = {}
+        for v, w in deltas.items():
+            k = reach(v, delta_mod, delta_t, zs)
+            out[k] = out.get(k, 0) + w
+        return Weighted(out, deltas.total)
+
+    key = ("blast reach", opposed, mortar, delta_mod, delta_t, zs)
+    return derive_table(dice, "blast reach", run, key, table)
+
+
+def _target_roll(
+    dice: DiceSource, opposed: str, mortar: int, t: Target, delta_mod: int, delta_t: int
+) -> bool:
+    node = pool(opposed)
+
+    def run(d: DiceSource) -> bool:
+        own = d.roll(node, why=f"{t.name} {opposed} in the blast (W12)").total
+        delta = abs(mortar - own)
+        ok = delta + delta_mod <= delta_t
+        d.record(
+            Check(
+                f"blast on {t.name} at {t.distance_m:g} m",
+                delta + delta_mod,
+                delta_t,
+                ok,
+                "W12",
+                f"delta = |{mortar} - {own}| = {delta}",
+            )
+        )
+        return ok
+
+    def table() -> Weighted[bool]:
+        deltas = (exact(node) - mortar).abs()
+        out: dict[bool, int] = {}
+        for v, w in deltas.items():
+            k = v + delta_mod <= delta_t
+            out[k] = out.get(k, 0) + w
+        return Weighted(out, deltas.total)
+
+    return derive_table(
+        dice, "blast on target", run, ("blast target", opposed, mortar, delta_mod, delta_t), table
+    )

@@ -1,0 +1,123 @@
+"""Exact odds by enumerating the resolution code itself (one rule, three uses).
+
+Several targets: each target's odds are its own (marginal) distribution, computed by running the
+attack with that target alone; targets that share a roll are not independent, and the joint is
+left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from firefight.core.odds import OddsReport
+from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
+from firefight.rulesets.warfare2d20.models import Combatant
+from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Thrown
+from firefight.rulesets.warfare2d20.thrown import resolve_throw
+
+RULESET = "warfare2d20"
+
+
+def label(o: TargetOutcome) -> str:
+    """One word-picture per outcome; the labels partition every outcome."""
+    if o.result == "miss":
+        return "miss"
+    if o.result == "shock":
+        return "shock, suppressed" if o.suppressed else "shock, kept cool"
+    if o.status in ("unconscious", "dead"):
+        return f"hit, {o.status}"
+    if o.hp_lost:
+        return "hit, wounded"
+    return "hit, stamina only" if o.damage else "hit, no damage through"
+
+
+LABELS = (
+    "miss",
+    "shock, kept cool",
+    "shock, suppressed",
+    "hit, no damage through",
+    "hit, stamina only",
+    "hit, wounded",
+    "hit, unconscious",
+    "hit, dead",
+)
+
+
+def target_odds(s: Attack | Mortar, i: int) -> Weighted[TargetOutcome]:
+    """Exact outcomes for target ``i`` alone, from the same resolve code."""
+    alone = replace(s, targets=(s.targets[i],))
+    if isinstance(alone, Attack):
+        a = alone
+        return enumerate_outcomes(lambda d: resolve_attack(a, d).targets[0])
+    m = alone
+    return enumerate_outcomes(lambda d: resolve_mortar(m, d).targets[0])
+
+
+def attack_report(s: Attack | Mortar) -> OddsReport:
+    many = len(s.targets) > 1
+    outcomes: dict[str, Fraction] = {}
+    dists: dict[str, Dist] = {}
+    probs: dict[str, Fraction] = {}
+    p_hit: Fraction | None = None
+    for i, t in enumerate(s.targets):
+        w = target_odds(s, i)
+        pre = f"{t.name}: " if many else ""
+        suf = f" ({t.name})" if many else ""
+        labelled = w.map(label).probabilities()
+        for name in LABELS:
+            if name in labelled:
+                outcomes[pre + name] = labelled[name]
+        hit = w.probability(lambda o: o.result == "hit")
+        if many:
+            probs[f"p_hit{suf}"] = hit
+        else:
+            p_hit = hit
+        if isinstance(s, Attack):
+            probs[f"p_cover_struck{suf}"] = w.probability(lambda o: o.cover_struck)
+            probs[f"p_shock{suf}"] = w.probability(lambda o: o.result == "shock")
+            probs[f"p_suppressed{suf}"] = w.probability(lambda o: o.suppressed)
+        probs[f"p_unconscious{suf}"] = w.probability(lambda o: o.status == "unconscious")
+        probs[f"p_dead{suf}"] = w.probability(lambda o: o.status == "dead")
+        dists[f"damage{suf}"] = w.to_dist(lambda o: o.damage)
+        dists[f"hp_damage{suf}"] = w.to_dist(lambda o: o.hp_lost)
+    notes: tuple[str, ...] = ("damage: through all soak, before stamina; hp_damage: HP lost",)
+    if many:
+        notes += ("several targets: each target's odds are its own; a shared roll links them",)
+    return OddsReport(RULESET, s.title, p_hit, outcomes, dists, {}, probs, Fraction(0), notes)
+
+
+def throw_report(s: Thrown) -> OddsReport:
+    w = enumerate_outcomes(lambda d: resolve_throw(s, d))
+    lands = w.probability(lambda o: o.lands)
+    scatter = w.to_dist(lambda o: o.scatter_m)
+    return OddsReport(
+        RULESET,
+        s.title,
+        lands,
+        {"lands on the spot": lands, "scatters": 1 - lands},
+        {"scatter_m": scatter},
+    )
+
+
+def _initiative_outcomes(c: Combatant, house: Warfare2d20House) -> Weighted[InitiativeResult]:
+    def run(d: DiceSource) -> InitiativeResult:
+        return roll_initiative(d, c, house)
+
+    return enumerate_outcomes(run)
+
+
+def initiative_report(s: Initiative) -> OddsReport:
+    outcomes: dict[str, Fraction] = {}
+    for c in s.combatants:
+        if c.name in s.ambushers:
+            outcomes[f"{c.name}: automatic (ambush)"] = Fraction(1)
+            continue
+        w = _initiative_outcomes(c, s.house)
+        outcomes[f"{c.name}: passes"] = w.probability(lambda r: r.passed)
+        outcomes[f"{c.name}: exceptionally well"] = w.probability(lambda r: r.exceptional)
+    return OddsReport(RULESET, s.title, None, outcomes)
