@@ -1,0 +1,148 @@
+"""Situation files for Dragon Warriors II, validated at the edge (pydantic).
+
+Two kinds of situation:
+
+- ``kind = "exchange"`` (the default; ``"attack"`` is accepted too): one attack and its whole
+  riposte chain, with the injury checks that follow. Exact odds are computed for this kind.
+- ``kind = "fight"``: combatants and a list of turns, each with optional initiative (D03) and
+  the exchanges in the order they happen (the Rolf vs Lennox example is one).
+
+Names follow the text: ATT, DEF, TOU and REF are ``attack``, ``defence``, ``toughness`` and
+``reflexes``; wounds are cumulative.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from firefight.core.house import HouseRules
+
+Stance = Literal["normal", "full parry", "aggressive parry"]
+RiposteRule = Literal["always", "never", "margin", "choose"]
+
+
+class DW2House(HouseRules):
+    """The numbers the text fixes (S04); defaults are the text's values."""
+
+    #: The stun check is Toughness against Wounds plus this (D06).
+    stun_target_bonus: int = 5
+    #: A stun check failed by MORE than this knocks the character out (D06).
+    knock_out_margin: int = 5
+    #: Feet in a fathom: long-range missile difficulty is the range in fathoms (D09).
+    feet_per_fathom: int = Field(6, ge=1)
+    #: Aggressive parry adds Attack divided by this, rounded down (D08).
+    aggressive_parry_divisor: int = Field(2, ge=1)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CombatantSpec(_Model):
+    """One combatant: the text's four scores, current state, gear, stance and riposte policy."""
+
+    name: str = Field(min_length=1)
+    attack: int = Field(ge=0)
+    defence: int = Field(ge=0)
+    toughness: int = Field(ge=0)
+    reflexes: int = 0
+    #: Cumulative wounds already taken.
+    wounds: int = Field(0, ge=0)
+    stunned: bool = False
+    knocked_out: bool = False
+    dead: bool = False
+    #: Catalog names; no weapon means no weapon modifiers (as in the text's example).
+    weapon: str | None = None
+    shield: str | None = None
+    armour: str | None = None
+    stance: Stance = "normal"
+    #: When this combatant ripostes after winning as defender (D05).
+    riposte: RiposteRule = "margin"
+    #: With ``riposte = "margin"``: riposte when the winning margin is at least this.
+    riposte_margin: int = Field(3, ge=1)
+    #: With ``riposte = "choose"``: the table's decisions, one per chance to riposte, in order.
+    riposte_choices: tuple[bool, ...] = ()
+
+
+class NamedModifier(_Model):
+    name: str = Field(min_length=1)
+    value: int
+
+
+class MissileSpec(_Model):
+    """A missile attack (D09): a difficulty rating takes the place of the target's Defence."""
+
+    #: Catalog weapon: a bow or crossbow (range in fathoms) or a thrown weapon (range in feet).
+    weapon: str
+    range_feet: int | None = Field(None, ge=0)
+    range_fathoms: int | None = Field(None, ge=0)
+    #: Other modifiers to the difficulty rating ("plus other modifiers"), each named.
+    modifiers: tuple[NamedModifier, ...] = ()
+    #: Reading: the difficulty is rolled like a Defence (the text: missile combat takes the
+    #: same form as melee). False makes it a fixed number (a passive contest, D02).
+    difficulty_rolled: bool = True
+
+    @model_validator(mode="after")
+    def _one_range(self) -> MissileSpec:
+        if (self.range_feet is None) == (self.range_fathoms is None):
+            raise ValueError("give exactly one of range_feet or range_fathoms")
+        return self
+
+
+class Options(_Model):
+    """Readings and options of one situation (S03)."""
+
+    #: Reading: a riposte's Attack score is the margin plus the riposter's weapon Attack bonus.
+    weapon_bonus_on_riposte: bool = True
+    #: The text leaves the double six's effect open; this adds a bonus to the roller's total
+    #: (0 = the event is only recorded).
+    double_six_bonus: int = 0
+    #: Who rolls in the death check (D07): the victim's Toughness against his Wounds, or his
+    #: Wounds against his Toughness. Both give the same odds (the roll is symmetric).
+    death_check: Literal["toughness roll", "wounds roll"] = "toughness roll"
+    #: Most contests one exchange may run (attack, riposte, counter-riposte, ...).
+    max_chain: int = Field(80, ge=1, le=1000)
+    #: Odds: probability mass the riposte chain may leave out (reported as truncated mass).
+    odds_tolerance: float = Field(1e-10, gt=0, lt=1e-3)
+
+
+class ExchangeSituation(_Model):
+    """One attack with its riposte chain (D04-D09)."""
+
+    kind: Literal["exchange", "attack"] = "exchange"
+    title: str = ""
+    attacker: CombatantSpec
+    defender: CombatantSpec
+    missile: MissileSpec | None = None
+    options: Options = Options()
+    catalogs: tuple[str, ...] = ()
+
+
+class ExchangeStep(_Model):
+    """One exchange of a fight: who attacks whom, and how the defender stands."""
+
+    attacker: str
+    defender: str
+    defender_stance: Stance | None = None
+    missile: MissileSpec | None = None
+
+
+class TurnSpec(_Model):
+    """One turn (about 6 seconds): initiative rolls (D03) and the exchanges in order."""
+
+    #: Roll initiative at the start of the turn (the text's example shows it on turn 1 only).
+    initiative: bool = True
+    exchanges: tuple[ExchangeStep, ...] = ()
+
+
+class FightSituation(_Model):
+    """Several turns between named combatants (D03, D11)."""
+
+    kind: Literal["fight"]
+    title: str = ""
+    combatants: tuple[CombatantSpec, ...] = Field(min_length=2)
+    turns: tuple[TurnSpec, ...] = Field(min_length=1)
+    options: Options = Options()
+    catalogs: tuple[str, ...] = ()

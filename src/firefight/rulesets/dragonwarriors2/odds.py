@@ -1,0 +1,221 @@
+"""Exact odds of one exchange, from the rule code of :mod:`.rules`.
+
+A riposte chain is open-ended (a flurry can in principle go on for ever) and each contest's
+margin takes hundreds of values, so enumerating whole paths is hopeless (hundreds to the power
+of the chain's length). The chain is a Markov chain instead: its state between contests is the
+next Attack score, and the rules' own pieces are reused exactly:
+
+- every die the rules roll comes from enumerating :func:`.rules.plus_minus` (the same function
+  resolve calls, double-six hook included) with :func:`firefight.dice.enumerate_outcomes`;
+- every decision is the same pure function resolve uses (:func:`.rules.judge_contest`,
+  :func:`.rules.judge_death`, :func:`.rules.judge_stun`), memoised by margin;
+- a contest's margin is (attacker's score + his roll) - (defender's score + his roll), so its
+  distribution is the two rolls' exact difference shifted by the scores.
+
+The driver walks the chain level by level with exact integer weights. Mass is left out in three
+places, each added to ``truncated_mass``: the depth limit of the open-ended dice (about 1e-14 a
+roll), tails of a contest whose share is below ``odds_tolerance / 1000`` of the whole, and any
+chain still running after ``max_chain`` contests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.rulesets.dragonwarriors2.gear import Fighter
+from firefight.rulesets.dragonwarriors2.rules import (
+    Bout,
+    DoubleSixHook,
+    Status,
+    Step,
+    bonus_hook,
+    death_check_due,
+    judge_contest,
+    judge_death,
+    judge_stun,
+    plus_minus,
+)
+
+RollDists = Callable[[str, str], Dist]
+
+
+def roll_dists(hook: DoubleSixHook | None) -> RollDists:
+    """Exact distribution of each (who, role) plus-minus roll, enumerated from the rule code."""
+    cache: dict[tuple[str, str], Dist] = {}
+
+    def get(who: str, role: str) -> Dist:
+        key = (who, role) if hook is not None else ("", "")
+        if key not in cache:
+
+            def one(d: DiceSource) -> int:
+                return plus_minus(d, who, role, hook)
+
+            cache[key] = enumerate_outcomes(one).to_dist()
+        return cache[key]
+
+    return get
+
+
+_SHARED: dict[int, RollDists] = {}
+
+
+def shared_roll_dists(bonus: int) -> RollDists:
+    """Roll distributions for the ``double_six_bonus`` option, kept between calls."""
+    if bonus not in _SHARED:
+        _SHARED[bonus] = roll_dists(bonus_hook(bonus))
+    return _SHARED[bonus]
+
+
+def _by_weight(d: Dist) -> tuple[list[tuple[int, int]], list[int]]:
+    """Items heaviest first, and the weight of each item together with all lighter ones."""
+    items = sorted(d.items(), key=lambda t: -t[1])
+    suffix = [0] * (len(items) + 1)
+    for i in range(len(items) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + items[i][1]
+    return items, suffix
+
+
+Terminal = tuple[str, int]  # ("defender" | "attacker" | "none", wounds)
+
+
+@dataclass(frozen=True)
+class ChainOdds:
+    """Terminal weights of a chain over ``total``; ``contests`` counts contests run."""
+
+    terminals: dict[Terminal, int]
+    contests: dict[int, int]
+    total: int
+
+
+def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
+    """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09)."""
+    score0, _ = bout.opening_attack()
+    states: dict[int, int] = {score0: 1}
+    den = 1
+    per_level: list[tuple[int, dict[Terminal, int]]] = []
+    contests: list[tuple[int, int]] = []
+    uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
+    judged: dict[tuple[object, int], Step] = {}
+    margins: dict[tuple[str, str, str, bool], tuple[list[tuple[int, int]], list[int], int]] = {}
+    for level in range(bout.options.max_chain):
+        att, dfn, _ = bout.sides(level)
+        defence, _ = bout.defence_at(level)
+        a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
+        zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level))
+        if zkey not in margins:
+            z = rolls(att.name, a_role)
+            if zkey[3]:
+                z = z - rolls(dfn.name, "defence")
+            margins[zkey] = (*_by_weight(z), z.total)
+        items, suffix, zt = margins[zkey]
+        level_key: object = level if uses_choice else (level == 0, level % 2)
+        nxt: dict[int, int] = {}
+        ends: dict[Terminal, int] = {}
+        for score, w in states.items():
+            share = w / den
+            offset = score - defence
+            for i, (zv, wz) in enumerate(items):
+                if share * suffix[i] / zt < eps:
+                    break  # the rest of this contest's tail is left out
+                margin = offset + zv
+                step = judged.get((level_key, margin))
+                if step is None:
+                    step = judge_contest(bout, level, margin)
+                    judged[(level_key, margin)] = step
+                ww = w * wz
+                if step.kind == "riposte":
+                    nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
+                else:
+                    key: Terminal = (step.victim or "none", step.wounds)
+                    ends[key] = ends.get(key, 0) + ww
+        den *= zt
+        per_level.append((den, ends))
+        contests.append((den, sum(ends.values())))
+        states = nxt
+        if not states:
+            break
+    total = den
+    terminals: dict[Terminal, int] = {}
+    for d, ends in per_level:
+        scale = total // d
+        for k, v in ends.items():
+            terminals[k] = terminals.get(k, 0) + v * scale
+    lengths = {n + 1: v * (total // d) for n, (d, v) in enumerate(contests) if v}
+    return ChainOdds(terminals, lengths, total)
+
+
+def injury_weights(
+    bout: Bout, victim: Fighter, new_wounds: int, rolls: RollDists
+) -> tuple[dict[Status, int], int]:
+    """Exact weights of the victim's status after a wound (D06, D07), and their total."""
+    death = rolls(victim.name, "death check")
+    stun = rolls(victim.name, "stun check")
+    total = death.total * stun.total
+    after = victim.wounds + new_wounds
+    t = victim.toughness
+    stun_w: dict[Status, int] = {}
+    for roll, w in stun.items():
+        result, _, _ = judge_stun(bout.house, t, after, roll)
+        stun_w[result] = stun_w.get(result, 0) + w
+    if not death_check_due(victim.wounds, t):
+        return {k: v * death.total for k, v in stun_w.items()}, total
+    alive = dead = 0
+    for roll, w in death.items():
+        survives, _, _ = judge_death(bout.options, t, after, roll)
+        if survives:
+            alive += w
+        else:
+            dead += w
+    out: dict[Status, int] = {k: v * alive for k, v in stun_w.items()}
+    if dead:
+        out["dead"] = dead * stun.total
+    return out, total
+
+
+OddsKey = tuple[str, int, int, Status, Status]
+
+
+@dataclass(frozen=True)
+class ExchangeOdds:
+    """Exchange outcomes (result, damage, counter damage, defender's, attacker's status)."""
+
+    outcomes: Weighted[OddsKey]
+    contests: Weighted[int]
+
+
+def exchange_odds(bout: Bout, rolls: RollDists | None = None) -> ExchangeOdds:
+    """Exact odds of one exchange: the chain, then the injury checks of whoever is hit."""
+    if rolls is None:
+        rolls = shared_roll_dists(bout.options.double_six_bonus)
+    eps = bout.options.odds_tolerance / 1000
+    chain = chain_odds(bout, rolls, eps)
+    injuries: dict[Terminal, tuple[dict[Status, int], int]] = {}
+    for victim, wounds in chain.terminals:
+        if victim == "none":
+            continue
+        who = bout.defender if victim == "defender" else bout.attacker
+        injuries[(victim, wounds)] = injury_weights(bout, who, wounds, rolls)
+    check_total = max((t for _, t in injuries.values()), default=1)
+    out: dict[OddsKey, int] = {}
+    for (victim, wounds), w in chain.terminals.items():
+        if victim == "none":
+            key: OddsKey = ("no wound", 0, 0, "unhurt", "unhurt")
+            out[key] = out.get(key, 0) + w * check_total
+            continue
+        statuses, t = injuries[(victim, wounds)]
+        scale = check_total // t
+        for status, sw in statuses.items():
+            if victim == "defender":
+                key = ("defender wounded", wounds, 0, status, "unhurt")
+            else:
+                key = ("attacker wounded", 0, wounds, "unhurt", status)
+            out[key] = out.get(key, 0) + w * sw * scale
+    outcomes = Weighted(out, chain.total * check_total)
+    return ExchangeOdds(outcomes, Weighted(chain.contests, chain.total))
+
+
+def probability(w: Weighted[OddsKey], pred: Callable[[OddsKey], bool]) -> Fraction:
+    return w.probability(pred)

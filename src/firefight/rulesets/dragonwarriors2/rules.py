@@ -1,0 +1,378 @@
+"""The rules of one exchange: rolls (D01, D02), attack (D04), riposte chain (D05), stances (D08),
+missiles (D09), and the injury checks that follow a wound (D06, D07).
+
+Each step is written as a dice request followed by a pure decision, so the same code serves
+three uses: :func:`run_exchange` plays it on seeded or scripted dice, and the odds module
+enumerates the dice requests exactly and reuses the very same decisions
+(:func:`judge_contest`, :func:`judge_death`, :func:`judge_stun`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from firefight.core.transcript import Check, Modifier, Note, StateChange
+from firefight.dice import DOUBLE_SIX, DiceSource, Roll
+from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, Weapon
+from firefight.rulesets.dragonwarriors2.models import DW2House, Options
+
+#: Called when a plus-minus roll throws a double six: (who, role, roll) -> bonus to the total.
+DoubleSixHook = Callable[[str, str, Roll], int]
+
+Role = Literal["attacker", "defender"]
+
+
+@dataclass(frozen=True)
+class DoubleSix:
+    """Transcript event: both dice showed six on the first throw (D01)."""
+
+    who: str
+    role: str
+    bonus: int
+    rule: str = "D01"
+
+    def text(self) -> str:
+        effect = f": {self.bonus:+d} to the total (double_six_bonus)" if self.bonus else ""
+        return f"double six on {self.who}'s {self.role} roll ({self.rule}){effect}"
+
+
+def bonus_hook(bonus: int) -> DoubleSixHook | None:
+    """The situation option ``double_six_bonus`` as a hook (None when it is 0)."""
+    if not bonus:
+        return None
+
+    def hook(who: str, role: str, roll: Roll) -> int:
+        return bonus
+
+    return hook
+
+
+def plus_minus(dice: DiceSource, who: str, role: str, hook: DoubleSixHook | None = None) -> int:
+    """One open-ended plus-minus roll (D01); a double six is recorded and offered to the hook."""
+    r = dice.roll("pm6", why=f"{who}: {role}")
+    if DOUBLE_SIX not in r.tags:
+        return r.total
+    bonus = hook(who, role, r) if hook is not None else 0
+    dice.record(DoubleSix(who, role, bonus))
+    return r.total + bonus
+
+
+# ----------------------------------------------------------------------------------------------
+# One exchange: who attacks whom, with what
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bout:
+    """Everything one exchange needs; levels count contests (0 = the attack, 1 = the riposte)."""
+
+    attacker: Fighter
+    defender: Fighter
+    options: Options
+    house: DW2House
+    missile: Missile | None = None
+    #: Table choices each side already used earlier in a fight (riposte = "choose").
+    choices_used: tuple[int, int] = (0, 0)
+
+    def sides(self, level: int) -> tuple[Fighter, Fighter, Role]:
+        """(attacking, defending, original role of the defender) at a level of the chain."""
+        if level % 2 == 0:
+            return self.attacker, self.defender, "defender"
+        return self.defender, self.attacker, "attacker"
+
+    def weapon_of(self, f: Fighter) -> Weapon | None:
+        if self.missile is not None and f is self.attacker:
+            return self.missile.weapon
+        return f.weapon
+
+    def opening_attack(self) -> tuple[int, list[Modifier]]:
+        """The attacker's Attack score for the first contest (D04, D10)."""
+        a = self.attacker
+        mods = []
+        weapon = self.weapon_of(a)
+        if weapon is not None and weapon.attack:
+            mods.append(
+                Modifier(
+                    weapon.weapon_class, weapon.attack, f"{a.name}'s Attack", weapon.name, "D10"
+                )
+            )
+        return a.attack_score + sum(m.value for m in mods), mods
+
+    def defence_at(self, level: int) -> tuple[int, list[Modifier]]:
+        """The defending side's Defence (or difficulty) at a level of the chain (D04, D08, D09)."""
+        _, d, _ = self.sides(level)
+        mods: list[Modifier] = []
+        if level == 0 and self.missile is not None:
+            m = self.missile
+            target = f"difficulty against {d.name}"
+            base = m.range_value
+            for name, value in m.modifiers:
+                mods.append(Modifier(name, value, target, "situation", "D09"))
+            if d.shield_bonus:
+                mods.append(Modifier("shield", d.shield_bonus, target, d.shield or "shield", "D09"))
+            return base + sum(x.value for x in mods), mods
+        target = f"{d.name}'s Defence"
+        if d.shield_bonus:
+            mods.append(Modifier("shield", d.shield_bonus, target, d.shield or "shield", "D10"))
+        if level == 0 and d.stance == "full parry":
+            mods.append(Modifier("full parry: + Attack", d.attack_score, target, "stance", "D08"))
+        elif level == 0 and d.stance == "aggressive parry":
+            half = d.attack_score // self.house.aggressive_parry_divisor
+            mods.append(Modifier("aggressive parry: + half Attack", half, target, "stance", "D08"))
+        return d.defence_score + sum(x.value for x in mods), mods
+
+    def defence_rolled(self, level: int) -> bool:
+        return not (level == 0 and self.missile is not None and not self.missile.rolled)
+
+    def choice_index(self, level: int) -> int:
+        """How many riposte choices the level's defender has used before this one."""
+        offset = self.choices_used[1] if level % 2 == 0 else self.choices_used[0]
+        return offset + level // 2
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a contest's margin means: a hit, no wound, or a riposte with a new Attack score."""
+
+    kind: Literal["hit", "no wound", "riposte"]
+    victim: Role | None = None
+    wounds: int = 0
+    next_score: int = 0
+    #: True when the level's defender had a chance to riposte and decided (D05).
+    decided: bool = False
+    events: tuple[Any, ...] = field(default=(), compare=False)
+
+
+def judge_contest(bout: Bout, level: int, margin: int) -> Step:
+    """The decision after a contest (D04, D05, D08, D09): pure, so odds reuse it exactly."""
+    att, dfn, victim = bout.sides(level)
+    if margin > 0:
+        weapon = bout.weapon_of(att)
+        events: list[Any] = []
+        dmg = weapon.damage if weapon is not None else 0
+        if weapon is not None and dmg:
+            events.append(Modifier(weapon.weapon_class, dmg, "damage", weapon.name, "D10"))
+        if dfn.armour_reduction:
+            events.append(
+                Modifier("armour", -dfn.armour_reduction, "damage", dfn.armour or "armour", "D10")
+            )
+        wounds = max(0, margin + dmg - dfn.armour_reduction)
+        if wounds == 0:
+            events.append(Note(f"{att.name} wins by {margin} but the blow does no harm", "D04"))
+            return Step("no wound", events=tuple(events))
+        events.append(Note(f"{att.name} wins by {margin}: {wounds} wounds to {dfn.name}", "D04"))
+        return Step("hit", victim, wounds, events=tuple(events))
+    if margin == 0:
+        return Step("no wound", events=(Note("a tie: no damage and no riposte (reading)", "D02"),))
+    won_by = -margin
+    if level == 0 and bout.missile is not None:
+        note = Note(f"{dfn.name} is not hit (missed by {won_by}); no riposte to a missile", "D09")
+        return Step("no wound", events=(note,))
+    if level == 0 and dfn.stance == "full parry":
+        note = Note(f"{dfn.name} wins by {won_by}; full parry allows no riposte", "D08")
+        return Step("no wound", events=(note,))
+    yes, why = dfn.policy.decide(won_by, bout.choice_index(level))
+    word = "ripostes" if level == 0 else "counter-ripostes"
+    if not yes:
+        note = Note(f"{dfn.name} wins by {won_by} and does not riposte ({why})", "D05")
+        return Step("no wound", decided=True, events=(note,))
+    score = won_by
+    events = []
+    weapon = dfn.weapon
+    if bout.options.weapon_bonus_on_riposte and weapon is not None and weapon.attack:
+        score += weapon.attack
+        events.append(
+            Modifier(
+                weapon.weapon_class, weapon.attack, f"{dfn.name}'s riposte", weapon.name, "D10"
+            )
+        )
+    events.insert(
+        0, Note(f"{dfn.name} wins by {won_by} and {word} with Attack {score} ({why})", "D05")
+    )
+    return Step("riposte", next_score=score, decided=True, events=tuple(events))
+
+
+@dataclass(frozen=True)
+class ChainEnd:
+    """How a riposte chain ended: the hit (if any), the contests run, choices used per side."""
+
+    step: Step
+    contests: int
+    cut: bool = False
+    choices: tuple[int, int] = (0, 0)
+
+
+def run_chain(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None) -> ChainEnd:
+    """The attack and its riposte chain on real (seeded or scripted) dice (D04, D05)."""
+    for f in (bout.attacker, bout.defender):
+        if f.stunned:
+            dice.record(Note(f"{f.name} is stunned: Attack and Defence count as 0", "D06"))
+    score, mods = bout.opening_attack()
+    for m in mods:
+        dice.record(m)
+    level = 0
+    used = [0, 0]
+    while True:
+        att, dfn, _ = bout.sides(level)
+        defence, dmods = bout.defence_at(level)
+        for m in dmods:
+            dice.record(m)
+        a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
+        a_total = score + plus_minus(dice, att.name, a_role, hook)
+        if bout.defence_rolled(level):
+            d_total = defence + plus_minus(dice, dfn.name, "defence", hook)
+        else:
+            d_total = defence
+        margin = a_total - d_total
+        dice.record(
+            Check(
+                f"{att.name} {a_role} vs {dfn.name}",
+                a_total,
+                d_total,
+                margin > 0,
+                "D04",
+                f"margin {margin:+d}",
+            )
+        )
+        step = judge_contest(bout, level, margin)
+        for e in step.events:
+            dice.record(e)
+        if step.decided and dfn.policy.rule == "choose":
+            used[(level + 1) % 2] += 1
+        if step.kind != "riposte":
+            return ChainEnd(step, level + 1, choices=(used[0], used[1]))
+        if level + 1 >= bout.options.max_chain:
+            dice.record(Note(f"chain cut after {level + 1} contests (options.max_chain)", "D05"))
+            return ChainEnd(Step("no wound"), level + 1, cut=True, choices=(used[0], used[1]))
+        score = step.next_score
+        level += 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Injury: death check (D07) and stun / knock-out check (D06)
+# ----------------------------------------------------------------------------------------------
+Status = Literal["unhurt", "wounded", "stunned", "knocked out", "dead"]
+
+
+def death_check_due(wounds_before: int, toughness: int) -> bool:
+    """Reading of D07: the check is due when wounds ALREADY exceeded Toughness before this wound
+    (the example: Lennox goes from 7 to 16 against Toughness 10 with no death check)."""
+    return wounds_before > toughness
+
+
+def judge_death(options: Options, toughness: int, wounds: int, roll: int) -> tuple[bool, int, int]:
+    """(survives, rolled total, number to meet). Ties hold, as in the text's stun draw (D02)."""
+    if options.death_check == "toughness roll":
+        total = toughness + roll
+        return total >= wounds, total, wounds
+    total = wounds + roll
+    return total <= toughness, total, toughness
+
+
+def judge_stun(house: DW2House, toughness: int, wounds: int, roll: int) -> tuple[Status, int, int]:
+    """(result, Toughness total, Wounds + 5): fail -> stunned, fail by more than 5 -> out (D06)."""
+    total = toughness + roll
+    target = wounds + house.stun_target_bonus
+    if total >= target:
+        return "wounded", total, target
+    if target - total > house.knock_out_margin:
+        return "knocked out", total, target
+    return "stunned", total, target
+
+
+def injure(
+    dice: DiceSource,
+    victim: Fighter,
+    new_wounds: int,
+    options: Options,
+    house: DW2House,
+    hook: DoubleSixHook | None = None,
+) -> tuple[Fighter, Status]:
+    """Add wounds, then the death check (if due) and the stun check, on real dice."""
+    before = victim.wounds
+    after = before + new_wounds
+    dice.record(StateChange(victim.name, "wounds", before, after, "D04"))
+    victim = replace(victim, wounds=after)
+    t = victim.toughness
+    if death_check_due(before, t):
+        roll = plus_minus(dice, victim.name, "death check", hook)
+        alive, total, target = judge_death(options, t, after, roll)
+        what = "Toughness vs Wounds" if options.death_check == "toughness roll" else "Wounds vs T."
+        detail = "survives" if alive else "dies of his wounds"
+        dice.record(
+            Check(f"{victim.name} death check ({what})", total, target, alive, "D07", detail)
+        )
+        if not alive:
+            dice.record(StateChange(victim.name, "dead", False, True, "D07"))
+            return replace(victim, dead=True), "dead"
+    roll = plus_minus(dice, victim.name, "stun check", hook)
+    result, total, target = judge_stun(house, t, after, roll)
+    passed = result == "wounded"
+    detail = {
+        "wounded": "keeps his wits" + (" (a draw holds)" if total == target else ""),
+        "stunned": f"failed by {target - total}: stunned",
+        "knocked out": f"failed by {target - total} (more than {house.knock_out_margin}): out",
+    }[result]
+    dice.record(
+        Check(
+            f"{victim.name} stun check (Toughness vs Wounds + {house.stun_target_bonus})",
+            total,
+            target,
+            passed,
+            "D06",
+            detail,
+        )
+    )
+    if result == "stunned":
+        if victim.stunned:
+            dice.record(Note(f"{victim.name} is stunned again, until this time next turn", "D06"))
+        else:
+            dice.record(StateChange(victim.name, "stunned", False, True, "D06"))
+        return replace(victim, stunned=True), result
+    if result == "knocked out":
+        dice.record(StateChange(victim.name, "knocked out", False, True, "D06"))
+        return replace(victim, knocked_out=True), result
+    return victim, result
+
+
+@dataclass(frozen=True)
+class ExchangeOutcome:
+    """What one exchange did (hashable: odds enumerate it)."""
+
+    result: str
+    #: The defender's new wounds and the attacker's (through a riposte).
+    damage: int
+    counter_damage: int
+    defender_status: Status
+    attacker_status: Status
+    contests: int
+
+
+@dataclass(frozen=True)
+class ExchangeRecord:
+    outcome: ExchangeOutcome
+    attacker: Fighter
+    defender: Fighter
+    choices: tuple[int, int]
+
+
+def run_exchange(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None) -> ExchangeRecord:
+    """A whole exchange: the chain, then the injury checks of whoever was hit."""
+    end = run_chain(dice, bout, hook)
+    a, d = bout.attacker, bout.defender
+    step = end.step
+    if step.kind != "hit":
+        result = "cut" if end.cut else "no wound"
+        outcome = ExchangeOutcome(result, 0, 0, "unhurt", "unhurt", end.contests)
+        return ExchangeRecord(outcome, a, d, end.choices)
+    if step.victim == "defender":
+        d, status = injure(dice, d, step.wounds, bout.options, bout.house, hook)
+        outcome = ExchangeOutcome(
+            "defender wounded", step.wounds, 0, status, "unhurt", end.contests
+        )
+    else:
+        a, status = injure(dice, a, step.wounds, bout.options, bout.house, hook)
+        outcome = ExchangeOutcome(
+            "attacker wounded", 0, step.wounds, "unhurt", status, end.contests
+        )
+    return ExchangeRecord(outcome, a, d, end.choices)
