@@ -27,13 +27,22 @@ def defence_mods(p: Plan) -> dict[str, int]:
 
 
 def test_melee_attacker_options() -> None:
-    p = plan({
-        "mode": "melee",
-        "attacker": {"strike_chance": 50, "damage": "d6", "no_fatigue": True,
-                     "offensive_withdrawal": True, "charge": "pole_or_shield",
-                     "secondary_hand": True, "multiple_strike": True, "airborne": True},
-        "defender": {"hex": "rear", "kneeling_or_prone": True, "agility": 10},
-    })
+    p = plan(
+        {
+            "mode": "melee",
+            "attacker": {
+                "strike_chance": 50,
+                "damage": "d6",
+                "no_fatigue": True,
+                "offensive_withdrawal": True,
+                "charge": "pole_or_shield",
+                "secondary_hand": True,
+                "multiple_strike": True,
+                "airborne": True,
+            },
+            "defender": {"hex": "rear", "kneeling_or_prone": True, "agility": 10},
+        }
+    )
     assert strike_mods(p) == {
         "attacker has no Fatigue": -10,
         "offensive withdrawal": -20,
@@ -48,13 +57,24 @@ def test_melee_attacker_options() -> None:
 
 
 def test_close_combat_uses_physical_strength_and_its_own_fatigue_values() -> None:
-    p = plan({
-        "mode": "close",
-        "attacker": {"strike_chance": 30, "damage": "d6", "physical_strength": 14,
-                     "no_fatigue": True},
-        "defender": {"agility": 12, "physical_strength": 9, "no_fatigue": True,
-                     "stunned": True, "magic_defence": 3},
-    })
+    p = plan(
+        {
+            "mode": "close",
+            "attacker": {
+                "strike_chance": 30,
+                "damage": "d6",
+                "physical_strength": 14,
+                "no_fatigue": True,
+            },
+            "defender": {
+                "agility": 12,
+                "physical_strength": 9,
+                "no_fatigue": True,
+                "stunned": True,
+                "magic_defence": 3,
+            },
+        }
+    )
     assert strike_mods(p) == {"attacker's PS": 14, "attacker has no Fatigue": -20}
     # Stunned: only magic + modifiers (no AG), and the close-combat stunned modifier too.
     assert defence_mods(p) == {
@@ -67,15 +87,30 @@ def test_close_combat_uses_physical_strength_and_its_own_fatigue_values() -> Non
 
 
 def test_ranged_options_range_bands_aim_and_worst_visibility_only() -> None:
-    p = plan({
-        "mode": "ranged",
-        "attacker": {"weapon": "short_bow", "manual_dexterity": 10, "rank": 2, "aim": True,
-                     "kneeling": True, "range_hexes": 11,
-                     "visibility": ["starry_night", "cave", "cloudy_night"]},
-        "defender": {"agility": 15, "shield": 5, "hex": "flank", "moving": True,
-                     "kneeling_or_prone": True, "evading": True, "sheltered_hex": True,
-                     "airborne": True},
-    })
+    p = plan(
+        {
+            "mode": "ranged",
+            "attacker": {
+                "weapon": "short_bow",
+                "manual_dexterity": 10,
+                "rank": 2,
+                "aim": True,
+                "kneeling": True,
+                "range_hexes": 11,
+                "visibility": ["starry_night", "cave", "cloudy_night"],
+            },
+            "defender": {
+                "agility": 15,
+                "shield": 5,
+                "hex": "flank",
+                "moving": True,
+                "kneeling_or_prone": True,
+                "evading": True,
+                "sheltered_hex": True,
+                "airborne": True,
+            },
+        }
+    )
     mods = strike_mods(p)
     assert mods["attacking a flank hex"] == 10
     assert mods["attacker is kneeling"] == 10
@@ -97,21 +132,36 @@ def test_ranged_options_range_bands_aim_and_worst_visibility_only() -> None:
 
 
 def test_thrown_weapons_lose_3_per_hex() -> None:
-    p = plan({"mode": "ranged", "attacker": {"weapon": "throwing_knife", "range_hexes": 4},
-              "defender": {}})
+    p = plan(
+        {
+            "mode": "ranged",
+            "attacker": {"weapon": "throwing_knife", "range_hexes": 4},
+            "defender": {},
+        }
+    )
     assert [v for k, v in strike_mods(p).items() if k.startswith("thrown")] == [-12]
 
 
 def test_missile_within_5_hexes_has_no_range_modifier() -> None:
-    p = plan({"mode": "ranged", "attacker": {"weapon": "crossbow", "range_hexes": 5},
-              "defender": {}})
+    p = plan(
+        {"mode": "ranged", "attacker": {"weapon": "crossbow", "range_hexes": 5}, "defender": {}}
+    )
     assert not [k for k in strike_mods(p) if k.startswith("missile")]
 
 
 def test_melee_evading_with_prepared_weapon_rank() -> None:
-    p = plan({"attacker": {"strike_chance": 50, "damage": "d6"},
-              "defender": {"agility": 14, "shield": 6, "evading": True, "rank": 3,
-                           "defensive_withdrawal": True}})
+    p = plan(
+        {
+            "attacker": {"strike_chance": 50, "damage": "d6"},
+            "defender": {
+                "agility": 14,
+                "shield": 6,
+                "evading": True,
+                "rank": 3,
+                "defensive_withdrawal": True,
+            },
+        }
+    )
     assert defence_mods(p) == {
         "modified AG": 14,
         "shield": 6,
@@ -123,16 +173,23 @@ def test_melee_evading_with_prepared_weapon_rank() -> None:
 
 
 def test_front_defence_pc_is_a_house_rule() -> None:
-    data = {"attacker": {"strike_chance": 50, "damage": "d6"},
-            "defender": {"agility": 14, "perception": 11, "shield": 6}}
+    data = {
+        "attacker": {"strike_chance": 50, "damage": "d6"},
+        "defender": {"agility": 14, "perception": 11, "shield": 6},
+    }
     assert plan(data).defence == 20
     assert plan(data, front_defence_adds_pc=True).defence == 31
 
 
 @pytest.mark.parametrize(
     ("approach", "hex_", "rank", "expected"),
-    [("surprise", "front", 4, -8), ("behind", "front", 4, -4), ("front", "front", 7, -2),
-     (None, "rear", 5, -5), (None, "flank", 5, -1)],
+    [
+        ("surprise", "front", 4, -8),
+        ("behind", "front", 4, -4),
+        ("front", "front", 7, -2),
+        (None, "rear", 5, -5),
+        (None, "flank", 5, -1),
+    ],
 )
 def test_assassin_ranks_are_die_modifiers(
     approach: str | None, hex_: str, rank: int, expected: int
@@ -146,10 +203,17 @@ def test_assassin_ranks_are_die_modifiers(
 
 def test_aimed_shot_scripted_reaches_decisive() -> None:
     # short bow BC 45 + MD 10 + 4 x 2 + aim 20 - 6 (11 hexes) = 77; natural 13 - 5 = 8 <= 7.7 up
-    data = {"mode": "ranged",
-            "attacker": {"weapon": "short_bow", "manual_dexterity": 10, "rank": 2, "aim": True,
-                         "range_hexes": 11},
-            "defender": {"agility": 12}}
+    data = {
+        "mode": "ranged",
+        "attacker": {
+            "weapon": "short_bow",
+            "manual_dexterity": 10,
+            "rank": 2,
+            "aim": True,
+            "range_hexes": 11,
+        },
+        "defender": {"agility": 12},
+    }
     out = run(data, [13, 80, 7]).outcome
     assert out.attack_quality == 4 and out.result_quality == 4
     assert out.en_damage == 7 + 1  # d8 7 + 1, no armour
@@ -157,22 +221,36 @@ def test_aimed_shot_scripted_reaches_decisive() -> None:
 
 @pytest.mark.parametrize(
     ("mode", "side", "field"),
-    [("melee", "attacker", "aim"), ("melee", "defender", "sheltered_hex"),
-     ("ranged", "attacker", "offensive_withdrawal"), ("ranged", "defender", "no_fatigue"),
-     ("close", "defender", "evading")],
+    [
+        ("melee", "attacker", "aim"),
+        ("melee", "defender", "sheltered_hex"),
+        ("ranged", "attacker", "offensive_withdrawal"),
+        ("ranged", "defender", "no_fatigue"),
+        ("close", "defender", "evading"),
+    ],
 )
 def test_flags_that_mean_nothing_in_the_mode_are_refused(mode: str, side: str, field: str) -> None:
-    data: dict[str, Any] = {"mode": mode, "attacker": {"strike_chance": 50, "damage": "d6"},
-                            "defender": {}}
+    data: dict[str, Any] = {
+        "mode": mode,
+        "attacker": {"strike_chance": 50, "damage": "d6"},
+        "defender": {},
+    }
     data[side][field] = True
     with pytest.raises(InputError, match=f"{side}.{field}"):
         load(data)
 
 
 def test_extra_modifiers_from_the_current_rules_are_named() -> None:
-    p = plan({"attacker": {"strike_chance": 50, "damage": "d6",
-                           "modifiers": [{"name": "blessed blade", "value": 5}]},
-              "defender": {"defence": 30, "modifiers": [{"name": "fog", "value": 7}]}})
+    p = plan(
+        {
+            "attacker": {
+                "strike_chance": 50,
+                "damage": "d6",
+                "modifiers": [{"name": "blessed blade", "value": 5}],
+            },
+            "defender": {"defence": 30, "modifiers": [{"name": "fog", "value": 7}]},
+        }
+    )
     assert p.strike_chance == 55 and p.defence == 37
     assert p.strike_mods[-1].rule == "current rules"
 

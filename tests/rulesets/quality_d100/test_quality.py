@@ -42,7 +42,8 @@ def test_natural_00_is_always_poor() -> None:
 def test_levels_of_table_1() -> None:
     # chance 62: Average <= 62, Better <= 25 (24.8 up), Crucial <= 13 (12.4), Decisive <= 7 (6.2)
     assert thresholds(62) == (62, 25, 13, 7, None, None)
-    assert [quality(r, 62) for r in (63, 62, 26, 25, 14, 13, 8, 7, 2)] == [0, 1, 1, 2, 2, 3, 3, 4, 4]
+    rolls = (63, 62, 26, 25, 14, 13, 8, 7, 2)
+    assert [quality(r, 62) for r in rolls] == [0, 1, 1, 2, 2, 3, 3, 4, 4]
     # chance 250: Excellent <= 15, Fantastic <= 5
     assert thresholds(250) == (250, 100, 50, 25, 15, 5)
     assert [quality(r, 250) for r in (99, 50, 25, 16, 15, 6, 5)] == [2, 3, 4, 4, 5, 5, 6]

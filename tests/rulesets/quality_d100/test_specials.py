@@ -48,15 +48,23 @@ def test_parry_damage_goes_to_the_attacker_by_default_house_rule_to_evader() -> 
 
 def test_no_parry_when_declined_or_ranged() -> None:
     assert run(evading(parry=False), [60, 3]).outcome.parry == ""
-    ranged = {"mode": "ranged", "attacker": {"strike_chance": 60, "damage": "d6"},
-              "defender": {"agility": 15, "evading": True}}
+    ranged = {
+        "mode": "ranged",
+        "attacker": {"strike_chance": 60, "damage": "d6"},
+        "defender": {"agility": 15, "evading": True},
+    }
     assert run(ranged, [60, 3]).outcome.parry == ""
 
 
 BASE = {
     "attacker": dict(ATTACKER),
-    "defender": {"agility": 16, "shield": 10, "armour": "chainmail", "manual_dexterity": 12,
-                 "rank": 2},
+    "defender": {
+        "agility": 16,
+        "shield": 10,
+        "armour": "chainmail",
+        "manual_dexterity": 12,
+        "rank": 2,
+    },
 }
 
 
@@ -92,8 +100,11 @@ def test_trip_base_chance_40_damage_d10_agility_to_avoid() -> None:
 
 
 def test_trample_base_chance_40_size_damage_automatic_knockdown() -> None:
-    data = {"special": "trample", "attacker": {"manual_dexterity": 5, "size_hexes": 3},
-            "defender": {"armour": "leather"}}
+    data = {
+        "special": "trample",
+        "attacker": {"manual_dexterity": 5, "size_hexes": 3},
+        "defender": {"armour": "leather"},
+    }
     plan = load(data)
     assert plan.strike_chance == 45 and plan.damage == "d10+3"
     out = run(data, [20, 90, 7]).outcome  # Average vs Poor: 7 + 3 - FT 2 = 8

@@ -18,8 +18,13 @@ from tests.rulesets.quality_d100.helpers import lines, run
 
 BASE: dict[str, Any] = {
     "attacker": {"weapon": "broadsword", "manual_dexterity": 14, "rank": 3},
-    "defender": {"agility": 16, "shield": 10, "armour": "chainmail", "fatigue": 22,
-                 "endurance": 18},
+    "defender": {
+        "agility": 16,
+        "shield": 10,
+        "armour": "chainmail",
+        "fatigue": 22,
+        "endurance": 18,
+    },
 }
 
 
@@ -102,7 +107,10 @@ def test_excellent_is_maximum_endurance_with_no_armour_but_dr() -> None:
     result = strike([15, 60, 31], HIGH)  # grievous: 31 > 30, does not happen
     out = result.outcome
     assert (out.result_quality, out.en_damage, out.possible_grievous, out.grievous) == (
-        5, 14, True, False,
+        5,
+        14,
+        True,
+        False,
     )
 
 
@@ -114,8 +122,10 @@ def test_fantastic_is_maximum_plus_10_and_the_grievous_extra_ignores_armour_and_
 
 
 def test_dr_applies_to_fatigue_and_endurance_results() -> None:
-    low = {"attacker": {"strike_chance": 60, "damage": "d6"},
-           "defender": {"defence": 50, "armour": "leather", "dr": 1}}
+    low = {
+        "attacker": {"strike_chance": 60, "damage": "d6"},
+        "defender": {"defence": 50, "armour": "leather", "dr": 1},
+    }
     out = strike([50, 60, 5], low).outcome  # Average vs Poor: 5 - FT 2 - DR 1 = 2 FT
     assert (out.result_quality, out.ft_damage, out.en_damage) == (1, 2, 0)
     out = strike([12, 60, 5], low).outcome  # Crucial (<= 12) vs Poor: 5 - EN 1 - DR 1 = 3 EN

@@ -16,9 +16,10 @@ PRINTED_MODE = {int(row[0]): row[1:] for row in table_rows(printed=True)}
 def test_transcription_is_complete() -> None:
     assert sorted(PRINTED_LEFT) == list(range(1, 51))
     assert sorted(PRINTED_RIGHT) == list(range(51, 101))
-    assert sum(len(v) for v in PRINTED_LEFT.values()) + sum(
-        len(v) for v in PRINTED_RIGHT.values()
-    ) == 50 * 6 + 50 * 3
+    assert (
+        sum(len(v) for v in PRINTED_LEFT.values()) + sum(len(v) for v in PRINTED_RIGHT.values())
+        == 50 * 6 + 50 * 3
+    )
 
 
 @pytest.mark.parametrize("roll", range(2, 51))

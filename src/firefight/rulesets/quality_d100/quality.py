@@ -99,6 +99,8 @@ def roll_quality(
     r = dice.roll("d100", why=f"{who} D100 vs {against} {chance} (Q01)")
     natural = r.total
     level = quality(natural + die_modifier, chance, natural=natural, house=house)
+    if dice.is_exact:  # speed only: exact dice keep no transcript
+        return level
     shown = f"{natural}{die_modifier:+d} = {natural + die_modifier}" if die_modifier else natural
     special = {1: ", natural 01", 100: ", natural 00"}.get(natural, "")
     dice.record(Note(f"{who} rolls {shown} vs {chance}{special}: {name(level)}", "Q01"))
