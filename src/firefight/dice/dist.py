@@ -56,46 +56,31 @@ def _exact_sum(arr: WeightArray) -> int:
     return int(arr.sum())
 
 
-def _limbs(arr: WeightArray, bits: int, count: int) -> npt.NDArray[np.int64]:
-    """Split non-negative integers into ``count`` little-endian ``bits``-bit int64 limbs."""
-    mask = (1 << bits) - 1
-    out = np.empty((count, len(arr)), dtype=np.int64)
-    for i in range(count):
-        out[i] = (arr >> (bits * i)) & mask
-    return out
+#: Most values one exact distribution may span (keeps memory and time bounded).
+MAX_SPAN = 2_000_000
+#: Most multiply-adds one int64 convolution may take (about a tenth of a second).
+MAX_CONVOLVE_WORK = 200_000_000
+#: Most bits one packed big-integer operand may have (a few hundred milliseconds).
+MAX_PACKED_BITS = 4_000_000
+_TOO_LARGE_TIP = "roll or sample it instead, or use fewer dice / sides"
+
+
+def _check_span(span: int) -> None:
+    if span > MAX_SPAN:
+        raise DiceError(
+            f"an exact distribution over {span} values is too large (at most {MAX_SPAN})",
+            tip=_TOO_LARGE_TIP,
+        )
 
 
 def _convolve(a: WeightArray, b: WeightArray, big: bool) -> WeightArray:
     """Exact polynomial product of two non-negative weight arrays."""
+    _check_span(len(a) + len(b) - 1)
     if not big:
+        if len(a) * len(b) > MAX_CONVOLVE_WORK:
+            raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
         return np.convolve(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False))
-    amax, bmax = int(a.max()), int(b.max())
-    n = min(len(a), len(b))
-    top = max(amax.bit_length(), bmax.bit_length(), 1)
-    for bits in (24, 20, 16, 12, 8):
-        count = -(-top // bits)
-        if count * n << (2 * bits) <= _INT64_MAX:
-            return _convolve_limbs(a, b, amax, bmax, bits)
     return _convolve_kronecker(a, b)
-
-
-def _convolve_limbs(a: WeightArray, b: WeightArray, amax: int, bmax: int, bits: int) -> WeightArray:
-    """Big weights as int64 limbs: numpy convolves limb pairs, Python ints add the shifted parts.
-
-    Each limb product is below ``2**(2*bits)``; the caller picks ``bits`` so that a sum over
-    every limb pair of one shift cannot overflow int64.
-    """
-    la, lb = -(-max(amax.bit_length(), 1) // bits), -(-max(bmax.bit_length(), 1) // bits)
-    a_l, b_l = _limbs(a, bits, la), _limbs(b, bits, lb)
-    out: WeightArray | None = None
-    for s in range(la + lb - 1):
-        part = sum(
-            np.convolve(a_l[p], b_l[s - p]) for p in range(max(0, s - lb + 1), min(la, s + 1))
-        )
-        term = np.asarray(part).astype(object) << (bits * s)
-        out = term if out is None else out + term
-    assert out is not None
-    return out
 
 
 def _convolve_kronecker(a: WeightArray, b: WeightArray) -> WeightArray:
@@ -104,6 +89,8 @@ def _convolve_kronecker(a: WeightArray, b: WeightArray) -> WeightArray:
     al, bl = [int(x) for x in a.tolist()], [int(x) for x in b.tolist()]
     bound = max(al) * max(bl) * min(len(al), len(bl))
     slot = max(1, (bound.bit_length() + 7) // 8)
+    if 8 * slot * max(len(al), len(bl)) > MAX_PACKED_BITS:
+        raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
     pa = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in al), "little")
     pb = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in bl), "little")
     n = len(al) + len(bl) - 1
@@ -192,6 +179,7 @@ class Dist:
             raise DiceError("a distribution needs at least one outcome")
         keys = [int(k) for k in weights]
         lo, hi = min(keys), max(keys)
+        _check_span(hi - lo + 1)
         ws = _int_array([int(w) for w in weights.values()])
         dense = np.zeros(hi - lo + 1, dtype=ws.dtype)
         dense[np.array(keys, dtype=np.int64) - lo] = ws
@@ -343,6 +331,7 @@ class Dist:
             return (-self).times(-factor)
         if factor == 1:
             return self
+        _check_span((len(self._w) - 1) * factor + 1)
         out = np.zeros((len(self._w) - 1) * factor + 1, dtype=self._w.dtype)
         out[::factor] = self._w
         return Dist._raw(self._lo * factor, out, self._total, self._kept)
@@ -401,6 +390,7 @@ class Dist:
         lo = min(d.lo for _, d in parts)
         hi = max(d.hi for _, d in parts)
         big = total * common >= INT64_SAFE
+        _check_span(hi - lo + 1)
         out = np.zeros(hi - lo + 1, dtype=object if big else np.int64)
         for weight, d in parts:
             k = weight * (common // d.total)

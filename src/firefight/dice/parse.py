@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 ROLL_BUDGET = 1000
 #: Largest number of sides a die may have.
 MAX_SIDES = 10_000
+#: Largest integer constant (or multiplier) an expression may hold.
+MAX_CONSTANT = 1_000_000
+#: Deepest nesting of parentheses / operators an expression may have.
+MAX_NESTING = 100
 EXAMPLES = "e.g. 2d20, 4d6kh3, d10x+11, pm6, abs(2d20-2d20), sort(3d12)"
 
 
@@ -46,15 +50,34 @@ def _parser() -> lark.Lark:
     return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-def _build(tree: Any, expr: str) -> Node:
+def _const(token: Any, expr: str, column: int) -> Const:
+    value = int(token)
+    if value > MAX_CONSTANT:
+        raise DiceSyntaxError(
+            f"the number {value} is too large",
+            expr=expr,
+            column=getattr(token, "column", None) or column,
+            tip=f"numbers go up to {MAX_CONSTANT}",
+        )
+    return Const(value)
+
+
+def _build(tree: Any, expr: str, level: int = 0) -> Node:
     """Turn Lark's tree into firefight nodes, checking each die as it goes."""
     import lark
 
     if isinstance(tree, lark.Token):  # a bare INT reached through an inlined rule
-        return Const(int(tree))
+        return _const(tree, expr, 1)
     kind = str(tree.data)
     kids = tree.children
     column = getattr(tree.meta, "column", 1) if not tree.meta.empty else 1
+    if level > MAX_NESTING:
+        raise DiceSyntaxError(
+            "expression nests too deeply",
+            expr=expr,
+            column=column,
+            tip=f"at most {MAX_NESTING} levels of parentheses and operators",
+        )
 
     def count_of(node: Any) -> int:
         return int(node.children[0]) if node.children else 1
@@ -87,7 +110,7 @@ def _build(tree: Any, expr: str) -> Node:
             )
 
     if kind == "const":
-        return Const(int(kids[0]))
+        return _const(kids[0], expr, column)
     if kind == "plain_dice":
         count, sides = count_of(kids[0]), sides_of(kids[1])
         check(count, sides)
@@ -124,11 +147,11 @@ def _build(tree: Any, expr: str) -> Node:
             raise DiceSyntaxError("pm needs 2 or more sides", expr=expr, column=column)
         return PlusMinus(count, sides)
     if kind == "sort":
-        inner = _build(kids[0], expr)
+        inner = _build(kids[0], expr, level + 1)
         assert isinstance(inner, Dice)
         return Sorted(inner.count, inner.sides)
     if kind in ("add", "sub"):
-        left, right = _build(kids[0], expr), _build(kids[1], expr)
+        left, right = _build(kids[0], expr, level + 1), _build(kids[1], expr, level + 1)
         for side in (left, right):
             if side.is_sorted:
                 raise DiceSyntaxError(
@@ -139,7 +162,7 @@ def _build(tree: Any, expr: str) -> Node:
                 )
         return Add(left, right) if kind == "add" else Sub(left, right)
     if kind == "mul":
-        left, right = _build(kids[0], expr), _build(kids[1], expr)
+        left, right = _build(kids[0], expr, level + 1), _build(kids[1], expr, level + 1)
         if isinstance(right, Const) and not left.is_sorted:
             return Mul(left, right.value)
         if isinstance(left, Const) and not right.is_sorted:
@@ -151,17 +174,17 @@ def _build(tree: Any, expr: str) -> Node:
             tip="write 2*(d6+1), not d6*d6",
         )
     if kind == "neg":
-        inner = _build(kids[0], expr)
+        inner = _build(kids[0], expr, level + 1)
         if inner.is_sorted:
             raise DiceSyntaxError("sorted dice cannot be negated", expr=expr, column=column)
         return Const(-inner.value) if isinstance(inner, Const) else Neg(inner)
     if kind == "abs_":
-        inner = _build(kids[0], expr)
+        inner = _build(kids[0], expr, level + 1)
         if inner.is_sorted:
             raise DiceSyntaxError("abs() needs a number, not sorted dice", expr=expr, column=column)
         return Abs(inner)
     if kind in ("unary", "start", "expr", "atom", "dice"):
-        return _build(kids[0], expr)
+        return _build(kids[0], expr, level + 1)
     raise DiceSyntaxError(f"unsupported form {kind!r}", expr=expr, column=column)
 
 
