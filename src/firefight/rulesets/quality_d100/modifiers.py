@@ -78,6 +78,7 @@ class Weapon:
     weapon_class: str
     pole: bool
     two_handed: bool
+    example: bool = False
 
 
 def strike_modifiers(

@@ -34,6 +34,7 @@ class Armour:
     ft: int
     en: int
     dr: int
+    example: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,9 @@ def dice_maximum(expr: str, field: str, source: str) -> int:
     return dist.hi
 
 
-def _weapon(sit: AttackSituation, catalog: dict[str, dict[str, dict[str, object]]], source: str):  # type: ignore[no-untyped-def]
+def _weapon(
+    sit: AttackSituation, catalog: dict[str, dict[str, dict[str, object]]], source: str
+) -> Weapon | None:
     spec = sit.attacker.weapon
     if spec is None:
         return None
@@ -90,7 +93,13 @@ def _weapon(sit: AttackSituation, catalog: dict[str, dict[str, dict[str, object]
         entry = lookup(catalog, "weapon", spec, source)
         spec = validate(WeaponSpec, entry, f"{source} (weapon {spec})")
     return Weapon(
-        spec.name, spec.base_chance, spec.damage, spec.weapon_class, spec.pole, spec.two_handed
+        spec.name,
+        spec.base_chance,
+        spec.damage,
+        spec.weapon_class,
+        spec.pole,
+        spec.two_handed,
+        spec.example,
     )
 
 
@@ -103,7 +112,7 @@ def _armour(
     elif isinstance(spec, str):
         entry = lookup(catalog, "armour", spec, source)
         spec = validate(ArmourSpec, entry, f"{source} (armour {spec})")
-    return Armour(spec.name, spec.ft, spec.en, spec.dr + sit.defender.dr)
+    return Armour(spec.name, spec.ft, spec.en, spec.dr + sit.defender.dr, spec.example)
 
 
 def _base_strike(

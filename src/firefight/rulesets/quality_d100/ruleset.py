@@ -52,7 +52,14 @@ def _record_plan(plan: Plan, dice: DiceSource) -> None:
     for m in plan.defence_mods:
         dice.record(m)
     dice.record(Note(f"defence = {plan.defence}", "Q05"))
-    dice.record(Note(f"armour {armour_text(plan.armour)}", "Q03"))
+    w = plan.weapon
+    if w is not None:
+        label = " (EXAMPLE catalog entry, not from the text)" if w.example else ""
+        dice.record(Note(f"weapon {w.name}{label}: BC {w.base_chance}, damage {w.damage}", "Q09"))
+    if plan.damage is not None:
+        dice.record(Note(f"damage {plan.damage}, maximum {plan.max_damage}", "Q03"))
+    label = " (EXAMPLE catalog entry, not from the text)" if plan.armour.example else ""
+    dice.record(Note(f"armour {armour_text(plan.armour)}{label}", "Q03, Q09"))
 
 
 def _state_changes(plan: Plan, out: StrikeOutcome, dice: DiceSource) -> None:
