@@ -140,3 +140,16 @@ def test_json_shape() -> None:
         assert key in out
     assert set(out["outcomes"]) >= {"Poor", "Average", "Fantastic"}
     assert out["damage"][0]["value"] == 0
+
+
+def test_special_attack_odds_multiply_hit_and_avoidance() -> None:
+    # Trip: knocked down = hit x P(D100 > 3 x AG 12 = 36); the avoid roll is independent.
+    data = {
+        "special": "trip",
+        "attacker": {"weapon": "spear", "manual_dexterity": 13, "rank": 2},
+        "defender": {"agility": 12, "hex": "flank", "armour": "chainmail"},
+    }
+    report = RULESET.odds(load(data))
+    assert report.p_hit is not None
+    assert report.tables["special"]["knocked down"] == report.p_hit * Fraction(64, 100)
+    assert report.tables["special"]["avoided"] == report.p_hit * Fraction(36, 100)

@@ -84,10 +84,14 @@ def roll_parry(dice: DiceSource, evader_rank: int, attacker_rank: int, house: Qu
 
 def avoid_check(dice: DiceSource, target: int, what: str, rule: str) -> bool:
     """The defender rolls D100 at or under ``target`` to avoid an effect (Q08)."""
-    r = dice.roll("d100", why=f"defender avoids {what} (D100 vs {target}, {rule})")
-    passed = r.total <= target
-    dice.record(Check(f"avoid {what}", r.total, target, passed, rule))
-    return passed
+
+    def check(d: DiceSource) -> bool:
+        r = d.roll("d100", why=f"defender avoids {what} (D100 vs {target}, {rule})")
+        passed = r.total <= target
+        d.record(Check(f"avoid {what}", r.total, target, passed, rule))
+        return passed
+
+    return dice.derive(f"avoid {what}", check, key=("avoid", target))
 
 
 def percent_check(dice: DiceSource, chance: int, why: str, rule: str) -> bool:
