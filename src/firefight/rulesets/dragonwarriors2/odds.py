@@ -23,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
+
+import numpy as np
 
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
 from firefight.rulesets.dragonwarriors2.gear import Fighter
@@ -69,13 +72,30 @@ def shared_roll_dists(bonus: int) -> RollDists:
     return _SHARED[bonus]
 
 
-def _by_weight(d: Dist) -> tuple[list[tuple[int, int]], list[int]]:
-    """Items heaviest first, and the weight of each item together with all lighter ones."""
-    items = sorted(d.items(), key=lambda t: -t[1])
-    suffix = [0] * (len(items) + 1)
-    for i in range(len(items) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + items[i][1]
-    return items, suffix
+@dataclass(frozen=True)
+class _Margins:
+    """A contest's roll difference as dense exact weights, with float cumulative shares."""
+
+    lo: int
+    weights: np.ndarray[Any, np.dtype[np.object_]]
+    cumulative: np.ndarray[Any, np.dtype[np.float64]]
+    total: int
+
+    @classmethod
+    def of(cls, d: Dist) -> _Margins:
+        w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
+        cum = np.concatenate([[0.0], np.cumsum([int(x) / d.total for x in w.tolist()])])
+        return cls(d.lo, w, cum, d.total)
+
+    def window(self, share: float, eps: float) -> tuple[int, int]:
+        """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
+        n = len(self.weights)
+        if share <= 0:
+            return 0, 0
+        cut = eps / share / 2
+        i = int(np.searchsorted(self.cumulative, cut, side="left")) - 1
+        j = int(np.searchsorted(self.cumulative, self.cumulative[-1] - cut, side="right"))
+        return max(i, 0), min(j, n)
 
 
 Terminal = tuple[str, int]  # ("defender" | "attacker" | "none", wounds)
@@ -96,10 +116,9 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
     states: dict[int, int] = {score0: 1}
     den = 1
     per_level: list[tuple[int, dict[Terminal, int]]] = []
-    contests: list[tuple[int, int]] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
     judged: dict[tuple[object, int], Step] = {}
-    margins: dict[tuple[str, str, str, bool], tuple[list[tuple[int, int]], list[int], int]] = {}
+    margins: dict[tuple[str, str, str, bool], _Margins] = {}
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
         defence, _ = bout.defence_at(level)
@@ -109,41 +128,45 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
             z = rolls(att.name, a_role)
             if zkey[3]:
                 z = z - rolls(dfn.name, "defence")
-            margins[zkey] = (*_by_weight(z), z.total)
-        items, suffix, zt = margins[zkey]
+            margins[zkey] = _Margins.of(z)
+        mz = margins[zkey]
+        # margin = score - defence + roll difference; gather weights by margin first
+        base = min(states) - defence + mz.lo
+        acc = np.zeros(max(states) - min(states) + len(mz.weights), dtype=object)
+        for score, w in states.items():
+            i, j = mz.window(w / den, eps)
+            if i < j:
+                at = score - defence + mz.lo - base
+                acc[at + i : at + j] += w * mz.weights[i:j]
         level_key: object = level if uses_choice else (level == 0, level % 2)
         nxt: dict[int, int] = {}
         ends: dict[Terminal, int] = {}
-        for score, w in states.items():
-            share = w / den
-            offset = score - defence
-            for i, (zv, wz) in enumerate(items):
-                if share * suffix[i] / zt < eps:
-                    break  # the rest of this contest's tail is left out
-                margin = offset + zv
-                step = judged.get((level_key, margin))
-                if step is None:
-                    step = judge_contest(bout, level, margin)
-                    judged[(level_key, margin)] = step
-                ww = w * wz
-                if step.kind == "riposte":
-                    nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
-                else:
-                    key: Terminal = (step.victim or "none", step.wounds)
-                    ends[key] = ends.get(key, 0) + ww
-        den *= zt
+        for idx in np.flatnonzero(acc != 0).tolist():
+            margin = base + idx
+            ww = int(acc[idx])
+            step = judged.get((level_key, margin))
+            if step is None:
+                step = judge_contest(bout, level, margin)
+                judged[(level_key, margin)] = step
+            if step.kind == "riposte":
+                nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
+            else:
+                key: Terminal = (step.victim or "none", step.wounds)
+                ends[key] = ends.get(key, 0) + ww
+        den *= mz.total
         per_level.append((den, ends))
-        contests.append((den, sum(ends.values())))
         states = nxt
         if not states:
             break
     total = den
     terminals: dict[Terminal, int] = {}
-    for d, ends in per_level:
+    lengths: dict[int, int] = {}
+    for n, (d, ends) in enumerate(per_level, start=1):
         scale = total // d
         for k, v in ends.items():
             terminals[k] = terminals.get(k, 0) + v * scale
-    lengths = {n + 1: v * (total // d) for n, (d, v) in enumerate(contests) if v}
+        if ends:
+            lengths[n] = sum(ends.values()) * scale
     return ChainOdds(terminals, lengths, total)
 
 
@@ -192,6 +215,12 @@ def exchange_odds(bout: Bout, rolls: RollDists | None = None) -> ExchangeOdds:
         rolls = shared_roll_dists(bout.options.double_six_bonus)
     eps = bout.options.odds_tolerance / 1000
     chain = chain_odds(bout, rolls, eps)
+    for _ in range(3):  # a long flurry visits many states: tighten until within tolerance
+        left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
+        if left < bout.options.odds_tolerance:
+            break
+        eps /= 10
+        chain = chain_odds(bout, rolls, eps)
     injuries: dict[Terminal, tuple[dict[Status, int], int]] = {}
     for victim, wounds in chain.terminals:
         if victim == "none":

@@ -1,0 +1,147 @@
+"""Exact odds: against seeded play of the same rules, and against icepool for the dice."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import icepool
+import numpy as np
+import pytest
+
+from firefight.core.loading import read_toml
+from firefight.dice import Depth, SeededDice, enumerate_outcomes
+from firefight.rulesets import get_ruleset
+from firefight.rulesets.dragonwarriors2.odds import injury_weights, shared_roll_dists
+from firefight.rulesets.dragonwarriors2.rules import plus_minus, run_exchange
+
+from .conftest import EXAMPLES, exchange, fighter, load
+
+RULESET = get_ruleset("dragonwarriors2")
+
+
+def icepool_pm6(depth: int) -> Any:
+    d = icepool.d6.explode(depth=depth)
+    return d - d
+
+
+def icepool_p(die: Any, pred: Any) -> Fraction:
+    num = sum(q for v, q in die.items() if pred(v))
+    return Fraction(num, die.denominator())
+
+
+# The open-ended roll ------------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_plus_minus_roll_equals_icepool_fraction_for_fraction(depth: int) -> None:
+    """The rule's roll function, enumerated with icepool's depth convention (the last allowed
+    die counts its face), is icepool's d6.explode(depth) - d6.explode(depth) exactly."""
+    ours = enumerate_outcomes(
+        lambda d: plus_minus(d, "X", "attack"), depth=Depth(depth, stop=True)
+    ).to_dist()
+    theirs = icepool_pm6(depth)
+    assert {v: p for v, p in ours.probabilities()} == {
+        v: Fraction(q, theirs.denominator()) for v, q in theirs.items()
+    }
+
+
+def test_contest_margin_without_ripostes_equals_icepool() -> None:
+    """P(hit) with no ripostes is P(Attack + pm6 > Defence + pm6): 14 vs 10 for Rolf."""
+    data = exchange(
+        fighter("Rolf", 14, 14, 13, riposte="never"), fighter("Lennox", 11, 10, 10, riposte="never")
+    )
+    report = RULESET.odds(load(data))
+    z = icepool_pm6(20)
+    expected = icepool_p(z - z, lambda v: 14 + v > 10)
+    assert report.p_hit is not None
+    assert abs(report.p_hit - expected) < Fraction(1, 10**12)
+    assert report.outcomes["Rolf wounded by a riposte"] == 0
+
+
+def test_stun_check_odds_equal_icepool() -> None:
+    """Toughness 10 after 6 wounds: held if pm6 >= 1, stunned if -4..0, out if -5 or less."""
+    situation = load(exchange(fighter("A", 10, 10, 10), fighter("B", 10, 10, 10)))
+    bout = situation.bout
+    weights, total = injury_weights(bout, bout.defender, 6, shared_roll_dists(0))
+    z = icepool_pm6(20)
+    for status, pred in (
+        ("wounded", lambda v: v >= 1),
+        ("stunned", lambda v: -4 <= v <= 0),
+        ("knocked out", lambda v: v <= -5),
+    ):
+        assert abs(Fraction(weights[status], total) - icepool_p(z, pred)) < Fraction(1, 10**12)
+
+
+def test_death_check_readings_give_the_same_odds() -> None:
+    """Who rolls in the death check does not change the odds: the roll is symmetric."""
+    hurt = fighter("B", 10, 10, 10, wounds=11)
+    one = RULESET.odds(load(exchange(fighter("A", 12, 10, 10), hurt)))
+    other = RULESET.odds(
+        load(exchange(fighter("A", 12, 10, 10), hurt, options={"death_check": "wounds roll"}))
+    )
+    assert one.probabilities["p_defender_dead"] == other.probabilities["p_defender_dead"]
+    assert one.probabilities["p_defender_dead"] > Fraction(1, 10)
+
+
+# Exact against seeded play of the same rules --------------------------------------------------
+N = 5000
+
+
+def _sigma(p: float) -> float:
+    return math.sqrt(max(p * (1 - p), 1e-6) / N)
+
+
+@pytest.mark.parametrize("name", ["knight_vs_squire.toml", "aggressive_parry.toml"])
+def test_exact_odds_match_seeded_sampling(name: str) -> None:
+    """Tolerance: 4.5 standard errors of N = 5000 seeded exchanges (fixed seed)."""
+    situation = load(read_toml(EXAMPLES / name))
+    report = RULESET.odds(situation)
+    rng = np.random.default_rng(20260521)
+    outs = [run_exchange(SeededDice(rng), situation.bout).outcome for _ in range(N)]
+    a, d = situation.bout.attacker.name, situation.bout.defender.name
+    observed = {
+        f"{d} wounded": sum(o.result == "defender wounded" for o in outs) / N,
+        f"{a} wounded by a riposte": sum(o.result == "attacker wounded" for o in outs) / N,
+        "p_defender_stunned": sum(o.defender_status == "stunned" for o in outs) / N,
+        "p_defender_knocked_out": sum(o.defender_status == "knocked out" for o in outs) / N,
+        "p_defender_dead": sum(o.defender_status == "dead" for o in outs) / N,
+    }
+    exact = {**report.outcomes, **report.probabilities}
+    for key, freq in observed.items():
+        p = float(exact[key])
+        assert abs(freq - p) < 4.5 * _sigma(p), (key, freq, p)
+    mean = sum(o.damage for o in outs) / N
+    dist = report.distributions["damage"]
+    sd = math.sqrt(float(dist.variance)) / math.sqrt(N)
+    assert abs(mean - float(dist.mean)) < 4.5 * sd
+
+
+def test_ripostes_shift_the_odds_and_truncation_is_small() -> None:
+    base = read_toml(EXAMPLES / "knight_vs_squire.toml")
+    never = {**base, "defender": {**base["defender"], "riposte": "never"}}
+    always = {**base, "defender": {**base["defender"], "riposte": "always"}}
+    r_never = RULESET.odds(load(never))
+    r_always = RULESET.odds(load(always))
+    assert r_never.probabilities["p_riposte_wound"] == 0
+    assert r_always.probabilities["p_riposte_wound"] > 0
+    for r in (r_never, r_always):
+        assert r.truncated_mass < Fraction(1, 10**9)
+        total = sum(r.outcomes.values(), Fraction(0)) + r.truncated_mass
+        assert total == 1
+        assert r.distributions["damage"].p(0) + r.p_hit + r.truncated_mass == 1  # type: ignore[operator]
+
+
+def test_odds_json_names_the_wound_distributions() -> None:
+    report = RULESET.odds(load(read_toml(EXAMPLES / "knight_vs_squire.toml")))
+    data = report.to_json()
+    assert {"p_hit", "damage", "counter_damage", "p_defender_stunned", "p_defender_dead"} <= set(
+        data
+    )
+    assert data["truncated_mass"] < 1e-9
+    assert data["damage"][0]["value"] == 0
+
+
+def test_fight_odds_are_the_first_exchange() -> None:
+    fight = RULESET.odds(load(read_toml(EXAMPLES / "rolf_vs_lennox.toml")))
+    assert "first exchange (Lennox attacks Rolf)" in fight.notes[0]
+    assert fight.p_hit is not None and 0 < fight.p_hit < Fraction(1, 2)
