@@ -157,7 +157,8 @@ class Neg(Node):
 
     def __str__(self) -> str:
         inner = str(self.operand)
-        return f"-({inner})" if isinstance(self.operand, (Add, Sub)) else f"-{inner}"
+        # -(x * k) must keep its parentheses to print back as the same tree
+        return f"-({inner})" if isinstance(self.operand, (Add, Sub, Mul)) else f"-{inner}"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,78 @@
+"""Seeded dice agree with the exact distributions; the same seed gives the same rolls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from firefight.dice import Dist, SeededDice, exact, sample
+from firefight.dice.exact import chain
+
+from .stats import chi_square, critical_value
+
+EXPRESSIONS = [
+    "2d20-2d20",
+    "abs(2d20-2d20)",
+    "4d6kh3",
+    "3d12",
+    "d10x + 11",
+    "2d10x",
+    "pm6",
+    "14 + pm6 - pm6",
+    "(3d6kl2 - d4) * 2",
+    "d%",
+]
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_vectorised_sample_fits_the_exact_distribution(expr: str) -> None:
+    values = sample(expr, 20_000, np.random.default_rng(20_261_121))
+    stat, dof = chi_square(values, exact(expr))
+    assert dof >= 1
+    assert stat < critical_value(dof), f"{expr}: chi-square {stat:.1f} on {dof} dof"
+
+
+@pytest.mark.parametrize("expr", ["d10x + 11", "pm6", "4d6kh3", "abs(2d20-2d20)"])
+def test_seeded_dice_rolls_fit_the_exact_distribution(expr: str) -> None:
+    dice = SeededDice(7)
+    values = [dice.roll(expr).total for _ in range(4_000)]
+    stat, dof = chi_square(values, exact(expr))
+    assert stat < critical_value(dof), f"{expr}: chi-square {stat:.1f} on {dof} dof"
+
+
+def test_the_check_rejects_a_near_miss() -> None:
+    """Control: d10x samples against a d10x *without* the fumble rule (a 1 simply counts)."""
+    no_fumble = Dist.mix([(9, Dist.uniform(1, 9)), (1, chain(10, 12, False) + 10)], 10)
+    values = sample("d10x", 20_000, np.random.default_rng(20_261_121))
+    stat, dof = chi_square(values, no_fumble)
+    assert stat > critical_value(dof)
+
+
+def test_same_seed_same_rolls() -> None:
+    def session(seed: int) -> list[tuple[int, tuple[int, ...]]]:
+        dice = SeededDice(seed)
+        return [(r.total, r.faces) for r in (dice.roll(e) for e in EXPRESSIONS * 3)]
+
+    assert session(11) == session(11)
+    assert session(11) != session(12)
+    assert SeededDice(np.random.default_rng(5)).roll("10d10").faces == (
+        SeededDice(5).roll("10d10").faces
+    )
+    for expr in EXPRESSIONS:
+        assert np.array_equal(sample(expr, 500, 3), sample(expr, 500, 3))
+    assert np.array_equal(sample("sort(4d12)", 100, 3), sample("sort(4d12)", 100, 3))
+
+
+def test_seeded_faces_are_pinned() -> None:
+    """numpy's PCG64 stream: the same seed gives these faces on every machine."""
+    assert SeededDice(2026).roll("6d20").faces == tuple(
+        int(f) for f in np.random.default_rng(2026).integers(1, 21, size=6)
+    )
+    assert SeededDice(2026).roll("6d20").faces == (18, 4, 1, 13, 8, 10)
+
+
+def test_sorted_samples_are_descending_faces() -> None:
+    values = sample("sort(3d12)", 1000, 1)
+    assert values.shape == (1000, 3)
+    assert (np.diff(values, axis=1) <= 0).all()
+    assert values.min() >= 1 and values.max() <= 12

@@ -1,0 +1,136 @@
+"""One rule, three dice sources: seeded, scripted and exact enumeration run the same code."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from firefight.dice import (
+    DOUBLE_SIX,
+    NATURAL_ONE,
+    Depth,
+    DiceSource,
+    ScriptedDice,
+    SeededDice,
+    enumerate_outcomes,
+    exact,
+    exact_sorted,
+)
+from firefight.errors import DiceError
+
+Outcome = tuple[str, int]
+
+
+def skill_attack(dice: DiceSource) -> Outcome:
+    """A small rule in the graydawn style: d10x + 11 vs 15; a hit does 2d6, a fumble is noted."""
+    roll = dice.roll("d10x + 11", why="skill roll")
+    if NATURAL_ONE in roll.tags:
+        return ("fumble", 0)
+    if roll.total >= 15:
+        return ("hit", dice.roll("2d6", why="damage").total)
+    return ("miss", 0)
+
+
+def test_the_same_rule_runs_on_every_source() -> None:
+    assert skill_attack(ScriptedDice([10, 4, 3, 5])) == ("hit", 8)
+    assert skill_attack(ScriptedDice([1, 10, 4])) == ("fumble", 0)
+    assert skill_attack(ScriptedDice([3])) == ("miss", 0)
+    assert skill_attack(SeededDice(1))[0] in {"hit", "miss", "fumble"}
+    odds = enumerate_outcomes(skill_attack, depth=Depth(4, stop=True))
+    assert odds.probability(lambda o: o[0] == "fumble") == Fraction(1, 10)
+    # hit: a first face of 4..10 (d10x >= 4 without a natural 1), then the 2d6 damage
+    assert odds.probability(lambda o: o[0] == "hit") == Fraction(7, 10)
+    assert odds.p(("hit", 12)) == Fraction(7, 10) * Fraction(1, 36)
+    damage = odds.map(lambda o: o[1]).to_dist()
+    assert damage.p(7) == Fraction(7, 10) * Fraction(6, 36)
+    assert odds.truncated_mass == 0
+
+
+def test_exact_mode_reports_the_mass_left_out() -> None:
+    odds = enumerate_outcomes(lambda d: d.roll("d10x").total >= 30)
+    assert odds.truncated_mass == exact("d10x").truncated_mass
+    assert 0 < odds.truncated_mass < Fraction(1, 10**12)
+    assert odds.p(True) == exact("d10x").at_least(30)
+
+
+def test_seeded_frequencies_agree_with_enumeration() -> None:
+    odds = enumerate_outcomes(skill_attack)
+    dice = SeededDice(99)
+    n = 6_000
+    counts = Counter(skill_attack(dice)[0] for _ in range(n))
+    for kind in ("hit", "miss", "fumble"):
+        p = float(odds.probability(lambda o, k=kind: o[0] == k))  # type: ignore[misc]
+        sd = (p * (1 - p) / n) ** 0.5
+        assert abs(counts[kind] / n - p) < 5 * sd, kind  # five standard errors
+
+
+def test_exact_branches_carry_tags() -> None:
+    depth = Depth(5, stop=True)
+    pm = enumerate_outcomes(lambda d: DOUBLE_SIX in d.roll("pm6").tags, depth=depth)
+    assert pm.p(True) == Fraction(1, 36)
+    fum = enumerate_outcomes(lambda d: NATURAL_ONE in d.roll("d10x").tags, depth=depth)
+    assert fum.p(True) == Fraction(1, 10)
+
+
+def test_exact_roll_gives_no_faces() -> None:
+    seen: list[object] = []
+
+    def rule(dice: DiceSource) -> int:
+        r = dice.roll("2d6")
+        seen.append(r.rolled)
+        dice.record("ignored in exact mode")
+        assert dice.events == []
+        return r.total
+
+    assert enumerate_outcomes(rule).to_dist() == exact("2d6")
+    assert set(seen) == {None}
+
+
+def test_sorted_dice_in_exact_mode() -> None:
+    odds = enumerate_outcomes(lambda d: d.roll("sort(3d6)").value)
+    assert odds == exact_sorted("sort(3d6)")
+    assert odds.p((6, 6, 6)) == Fraction(1, 216)
+    assert odds.p((6, 5, 4)) == Fraction(6, 216)
+
+
+def soak(dice: DiceSource) -> int:
+    """A sub-rule: how many of 3d6 show 5 or more (asked as one quantity)."""
+    return sum(1 for f in dice.roll("sort(3d6)").value if f >= 5)  # type: ignore[union-attr]
+
+
+def test_derive_memoises_and_keeps_the_distribution() -> None:
+    calls = Counter[str]()
+
+    def counted_soak(dice: DiceSource) -> int:
+        calls["soak"] += 1
+        return soak(dice)
+
+    def with_derive(dice: DiceSource) -> tuple[int, int]:
+        a = dice.roll("d4", why="hits").total
+        return a, dice.derive("soak", counted_soak, key="soak 3d6")
+
+    def without(dice: DiceSource) -> tuple[int, int]:
+        a = dice.roll("d4", why="hits").total
+        return a, counted_soak(dice)
+
+    fast = enumerate_outcomes(with_derive)
+    enumerated_once = calls["soak"]
+    calls.clear()
+    slow = enumerate_outcomes(without)
+    assert fast == slow
+    assert enumerated_once == len(exact_sorted("sort(3d6)"))  # one pass over sort(3d6)
+    assert calls["soak"] == 4 * enumerated_once  # re-enumerated under every d4 branch
+    assert fast.p((1, 3)) == Fraction(1, 4) * Fraction(8, 216)
+
+
+def test_derive_just_calls_on_rolling_dice() -> None:
+    dice = ScriptedDice([6, 5, 1])
+    assert dice.derive("soak", soak, key="k") == 2
+    assert dice.unused == []
+
+
+def test_exact_depth_error_is_a_dice_error() -> None:
+    with pytest.raises(DiceError, match="depth must be at least 1"):
+        exact("d10x", depth=0)
