@@ -105,7 +105,7 @@ class Options(_Model):
     #: Most contests one exchange may run (attack, riposte, counter-riposte, ...).
     max_chain: int = Field(80, ge=1, le=1000)
     #: Odds: probability mass the riposte chain may leave out (reported as truncated mass).
-    odds_tolerance: float = Field(1e-10, gt=0, lt=1e-3)
+    odds_tolerance: float = Field(5e-10, gt=0, lt=1e-3)
 
 
 class ExchangeSituation(_Model):

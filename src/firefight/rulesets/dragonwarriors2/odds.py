@@ -13,8 +13,9 @@ next Attack score, and the rules' own pieces are reused exactly:
   distribution is the two rolls' exact difference shifted by the scores.
 
 The driver walks the chain level by level with exact integer weights. Mass is left out in three
-places, each added to ``truncated_mass``: the depth limit of the open-ended dice (about 1e-14 a
-roll), tails of a contest whose share is below ``odds_tolerance / 1000`` of the whole, and any
+places, each added to ``truncated_mass``: the depth limit of the open-ended dice (about 4e-12 a
+roll), the tails of each chain state's contest (at most ``odds_tolerance / 2000`` a state; tightened
+and recomputed if the total passes ``odds_tolerance``), and any
 chain still running after ``max_chain`` contests.
 """
 
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.dice import Depth, DiceSource, Dist, Weighted, enumerate_outcomes
 from firefight.rulesets.dragonwarriors2.gear import Fighter
 from firefight.rulesets.dragonwarriors2.rules import (
     Bout,
@@ -44,6 +45,10 @@ from firefight.rulesets.dragonwarriors2.rules import (
 
 RollDists = Callable[[str, str], Dist]
 
+#: Re-rolls one die of a plus-minus roll may take in the odds: the mass beyond is about 4e-12 a
+#: roll (two dice), well inside the tolerance, and shorter weights keep the chain's sums small.
+ROLL_DEPTH = 14
+
 
 def roll_dists(hook: DoubleSixHook | None) -> RollDists:
     """Exact distribution of each (who, role) plus-minus roll, enumerated from the rule code."""
@@ -56,7 +61,7 @@ def roll_dists(hook: DoubleSixHook | None) -> RollDists:
             def one(d: DiceSource) -> int:
                 return plus_minus(d, who, role, hook)
 
-            cache[key] = enumerate_outcomes(one).to_dist()
+            cache[key] = enumerate_outcomes(one, depth=Depth(ROLL_DEPTH)).to_dist()
         return cache[key]
 
     return get
@@ -213,7 +218,7 @@ def exchange_odds(bout: Bout, rolls: RollDists | None = None) -> ExchangeOdds:
     """Exact odds of one exchange: the chain, then the injury checks of whoever is hit."""
     if rolls is None:
         rolls = shared_roll_dists(bout.options.double_six_bonus)
-    eps = bout.options.odds_tolerance / 1000
+    eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
     chain = chain_odds(bout, rolls, eps)
     for _ in range(3):  # a long flurry visits many states: tighten until within tolerance
         left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
