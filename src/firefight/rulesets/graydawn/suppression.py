@@ -241,8 +241,12 @@ def range_tn(band: str, rules: SuppressionHouseRules) -> int:
 # G08 / G10 the suppression check
 # ------------------------------------------------------------------------------------------------
 def check_tn(levels: int, rules: SuppressionHouseRules, shotgun_shots: int = 0) -> int:
-    """G10: TN 10 for 1 level, +5 per further level, at most 30; G26: +2 per shotgun shot
-    (reading: added to that TN, the cap of 30 still applying)."""
+    """G10: TN 10 for 1 level, +5 per further level, at most 30.
+
+    G26: shotgun shots fired as covering fire add +2 each (reading: the sentence replaces the
+    covering-fire system's "+1 per attack", so it applies to shotgun covering fire, on top of
+    its G29 levels; G09's own shotgun row covers aimed suppressing fire). The cap still applies.
+    """
     tn = rules.check_tn_first_level + rules.check_tn_per_level * (max(levels, 1) - 1)
     tn += rules.shotgun_tn_per_shot * shotgun_shots
     return min(tn, rules.check_tn_max)
@@ -938,7 +942,7 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         assert w is not None
         n = shooter_rounds(s, rules)
         rounds_total += n
-        shotgun_shots += n if w.kind == "shotgun" else 0
+        shotgun_shots += n if (w.kind == "shotgun" and s.fire == "covering") else 0
         dice.record(StateChange(s.name, "rounds in magazine", w.magazine, w.magazine - n, "G09"))
     summary["rounds fired at target"] = rounds_total
     if sit.shooters:
