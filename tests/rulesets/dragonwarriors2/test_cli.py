@@ -76,6 +76,9 @@ BAD = {
                         '[defender]\nname="B"\nattack=1\ndefence=1\ntoughness=1\n',
                         "attacker.attack"),
     "bad kind": ('kind = "duel"\n', "kind"),
+    "same names": ('[attacker]\nname="A"\nattack=1\ndefence=1\ntoughness=1\n'
+                   '[defender]\nname="A"\nattack=1\ndefence=1\ntoughness=1\n',
+                   "defender.name"),
     "malformed": ("[attacker\n", "malformed TOML"),
     "dead attacker": ('[attacker]\nname="A"\nattack=1\ndefence=1\ntoughness=1\ndead=true\n'
                       '[defender]\nname="B"\nattack=1\ndefence=1\ntoughness=1\n',

@@ -111,6 +111,12 @@ class DragonWarriors2(Ruleset):
                 tip='use kind = "exchange" (one attack) or kind = "fight" (turns)',
             )
         model = validate(ExchangeSituation, data, source)
+        if model.attacker.name == model.defender.name:
+            raise InputError(
+                f"{source}: field defender.name: attacker and defender are both "
+                f"{model.attacker.name!r}",
+                tip="give the two combatants different names",
+            )
         catalog = _catalog(model.catalogs, source)
         _check_able(model.attacker, source, "attacker")
         _check_able(model.defender, source, "defender")
