@@ -1,0 +1,1131 @@
+"""Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39) and its exact odds.
+
+``resolve_outcome(situation, dice)`` is the one rule: the attack and defence rolls (or the range
+TN), critical failures, the number of hits, the hit location, the wound and the saves. It runs on
+seeded, scripted and exact dice; :func:`attack_odds` only enumerates it. Every stage that rolls an
+open-ended d10 or a pile of damage dice sits behind ``dice.derive`` with a hashable key and returns
+a small outcome, so exact odds branch on hit counts, locations and wound outcomes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from firefight.core.house import house_events
+from firefight.core.odds import OddsReport, outcome_distribution
+from firefight.core.resolution import Resolution
+from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
+from firefight.dice import NATURAL_ONE, DiceSource, Dist, Weighted, exact
+from firefight.errors import InputError
+from firefight.rulesets.graydawn import memo
+from firefight.rulesets.graydawn.checks import D10X, LuckUse
+from firefight.rulesets.graydawn.damage import (
+    EXTREMITY_FACES,
+    BlastSpec,
+    Saves,
+    SaveSpec,
+    Wound,
+    WoundSpec,
+    resolve_blast,
+    resolve_saves,
+    resolve_wound,
+    track_increase,
+    wound_distribution,
+)
+from firefight.rulesets.graydawn.models import (
+    HIT_TABLE,
+    LIMBS,
+    LOCATIONS,
+    Combatant,
+    GraydawnHouseRules,
+    Location,
+    wound_state,
+)
+from firefight.rulesets.graydawn.ranges import CLOSE, LONG, MEDIUM, RangeBand, range_band
+from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices, load_attack
+
+__all__ = ["AttackOutcome", "attack_odds", "load_attack", "resolve_attack", "resolve_outcome"]
+
+#: G06 critical failure consequences, mildest first; severity = how far the total fell below 1.
+FIREARM_FUMBLES = (
+    "simply misses",
+    "dumps the magazine",
+    "critical weapon failure (repairs after the fight)",
+    "shoots himself (normal damage)",
+    "shoots at an ally (as suppressing fire)",
+    "wrong fire selection / cook-off",
+)
+MELEE_FUMBLES = (
+    "drops the weapon",
+    "the weapon slips: 1d3 damage to the attacker's hands",
+    "swings wild and hits himself (full damage + BTM bonus)",
+    "swings wild and hits a nearby ally",
+    "the weapon lodges in the scenery",
+)
+UNARMED_FUMBLES = (
+    "overextends: next attack at -3",
+    "falls down (no dodge/cover while prone)",
+    "hits the scenery: punch/kick damage to the own limb",
+    "swings wild and hits a nearby ally",
+    "a fist or leg is stuck in the scenery",
+)
+RELIABILITY = ("very_reliable", "standard", "unreliable")
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """What one attack did (hashable: exact odds enumerate these)."""
+
+    hit: bool = False
+    hits: int = 0
+    location: str | None = None
+    wound: Wound = field(default_factory=Wound)
+    #: Marks added to the target's wound track (net of stun marks overwritten, G21).
+    damage: int = 0
+    saves: Saves = field(default_factory=Saves)
+    critical: str | None = None
+    jammed: bool = False
+    ally_hit: str | None = None
+
+
+@dataclass(frozen=True)
+class Contest:
+    """The part of the attack and defence rolls the rest of the rule needs."""
+
+    margin: int  # attack - defence, clipped to -1 (miss) .. cap
+    critical: int | None  # severity step when the attack total is 0 or less (G06)
+    attack_total: int | None  # kept only when allies in a melee must dodge it (G37)
+    attacker_luck: int
+    target_luck: int
+
+
+# ----------------------------------------------------------------------------------------------
+# Modifiers
+# ----------------------------------------------------------------------------------------------
+def _stat_penalty(stat: int, marks: int) -> int:
+    """G20: serious -1; critical -max(1/3 of the stat, 2); none when light."""
+    state = wound_state(marks)
+    if state == "serious":
+        return -1
+    if state in ("critical", "mortal"):
+        return -max(stat // 3, 2)
+    return 0
+
+
+def _wounded_base(c: Combatant, other: str, bracing: bool) -> tuple[int, int]:
+    """The blended stat of c (REF with CL/MA/BODY) before and after wound-state penalties."""
+    s = c.stats
+    marks = c.wounds.marks
+    other_value = getattr(s, other)
+    ref_pen = 0 if bracing else _stat_penalty(s.REF, marks)  # G32: bracing ignores REF penalty
+    other_pen = _stat_penalty(other_value, marks) if other in ("CL",) else 0
+    before = math.ceil((s.REF + other_value) / 2)
+    after = math.ceil((s.REF + ref_pen + other_value + other_pen) / 2)
+    return before, after
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The attack worked out from the situation before any die is rolled."""
+
+    attack_base: int
+    attack_mods: tuple[Modifier, ...]
+    defence_base: int | None  # None: a fixed TN
+    defence_mods: tuple[Modifier, ...]
+    tn: int | None
+    band: RangeBand | None
+    rounds_at_target: int
+    rounds_fired: int
+    notes: tuple[Note, ...]
+
+
+def _mod(name: str, value: int, target: str, source: str, rule: str) -> Modifier:
+    return Modifier(name, value, target, source, rule)
+
+
+def plan_attack(sit: AttackSituation) -> Plan:
+    """All modifiers of G04-G05, G24-G28, G31, G36-G39, named with source and rule (S03)."""
+    h = sit.house
+    a, t, spec = sit.attacker, sit.target, sit.attack
+    w = a.weapon
+    assert w is not None
+    mode = spec.mode
+    am: list[Modifier] = []
+    dm: list[Modifier] = []
+    notes: list[Note] = []
+    melee = mode == "melee"
+    bracing = a.stance.bracing
+
+    if mode == "aimed" and not (bracing or spec.close_quarters or spec.point_blank):
+        raise InputError(
+            "attack.mode: an aimed shot needs the attacker's bracing stance (G24)",
+            tip="set attacker.stance.bracing = true, or use centre_of_mass",
+        )
+    band: RangeBand | None = None
+    if not melee:
+        band = range_band(
+            w,
+            spec.range_m,
+            bracing=bracing,
+            use_scope=spec.use_scope,
+            point_blank=spec.point_blank,
+            house=h,
+        )
+        notes.append(
+            Note(
+                f"range {spec.range_m:g} m vs listed {band.listed_m} m: {band.name}"
+                + (f" (shifted {band.shift} by bracing/scope)" if band.shift else ""),
+                "G39",
+            )
+        )
+
+    # -- attacker side (G04, G01) --------------------------------------------------------------
+    other = "BODY" if melee else "CL"
+    before, after = _wounded_base(a, other, bracing)
+    attack_base = before
+    if after != before:
+        am.append(
+            _mod(
+                f"wound state ({wound_state(a.wounds.marks)})",
+                after - before,
+                "attack",
+                a.name,
+                "G20",
+            )
+        )
+    skill = a.skill(w.skill)
+    attack_base += skill
+    rounds_fired = rounds_at = 1
+    if mode == "burst":
+        am.append(_mod("burst fire (instead of WA)", h.burst_bonus, "attack", w.name, "G27"))
+        rounds_fired = rounds_at = h.burst_rounds
+    elif w.wa:
+        am.append(_mod("weapon accuracy (WA)", w.wa, "attack", w.name, "G41"))
+    if mode == "full_auto":
+        rounds_fired = spec.rounds or w.rof
+        lost = h.full_auto_gap_rounds_per_m * spec.spread_m
+        rounds_at = (rounds_fired - lost) // spec.spread_targets
+        if rounds_at < 1:
+            raise InputError(
+                f"attack.spread_m: {rounds_fired} rounds over {spec.spread_targets} targets "
+                f"{spec.spread_m} m apart leave none for each target (G28)",
+                tip="fire more rounds or spread over fewer, closer targets",
+            )
+        if spec.spread_targets > 1 or spec.spread_m:
+            notes.append(Note(f"{rounds_at} of {rounds_fired} rounds at this target", "G28"))
+        assert band is not None
+        step = h.full_auto_rounds_per_step
+        if band.effective == CLOSE:
+            am.append(
+                _mod(
+                    f"full auto, {rounds_at} rounds at close range",
+                    rounds_at // step,
+                    "attack",
+                    w.name,
+                    "G28",
+                )
+            )
+        elif not (spec.bipod and band.effective <= MEDIUM):
+            am.append(
+                _mod(
+                    f"full-auto recoil, {rounds_fired} rounds",
+                    -(rounds_fired // step),
+                    "attack",
+                    w.name,
+                    "G28",
+                )
+            )
+    if band is not None and not band.point_blank:
+        if w.kind == "shotgun":
+            bonus = h.shotgun_bonus[band.effective]
+            am.append(_mod(f"shotgun spread at {band.name} range", bonus, "attack", w.name, "G26"))
+        elif sit.attack.system == "opposed" and not t.mook:
+            pen = h.range_penalties[band.effective]
+            if pen:
+                am.append(_mod(f"{band.name} range", pen, "attack", "range", "G39"))
+    if mode == "aimed":
+        helpless = t.stance.prone or t.stance.incapacitated
+        value = h.aimed_penalty_helpless if helpless else h.aimed_penalty
+        am.append(_mod(f"aimed shot at the {spec.aim_location}", value, "attack", a.name, "G24"))
+    if mode == "centre_of_mass":
+        am.append(_mod("centre-of-mass shot", h.centre_of_mass_penalty, "attack", a.name, "G24"))
+    if spec.aim_rounds:
+        cap = h.aim_rounds_max
+        if band is not None and band.effective >= LONG:
+            cap += spec.concentration
+        rounds = min(spec.aim_rounds, cap)
+        am.append(
+            _mod(
+                f"{rounds} round(s) aiming", rounds * h.aim_bonus_per_round, "attack", a.name, "G39"
+            )
+        )
+    if spec.into_close_combat:
+        am.append(
+            _mod("firing into close combat", h.into_close_combat_penalty, "attack", a.name, "G37")
+        )
+    if spec.extra_actions:
+        am.append(
+            _mod(
+                f"{spec.extra_actions} extra action(s)",
+                spec.extra_actions * h.extra_action_penalty,
+                "attack",
+                a.name,
+                "G31",
+            )
+        )
+    if t.cover.effective and t.cover.position == "full" and not melee:
+        am.append(
+            _mod(
+                f"target in full cover (level {t.cover.level})",
+                -t.cover.level,
+                "attack",
+                t.name,
+                "G07",
+            )
+        )
+    for m in spec.modifiers:
+        if m.applies_to == "attack":
+            am.append(_mod(m.name, m.value, "attack", "situation", "S03"))
+
+    # -- defence side (G04, G05, G34, G35, G38) ------------------------------------------------
+    tn: int | None = None
+    use_tn = spec.system == "tn" or t.mook
+    dodges = spec.target_dodges if spec.target_dodges is not None else not t.mook
+    if use_tn and not melee:
+        assert band is not None
+        tn = h.range_tns[band.tn_index]
+        notes.append(Note(f"range TN {tn} ({band.name})", "G05"))
+        if t.stance.flanked or t.stance.ambushed or t.stance.suppressed:
+            tn -= h.suppression.flanked_tn_reduction
+            notes.append(Note(f"flanked/ambushed/suppressed target: TN {tn}", "G35"))
+    defence_base: int | None = None
+    if not use_tn or (dodges and not melee) or melee:
+        d_other = "BODY" if melee else "MA"
+        d_before, d_after = _wounded_base(t, d_other, t.stance.bracing)
+        defence_base = d_before
+        if d_after != d_before:
+            dm.append(
+                _mod(
+                    f"wound state ({wound_state(t.wounds.marks)})",
+                    d_after - d_before,
+                    "defence",
+                    t.name,
+                    "G20",
+                )
+            )
+        dskill = spec.defence_skill or (
+            (t.weapon.skill if t.weapon is not None and not t.weapon.is_firearm else "brawling")
+            if melee
+            else "dodge_cover"
+        )
+        lose = [
+            why
+            for why, flag in (
+                ("bracing (G32)", t.stance.bracing and not melee),
+                ("flanked (G35)", t.stance.flanked),
+                ("ambushed (G35)", t.stance.ambushed),
+                ("suppressed (G29)", t.stance.suppressed and not melee),
+                ("prone (G06)", t.stance.prone),
+            )
+            if flag
+        ]
+        if lose:
+            notes.append(Note(f"no {dskill} skill in defence: {', '.join(lose)}", "G32/G35"))
+        else:
+            defence_base += t.skill(dskill)
+        if not melee:
+            moves = t.stance.moves
+            move_bonus = 0
+            if moves == 2:
+                move_bonus = math.ceil(t.stats.MA / 2)
+            elif moves >= 3:
+                move_bonus = t.stats.MA
+            if move_bonus:
+                if band is not None and band.scope_used:
+                    move_bonus *= 2
+                dm.append(
+                    _mod(f"target moving ({moves} moves)", move_bonus, "defence", t.name, "G34/G39")
+                )
+            if use_tn:
+                assert band is not None
+                if band.point_blank:
+                    dm.append(
+                        _mod("point-blank dodge", h.point_blank_dodge, "defence", "range", "G05")
+                    )
+                elif band.effective > CLOSE:
+                    dm.append(
+                        _mod(
+                            f"dodging at {band.name} range",
+                            band.effective * h.dodge_per_band_beyond_short,
+                            "defence",
+                            "range",
+                            "G05",
+                        )
+                    )
+            if spec.close_quarters:
+                handling = w.close_quarters_handling
+                idx = {"rifle": 0, "carbine": 1, "pistol": 2}.get(handling)
+                if idx is not None:
+                    dm.append(
+                        _mod(
+                            f"close quarters vs a {handling}",
+                            h.close_quarters_dodge[idx],
+                            "defence",
+                            w.name,
+                            "G38",
+                        )
+                    )
+        for m in spec.modifiers:
+            if m.applies_to == "defence":
+                dm.append(_mod(m.name, m.value, "defence", "situation", "S03"))
+    return Plan(
+        attack_base=attack_base,
+        attack_mods=tuple(am),
+        defence_base=defence_base,
+        defence_mods=tuple(dm),
+        tn=tn,
+        band=band,
+        rounds_at_target=rounds_at,
+        rounds_fired=rounds_fired,
+        notes=tuple(notes),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The contest (G02, G04, G05, G06, G17)
+# ----------------------------------------------------------------------------------------------
+def _luck(
+    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouseRules, points: int | None = None
+) -> LuckUse:
+    return LuckUse(
+        c.name,
+        c.luck_available if points is None else points,
+        reroll=what in choices.reroll,
+        boost=what in choices.boost,
+        reroll_cost=h.luck_reroll_cost,
+        point_bonus=h.luck_point_bonus,
+    )
+
+
+ContestParts = tuple[Any, Callable[[DiceSource], Contest], Callable[[], Weighted[Contest]] | None]
+
+
+def _contest(
+    dice: DiceSource,
+    sit: AttackSituation,
+    plan: Plan,
+    cap: int,
+    keep_total: bool,
+    cache: dict[Any, Any],
+) -> Contest:
+    parts: ContestParts | None = cache.get("contest")
+    if parts is None:
+        parts = cache["contest"] = _contest_parts(sit, plan, cap, keep_total)
+    key, run, weighted = parts
+    return memo.branch(dice, "attack vs defence", run, key, weighted)
+
+
+def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool) -> ContestParts:
+    """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
+    h = sit.house
+    a, t = sit.attacker, sit.target
+    la, lt = sit.luck.attacker, sit.luck.target
+    a_mod = sum(m.value for m in plan.attack_mods)
+    d_mod = sum(m.value for m in plan.defence_mods)
+    a_base = plan.attack_base + a_mod
+    rolled_defence = plan.defence_base is not None
+    d_base = (plan.defence_base or 0) + d_mod
+    tn = plan.tn
+
+    def run(d: DiceSource) -> Contest:
+        ap, tp = a.luck_available, t.luck_available
+        roll = d.roll(D10X, why="attack roll (G02/G04)")
+        attack = a_base + roll.total
+        natural = NATURAL_ONE in roll.tags
+        defence = 0
+        if rolled_defence:
+            defence = d_base + d.roll(D10X, why="defence roll (G04)").total
+            if tn is not None and not h.tn_dodge_replaces_tn:
+                defence = max(defence, tn)
+        else:
+            assert tn is not None
+            defence = tn
+        log = not d.is_exact
+        if log:
+            d.record(
+                Check(
+                    "attack vs defence",
+                    attack,
+                    defence,
+                    attack >= defence and attack > 0,
+                    "G04" if tn is None else "G05",
+                    f"{a_base} + d10x" + (f" vs {d_base} + d10x" if rolled_defence else ""),
+                )
+            )
+        # G17 luck, in the order: attacker re-roll, target re-roll, attacker +2s, target +2s.
+        cost = h.luck_reroll_cost
+        wants = ("attack" in la.reroll and attack < defence) or (
+            "fumble" in la.reroll and natural and attack <= 0
+        )
+        if wants and ap >= cost and a.uses_luck:
+            d.record(StateChange(a.name, "luck points", ap, ap - cost, "G17 (re-roll attack)"))
+            ap -= cost
+            attack = a_base + d.roll(D10X, why="attack re-rolled with luck (G17)").total
+            d.record(Check("attack (re-roll)", attack, defence, attack >= defence, "G17"))
+        if (
+            rolled_defence
+            and "defence" in lt.reroll
+            and attack >= defence
+            and attack > 0
+            and tp >= cost
+            and t.uses_luck
+        ):
+            d.record(StateChange(t.name, "luck points", tp, tp - cost, "G17 (re-roll defence)"))
+            tp -= cost
+            defence = d_base + d.roll(D10X, why="defence re-rolled with luck (G17)").total
+            d.record(
+                Check("attack vs defence (re-roll)", attack, defence, attack >= defence, "G17")
+            )
+        bonus = h.luck_point_bonus
+        if "attack" in la.boost and attack < defence and a.uses_luck:
+            need = math.ceil((max(defence, 1) - attack) / bonus)
+            if 0 < need <= ap:
+                d.record(StateChange(a.name, "luck points", ap, ap - need, "G17 (+2 each)"))
+                ap -= need
+                attack += need * bonus
+        if rolled_defence and "defence" in lt.boost and attack >= defence and t.uses_luck:
+            need = math.ceil((attack - defence + 1) / bonus)
+            if 0 < need <= tp:
+                d.record(StateChange(t.name, "luck points", tp, tp - need, "G17 (+2 each)"))
+                tp -= need
+                defence += need * bonus
+        if attack <= 0:
+            severity = (-attack) // 5
+            return Contest(-1, severity, attack if keep_total else None, ap, tp)
+        margin = max(-1, min(attack - defence, cap))
+        return Contest(margin, None, attack if keep_total else None, ap, tp)
+
+    plain = (
+        not keep_total
+        and not ({"attack", "fumble"} & set(la.reroll))
+        and "attack" not in la.boost
+        and "defence" not in lt.reroll
+        and "defence" not in lt.boost
+    )
+
+    def weighted() -> Weighted[Contest]:
+        """Without luck choices: the same comparison over both d10x distributions at once."""
+        dist = exact(D10X)
+        items = list(dist.items())
+        ap, tp = a.luck_available, t.luck_available
+        acc: dict[Contest, int] = {}
+        d_total = dist.total if rolled_defence else 1
+        contests = {m: Contest(m, None, None, ap, tp) for m in range(-1, cap + 1)}
+        for va, wa in items:
+            attack = a_base + va
+            if attack <= 0:
+                c = Contest(-1, (-attack) // 5, None, ap, tp)
+                acc[c] = acc.get(c, 0) + wa * d_total
+                continue
+            if not rolled_defence:
+                assert tn is not None
+                c = Contest(max(-1, min(attack - tn, cap)), None, None, ap, tp)
+                acc[c] = acc.get(c, 0) + wa
+                continue
+            by_margin: dict[int, int] = {}
+            for vd, wd in items:
+                defence = d_base + vd
+                if tn is not None and not h.tn_dodge_replaces_tn:
+                    defence = max(defence, tn)
+                m = attack - defence
+                m = -1 if m < -1 else (cap if m > cap else m)
+                by_margin[m] = by_margin.get(m, 0) + wd
+            for m, wd in by_margin.items():
+                c = contests[m]
+                acc[c] = acc.get(c, 0) + wa * wd
+        return Weighted(acc, dist.total * d_total)
+
+    key = (
+        "contest",
+        memo.new_token(),
+        a_base,
+        d_base if rolled_defence else None,
+        tn,
+        cap,
+        keep_total,
+        a.luck_available,
+        t.luck_available,
+        la,
+        lt,
+        a.uses_luck,
+        t.uses_luck,
+        memo.token(h),
+    )
+    return key, run, (weighted if plain else None)
+
+
+def _critical(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
+    """G06: reliability roll and the consequence (severity steps down the weapon's list)."""
+    h = sit.house
+    w = sit.attacker.weapon
+    assert w is not None
+    if w.kind == "unarmed":
+        table: tuple[str, ...] = UNARMED_FUMBLES
+    elif w.kind == "melee":
+        table = MELEE_FUMBLES
+    else:
+        table = FIREARM_FUMBLES if (w.full_auto or w.burst) else FIREARM_FUMBLES[:-1]
+    consequence = table[min(severity, len(table) - 1)]
+    jammed = False
+    if w.kind != "unarmed":
+        fails_on = h.reliability_fails_on[RELIABILITY.index(w.reliability)]
+
+        def run(d: DiceSource) -> bool:
+            face = d.roll("d10", why=f"reliability ({w.reliability}) (G06)").total
+            failed = face >= fails_on
+            d.record(
+                Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
+            )
+            return failed
+
+        jammed = memo.derive(dice, "reliability", run, ("reliability", fails_on))
+        if jammed:
+            what = "jams" if w.is_firearm else "breaks"
+            dice.record(Note(f"{w.name} {what}", "G06"))
+            if w.is_firearm:
+                dice.record(
+                    Note(
+                        f"clearing: an action and weaponsmith {h.jam_clear_weaponsmith_tn} "
+                        f"or weapon skill {h.jam_clear_skill_tn}; 1d3 rounds lost",
+                        "G06",
+                    )
+                )
+    dice.record(Note(f"critical failure: {consequence}", "G06"))
+    return consequence, jammed
+
+
+# ----------------------------------------------------------------------------------------------
+# Hits, location, damage
+# ----------------------------------------------------------------------------------------------
+def _hits(dice: DiceSource, sit: AttackSituation, plan: Plan, margin: int) -> int:
+    mode = sit.attack.mode
+    if mode == "burst":
+        table = sit.house.burst_table
+
+        def run(d: DiceSource) -> int:
+            face = d.roll("d6", why="burst hits (G27)").total
+            return table[face - 1]
+
+        n = memo.derive(dice, "burst hits", run, ("burst", table))
+        dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
+        return n
+    if mode == "full_auto":
+        n = min(1 + margin, plan.rounds_at_target)
+        dice.record(Note(f"full auto: 1 + {margin} = {n} hits (of {plan.rounds_at_target})", "G28"))
+        return n
+    return 1
+
+
+def _locate(
+    dice: DiceSource, sit: AttackSituation, hits: int, luck_points: int
+) -> tuple[Location, bool, int]:
+    """G24 hit location (+ G07 cover on the face hit). Returns (location, covered, luck left)."""
+    spec, t, h = sit.attack, sit.target, sit.house
+    cover = t.cover
+    moving = t.stance.moves > 0
+    if moving and cover.effective:
+        dice.record(Note("a moving target gets no cover (G34)"))
+
+    def covers(face: int) -> bool:
+        return cover.covers(face) and not moving
+
+    if spec.mode == "aimed":
+        loc = spec.aim_location
+        assert loc is not None
+        faces = [f for f, name in HIT_TABLE.items() if name == loc]
+        covered = all(covers(f) for f in faces)
+        dice.record(Note(f"aimed at the {loc}" + (" (behind cover)" if covered else ""), "G24"))
+        return loc, covered, luck_points
+    auto = spec.mode in ("burst", "full_auto", "explosion")
+    model = spec.hit_locations
+    if model == "cinematic" or (model == "single_only" and auto):
+        covered = any(covers(f) for f in (2, 3, 4))
+        dice.record(Note(f"hit-location option {model}: the torso", "G24"))
+        return "torso", covered, luck_points
+    if spec.mode == "centre_of_mass":
+        expr = "d6"
+    elif model == "d8" and not any(covers(f) for f in range(1, 11)):
+        expr = "d8"
+    else:
+        expr = "d10"
+    luck = _luck(t, sit.luck.target, "hit_location_head", h, luck_points)
+
+    def run(d: DiceSource) -> tuple[Location, bool, int]:
+        left = luck.points
+        face = d.roll(expr, why=f"hit location {expr} (G24)").total
+        if HIT_TABLE[face] == "head" and luck.reroll and left >= luck.reroll_cost and t.uses_luck:
+            d.record(
+                StateChange(
+                    t.name,
+                    "luck points",
+                    left,
+                    left - luck.reroll_cost,
+                    "G17 (re-roll hit location)",
+                )
+            )
+            left -= luck.reroll_cost
+            face = d.roll(expr, why="hit location re-rolled with luck (G17)").total
+        loc = HIT_TABLE[face]
+        covered = covers(face)
+        if not d.is_exact:
+            d.record(
+                Note(
+                    f"hit location {face}: {loc}" + (" (behind cover)" if covered else ""),
+                    "G24/G07",
+                )
+            )
+        return loc, covered, left
+
+    faces_covered = tuple(f for f in range(1, 11) if covers(f))
+    return memo.derive(dice, "hit location", run, ("locate", expr, luck, faces_covered))
+
+
+def _damage_dice(sit: AttackSituation, plan: Plan, hits: int) -> tuple[int, int, int]:
+    w = sit.attacker.weapon
+    assert w is not None
+    n = w.damage_dice
+    if w.kind == "shotgun" and plan.band is not None and not plan.band.point_blank:
+        n = max(1, n - plan.band.effective * sit.house.shotgun_dice_lost_per_band)
+    return n + (hits - 1), w.damage_die, w.damage_bonus  # G27/G28: one die per extra hit
+
+
+def _wound_spec(
+    sit: AttackSituation,
+    plan: Plan,
+    target: Combatant,
+    hits: int,
+    location: Location,
+    covered: bool,
+    margin: int,
+    luck_points: int,
+) -> WoundSpec:
+    h = sit.house
+    w = sit.attacker.weapon
+    assert w is not None
+    n, die, bonus = _damage_dice(sit, plan, hits)
+    per_level = h.shotgun_cover_sp_per_level if w.kind == "shotgun" else h.cover_sp_per_level
+    armour = target.armour.sp(location)
+    if w.ammo.armour_piercing:
+        armour //= 2
+    graze = w.ammo.graze_modifier + target.cover.graze_bonus
+    if location == "head":
+        graze += h.graze_head
+    elif location in LIMBS:
+        graze += h.graze_limb
+    if margin in (0, 1) and sit.attack.mode != "melee":
+        graze += h.graze_barely
+    graze += (hits - 1) * h.graze_per_extra_shot
+    maximum = sit.attack.point_blank and not sit.attack.armour_stops_point_blank
+    lt = sit.luck.target
+    return WoundSpec(
+        who=target.name,
+        location=location,
+        covered=covered,
+        dice=n,
+        die=die,
+        bonus=bonus,
+        maximum=maximum,
+        cover_sp=target.cover.level * per_level if covered else 0,
+        armour_sp=armour,
+        btm=target.stats.btm,
+        can_graze=not target.mook,
+        graze_modifier=graze,
+        luck_stat=target.stats.LUCK,
+        body=target.stats.BODY,
+        damage_type=w.damage_type,
+        limb_already_crippled=location in target.wounds.crippled,
+        track_stun=target.wounds.stun,
+        graze_luck=_luck(target, lt, "graze", h, luck_points),
+        sever_luck=_luck(target, lt, "sever", h, luck_points),
+        house=h,
+        house_token=memo.token(h),
+    )
+
+
+def _save_spec(
+    sit: AttackSituation, target: Combatant, wound: Wound
+) -> tuple[int, SaveSpec | None]:
+    """Marks added to the track (G21) and what the saves depend on (None: no damage)."""
+    if not wound.penetrated or (wound.marks == 0 and wound.stun_marks == 0 and not wound.crippled):
+        return 0, None
+    h = sit.house
+    added = track_increase(wound.marks, wound.stun_marks, target.wounds.stun)
+    after = target.wounds.marks + added
+    lt = sit.luck.target
+    return added, SaveSpec(
+        who=target.name,
+        body=target.stats.BODY,
+        marks_after=after,
+        needs_death_save=after > h.mortal_above or wound.crippled,
+        death_save_fails=wound.killed_outright,
+        stun_luck=_luck(target, lt, "stun_save", h, wound.luck_left),
+        death_luck=_luck(target, lt, "death_save", h, wound.luck_left),
+        house=h,
+        house_token=memo.token(h),
+    )
+
+
+def _after_wound(
+    dice: DiceSource, sit: AttackSituation, target: Combatant, wound: Wound
+) -> tuple[int, Saves]:
+    """Marks on the track (G21) and the saves (G18/G19/G22)."""
+    added, spec = _save_spec(sit, target, wound)
+    if spec is None:
+        return 0, Saves(luck_left=wound.luck_left)
+    if not dice.is_exact:
+        before = target.wounds.marks
+        after = before + added
+        dice.record(StateChange(target.name, "wound track", before, after, "G21"))
+        if wound_state(after) != wound_state(before):
+            dice.record(
+                StateChange(
+                    target.name, "wound state", wound_state(before), wound_state(after), "G20"
+                )
+            )
+        if wound.crippled and not wound.killed_outright and after <= sit.house.mortal_above:
+            dice.record(Note("crippled limb: a one-time death save at -0", "G22"))
+    return added, resolve_saves(dice, spec)
+
+
+HitResult = tuple[Location, Wound, int, Saves]
+
+
+def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[Saves, int]], int]:
+    """Marks added and the exact distribution of the saves after ``wound``."""
+    added, spec = _save_spec(sit, sit.target, wound)
+    if spec is None:
+        return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
+    saves = memo.exact_weighted(lambda d: resolve_saves(d, spec), ("saves", spec))
+    return added, list(saves.items()), saves.total
+
+
+def _hit_stage(
+    dice: DiceSource,
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    luck: int,
+    cache: dict[Any, Any],
+) -> HitResult:
+    """Location, wound and saves of a hit (G24, G07, G21-G25, G18-G20) as one sub-rule.
+
+    On exact dice its distribution is mixed from the location, wound and save distributions
+    (each computed once), so enumeration branches on hit counts, not on every die behind them.
+    """
+    barely = margin in (0, 1)
+    parts_key = ("hit parts", hits, barely, luck)
+    parts = cache.get(parts_key)
+    if parts is None:
+        parts = cache[parts_key] = _hit_parts(sit, plan, hits, margin, luck, cache)
+    key, run, weighted = parts
+    result: HitResult = memo.branch(dice, "hit location and wound", run, key, weighted)
+    return result
+
+
+def _hit_parts(
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    luck: int,
+    cache: dict[Any, Any],
+) -> tuple[Any, Callable[[DiceSource], HitResult], Callable[[], Weighted[HitResult]]]:
+    barely = margin in (0, 1)
+
+    def spec_for(location: Location, covered: bool, left: int) -> WoundSpec:
+        key = ("spec", hits, location, covered, barely, left)
+        spec = cache.get(key)
+        if spec is None:
+            spec = _wound_spec(sit, plan, sit.target, hits, location, covered, margin, left)
+            cache[key] = spec
+        assert isinstance(spec, WoundSpec)
+        return spec
+
+    def run(d: DiceSource) -> HitResult:
+        location, covered, left = _locate(d, sit, hits, luck)
+        wound = resolve_wound(d, spec_for(location, covered, left))
+        added, saves = _after_wound(d, sit, sit.target, wound)
+        return location, wound, added, saves
+
+    def weighted() -> Weighted[HitResult]:
+        locs = memo.exact_weighted(
+            lambda d: _locate(d, sit, hits, luck), ("locate", cache["token"], hits, luck)
+        )
+        acc: dict[tuple[HitResult, int], int] = {}
+        for (location, covered, left), wl in locs.items():
+            spec = spec_for(location, covered, left)
+            wounds = wound_distribution(spec)
+            for wound, ww in wounds.items():
+                found = cache.get(("save", wound))
+                if found is None:
+                    found = cache[("save", wound)] = _saves_weights(sit, wound)
+                added, save_items, save_total = found
+                den = locs.total * wounds.total * save_total
+                for sv, ws in save_items:
+                    result = (location, wound, added, sv)
+                    acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
+        return memo.combine(acc)
+
+    return ("hit", cache["token"], hits, barely, luck), run, weighted
+
+
+def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
+    h = sit.house
+    t = sit.target
+    w = sit.attacker.weapon
+    assert w is not None
+    cover_sp = t.cover.level * h.cover_sp_per_level if t.cover.effective else 0
+    unprotected = tuple(
+        loc
+        for loc in EXTREMITY_FACES
+        if t.armour.sp(loc) < h.explosion_limb_sp
+        and not (t.cover.level >= h.explosion_cover_level and t.cover.covers(EXTREMITY_FACES[loc]))
+    )
+    spec = BlastSpec(
+        who=t.name,
+        dice=w.damage_dice,
+        die=w.damage_die,
+        bonus=w.damage_bonus,
+        torso_sp=t.armour.torso,
+        cover_sp=cover_sp,
+        unprotected=unprotected,
+        btm=t.stats.btm,
+        body=t.stats.BODY,
+        luck_stat=t.stats.LUCK,
+        sever_luck=_luck(t, sit.luck.target, "sever", h),
+        house=h,
+        house_token=memo.token(h),
+    )
+    wound = resolve_blast(dice, spec)
+    added, saves = _after_wound(dice, sit, t, wound)
+    return AttackOutcome(hit=True, hits=1, location="torso", wound=wound, damage=added, saves=saves)
+
+
+def _allies_dodge(dice: DiceSource, sit: AttackSituation, attack_total: int) -> str | None:
+    """G37: on a miss, everyone else in the melee dodges the shot at +3; the lowest failure is
+    hit."""
+    h = sit.house
+    results: list[tuple[int, str]] = []
+    for ally in sit.attack.allies_in_melee:
+        base = ally.stats.rd_base + ally.dodge_cover + h.ally_dodge_bonus
+
+        def run(d: DiceSource, base: int = base, name: str = ally.name) -> int | None:
+            total = base + d.roll(D10X, why=f"{name} dodges the stray shot (G37)").total
+            failed = total < attack_total
+            d.record(Check(f"{name}'s dodge", total, attack_total, not failed, "G37"))
+            return total if failed else None
+
+        failed_total = memo.derive(dice, "ally dodge", run, ("ally", base, attack_total))
+        if failed_total is not None:
+            results.append((failed_total, ally.name))
+    if not results:
+        return None
+    lowest = min(results)[1]
+    dice.record(Note(f"the stray shot hits {lowest}", "G37"))
+    return lowest
+
+
+def resolve_outcome(
+    sit: AttackSituation, dice: DiceSource, cache: dict[Any, Any] | None = None
+) -> AttackOutcome:
+    """The whole attack on any dice: the one rule that odds enumerate.
+
+    ``cache`` (exact enumeration only) keeps what does not depend on the dice (the plan, the
+    wound specs) between the many replays of this function; it never changes a result.
+    """
+    if sit.attack.mode == "reload":
+        raise InputError("attack.mode: reload is resolved by resolve_reload")
+    if sit.attack.mode == "explosion":
+        return _blast(dice, sit)
+    if cache is None:
+        cache = {"token": memo.new_token()}
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    if not dice.is_exact:
+        for note in plan.notes:
+            dice.record(note)
+        for m in plan.attack_mods + plan.defence_mods:
+            dice.record(m)
+    mode = sit.attack.mode
+    cap = max(plan.rounds_at_target - 1, 2) if mode == "full_auto" else 2
+    keep_total = bool(sit.attack.allies_in_melee) and sit.attack.into_close_combat
+    c = _contest(dice, sit, plan, cap, keep_total, cache)
+    if c.critical is not None:
+        consequence, jammed = _critical(dice, sit, c.critical)
+        return AttackOutcome(critical=consequence, jammed=jammed)
+    if c.margin < 0:
+        dice.record(Note("miss", "G04"))
+        ally = None
+        if keep_total and c.attack_total is not None:
+            ally = _allies_dodge(dice, sit, c.attack_total)
+        return AttackOutcome(ally_hit=ally)
+    hits = _hits(dice, sit, plan, c.margin)
+    ally = None
+    w = sit.attacker.weapon
+    assert w is not None
+    if (
+        keep_total
+        and c.attack_total is not None
+        and (w.kind == "shotgun" or (mode == "burst" and hits < sit.house.burst_rounds))
+    ):
+        ally = _allies_dodge(dice, sit, c.attack_total)
+    location, wound, added, saves = _hit_stage(
+        dice, sit, plan, hits, c.margin, c.target_luck, cache
+    )
+    return AttackOutcome(
+        hit=True,
+        hits=hits,
+        location=location,
+        wound=wound,
+        damage=added,
+        saves=saves,
+        ally_hit=ally,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The ruleset surface
+# ----------------------------------------------------------------------------------------------
+def _summary(sit: AttackSituation, o: AttackOutcome) -> dict[str, Any]:
+    t = sit.target
+    after = t.wounds.marks + o.damage
+    out: dict[str, Any] = {
+        "hit": o.hit,
+        "hits": o.hits,
+        "location": o.location,
+        "grazed": o.wound.grazed,
+        "damage (marks added)": o.damage,
+        "wound track": f"{t.wounds.marks} -> {after} ({wound_state(after)})",
+        "crippled": o.wound.crippled,
+        "severed": o.wound.severed,
+        "killed outright": o.wound.killed_outright,
+        "stunned": o.saves.stunned,
+        "death save needed": o.saves.death_save_needed,
+        "death save failed": o.saves.death_save_failed,
+    }
+    if o.critical:
+        out["critical failure"] = o.critical
+        out["jammed"] = o.jammed
+    if o.ally_hit:
+        out["ally hit"] = o.ally_hit
+    return out
+
+
+def resolve_attack(sit: AttackSituation, dice: DiceSource) -> Resolution:
+    if sit.attack.mode == "reload":
+        from firefight.rulesets.graydawn.reload import resolve_reload
+
+        return resolve_reload(sit, dice)
+    mark = len(dice.events)
+    for event in house_events(sit.house):
+        dice.record(event)
+    outcome = resolve_outcome(sit, dice)
+    return Resolution(
+        "graydawn", outcome, Transcript.since(dice.events, mark), _summary(sit, outcome)
+    )
+
+
+def attack_distribution(sit: AttackSituation) -> Any:
+    """Exact distribution of :class:`AttackOutcome` (enumerating :func:`resolve_outcome`)."""
+    # input errors before enumerating; the token keeps this situation's sub-results apart
+    cache: dict[Any, Any] = {"plan": plan_attack(sit), "token": memo.new_token()}
+    return outcome_distribution(lambda d: resolve_outcome(sit, d, cache))
+
+
+def attack_odds(sit: AttackSituation) -> OddsReport:
+    """P(hit), hits, location, marks and the wound-track probabilities, read off the exact
+    outcome distribution of :func:`resolve_outcome` in one pass."""
+    if sit.attack.mode == "reload":
+        from firefight.rulesets.graydawn.reload import reload_odds
+
+        return reload_odds(sit)
+    dist = attack_distribution(sit)
+    a, t = sit.attacker, sit.target
+    weapon = a.weapon.name if a.weapon else "?"
+    title = f"graydawn: {a.name} ({weapon}, {sit.attack.mode}) vs {t.name}"
+    counts: dict[str, int] = {}
+    locations: dict[str, int] = dict.fromkeys(LOCATIONS, 0)
+    kinds: dict[str, int] = {}
+    hits: dict[int, int] = {}
+    damage: dict[int, int] = {}
+
+    def bump(name: str, weight: int, flag: bool = True) -> None:
+        if flag:
+            counts[name] = counts.get(name, 0) + weight
+
+    for o, weight in dist.items():
+        hits[o.hits] = hits.get(o.hits, 0) + weight
+        damage[o.damage] = damage.get(o.damage, 0) + weight
+        wound, saves = o.wound, o.saves
+        bump("hit", weight, o.hit)
+        bump("miss", weight, not o.hit and o.critical is None)
+        bump("critical failure", weight, o.critical is not None)
+        bump("stopped", weight, o.hit and not wound.penetrated)
+        bump("grazed", weight, wound.grazed)
+        bump("wound", weight, wound.penetrated and not wound.grazed)
+        bump("crippled", weight, wound.crippled)
+        bump("severed", weight, wound.severed)
+        bump("killed", weight, wound.killed_outright)
+        bump("stunned", weight, saves.stunned)
+        bump("death needed", weight, saves.death_save_needed)
+        bump("death failed", weight, saves.death_save_failed)
+        bump("jammed", weight, o.jammed)
+        bump("ally", weight, o.ally_hit is not None)
+        if o.location is not None:
+            locations[o.location] += weight
+        if wound.penetrated:
+            kinds[wound.kind] = kinds.get(wound.kind, 0) + weight
+
+    def p(name: str) -> Fraction:
+        return Fraction(counts.get(name, 0), dist.total)
+
+    probabilities = {
+        "p_graze": p("grazed"),
+        "p_crippled": p("crippled"),
+        "p_severed": p("severed"),
+        "p_killed_outright_head": p("killed"),
+        "p_stunned": p("stunned"),
+        "p_death_save_needed": p("death needed"),
+        "p_death_save_failed": p("death failed"),
+        "p_jammed": p("jammed"),
+    }
+    if sit.attack.allies_in_melee:
+        probabilities["p_ally_hit"] = p("ally")
+    location_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in locations.items()}
+    kind_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in kinds.items()}
+    return OddsReport(
+        ruleset="graydawn",
+        title=title,
+        p_hit=p("hit"),
+        outcomes={
+            "miss": p("miss"),
+            "critical failure": p("critical failure"),
+            "hit, stopped by cover/armour": p("stopped"),
+            "hit, grazed": p("grazed"),
+            "hit, wound": p("wound"),
+        },
+        distributions={
+            "hits": Dist.from_mapping(hits, dist.total),
+            "damage": Dist.from_mapping(damage, dist.total),
+        },
+        tables={"location": location_table, "wound_kind": kind_table},
+        probabilities=probabilities,
+        truncated_mass=dist.truncated_mass,
+        notes=(f"target starts with {t.wounds.marks} marks ({wound_state(t.wounds.marks)})",),
+    )

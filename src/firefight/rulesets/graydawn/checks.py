@@ -1,0 +1,118 @@
+"""Skill and stat checks with luck (G02, G03, G17), as small sub-rules that exact dice memoise.
+
+A check returns only what the rule needs next (passed?, luck points left), so on exact dice the
+open-ended d10 behind it collapses to two or three branches (``dice.derive`` with a key).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from firefight.core.transcript import Check, Note, StateChange
+from firefight.dice import DiceSource, Weighted, exact
+from firefight.rulesets.graydawn import memo
+
+#: G02: the exploding CP2020 d10 (a 10 adds a roll, a first 1 subtracts one).
+D10X = "d10x"
+
+
+@dataclass(frozen=True)
+class LuckUse:
+    """What one side may spend on one check (G17)."""
+
+    who: str
+    points: int
+    reroll: bool = False
+    boost: bool = False
+    reroll_cost: int = 2
+    point_bonus: int = 2
+
+
+NO_LUCK = LuckUse("nobody", 0)
+
+
+def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
+    """Record ``points`` of luck spent and return what is left."""
+    left = luck.points - points
+    dice.record(StateChange(luck.who, "luck points", luck.points, left, f"G17 ({why})"))
+    return LuckUse(luck.who, left, luck.reroll, luck.boost, luck.reroll_cost, luck.point_bonus)
+
+
+def roll_over(
+    dice: DiceSource,
+    *,
+    name: str,
+    base: int,
+    target: int,
+    rule: str,
+    luck: LuckUse = NO_LUCK,
+    expr: str = D10X,
+) -> tuple[bool, int]:
+    """base + d10x >= target, with the caller's luck choices. Returns (passed, luck left)."""
+
+    def run(d: DiceSource) -> tuple[bool, int]:
+        left = luck
+        total = base + d.roll(expr, why=f"{name} ({rule})").total
+        passed = total >= target
+        if not d.is_exact:
+            d.record(Check(name, total, target, passed, rule, f"{base} + {expr}"))
+        if not passed and left.reroll and left.points >= left.reroll_cost:
+            left = spend(d, left, left.reroll_cost, f"re-roll {name}")
+            total = base + d.roll(expr, why=f"{name} re-rolled with luck (G17)").total
+            passed = total >= target
+            d.record(Check(f"{name} (re-roll)", total, target, passed, rule))
+        if not passed and left.boost:
+            need = math.ceil((target - total) / left.point_bonus)
+            if 0 < need <= left.points:
+                left = spend(d, left, need, f"+{need * left.point_bonus} to {name}")
+                total += need * left.point_bonus
+                passed = True
+                d.record(Check(f"{name} (with luck)", total, target, True, "G17"))
+        return passed, left.points
+
+    def weighted() -> Weighted[tuple[bool, int]]:
+        """Without luck choices: the share of the d10x distribution at or above the need."""
+        dist = exact(expr)
+        passed = sum(w for v, w in dist.items() if base + v >= target)
+        failed = sum(w for v, w in dist.items() if base + v < target)
+        return Weighted({(True, luck.points): passed, (False, luck.points): failed}, dist.total)
+
+    plain = not (luck.reroll or luck.boost)
+    key = ("over", base, target, luck, expr)
+    return memo.branch(dice, name, run, key, weighted if plain else None)
+
+
+def roll_under(
+    dice: DiceSource,
+    *,
+    name: str,
+    stat: int,
+    modifier: int,
+    rule: str,
+    luck: LuckUse = NO_LUCK,
+) -> tuple[bool, int]:
+    """A save: d10 <= stat + modifier (G03/G18). Returns (passed, luck left)."""
+    threshold = stat + modifier
+
+    def run(d: DiceSource) -> tuple[bool, int]:
+        left = luck
+        face = d.roll("d10", why=f"{name} ({rule})").total
+        passed = face <= threshold
+        if not d.is_exact:
+            d.record(Check(name, face, threshold, passed, rule, f"d10 <= {stat} {modifier:+d}"))
+        if not passed and left.reroll and left.points >= left.reroll_cost:
+            left = spend(d, left, left.reroll_cost, f"re-roll {name}")
+            face = d.roll("d10", why=f"{name} re-rolled with luck (G17)").total
+            passed = face <= threshold
+            d.record(Check(f"{name} (re-roll)", face, threshold, passed, rule))
+        if not passed and left.boost:
+            need = math.ceil((face - threshold) / left.point_bonus)
+            if 0 < need <= left.points and threshold + need * left.point_bonus >= 1:
+                left = spend(d, left, need, f"{need * left.point_bonus} in favour of {name}")
+                passed = True
+                d.record(Note(f"{name} turned into a success with luck", "G17"))
+        return passed, left.points
+
+    key = ("under", stat, modifier, luck)
+    return memo.derive(dice, name, run, key)

@@ -1,0 +1,497 @@
+"""Damage application (G07, G21-G25, G18-G20): cover SP, armour SP, grazing, BTM, head doubling,
+crippling and severing, the wound track, then the stun and death saves.
+
+Each stage is a sub-rule behind ``dice.derive`` with a hashable key, returning a small outcome, so
+exact odds branch on what the wound *did* (marks, flags), never on every face of the damage dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field, replace
+
+from firefight.core.transcript import Check, Modifier, Note, StateChange
+from firefight.dice import DiceSource, Weighted, exact
+from firefight.rulesets.graydawn import memo
+from firefight.rulesets.graydawn.checks import LuckUse, roll_over, roll_under
+from firefight.rulesets.graydawn.models import (
+    GraydawnHouseRules,
+    Location,
+    wound_state,
+)
+
+
+@dataclass(frozen=True)
+class WoundSpec:
+    """Everything one wound depends on (the derive key)."""
+
+    who: str
+    location: Location
+    covered: bool
+    dice: int
+    die: int
+    bonus: int
+    maximum: bool
+    cover_sp: int
+    armour_sp: int
+    btm: int
+    can_graze: bool
+    graze_modifier: int
+    luck_stat: int
+    body: int
+    damage_type: str
+    limb_already_crippled: bool
+    track_stun: int
+    graze_luck: LuckUse
+    sever_luck: LuckUse
+    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house_token: int = 0
+
+    @property
+    def expr(self) -> str:
+        return f"{self.dice}d{self.die}" + (f"{self.bonus:+d}" if self.bonus else "")
+
+    @property
+    def graze_damage(self) -> int:
+        h = self.house
+        per = h.graze_per_d6 if self.die == 6 else h.graze_per_d10
+        return per * self.dice + self.bonus
+
+
+@dataclass(frozen=True)
+class Wound:
+    """What one wound did to the target (hashable: exact odds branch on it)."""
+
+    penetrated: bool = False
+    grazed: bool = False
+    marks: int = 0
+    stun_marks: int = 0
+    kind: str = "none"
+    crippled: bool = False
+    severed: bool = False
+    killed_outright: bool = False
+    luck_left: int = 0
+
+
+def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, str, bool]:
+    """(real marks, stun marks, kind, crippled) for post-BTM ``damage`` at the location."""
+    h = spec.house
+    if damage <= 0:
+        return 0, 0, "none", False
+    if spec.damage_type == "stun":
+        real, stun = 0, damage
+    elif spec.damage_type == "blunt":
+        stun = (damage + 1) // 2  # G21: half real, half stun, rounded in favour of stun
+        real = damage - stun
+    else:
+        real, stun = damage, 0
+    kind = "stun" if real == 0 else ("minor" if damage == 1 else "wounding")
+    crippled = False
+    if spec.location == "head":
+        crippled = real >= h.cripple_at
+        if not grazed:  # G25: a grazing head shot is not doubled
+            real *= h.head_multiplier
+            stun *= h.head_multiplier
+    elif spec.location != "torso":
+        if spec.limb_already_crippled:
+            return 0, 0, "crippled limb", real >= h.cripple_at
+        if real >= h.cripple_at:
+            crippled = True
+            real = min(real, h.limb_cap)
+    if crippled:
+        kind = "crippling"
+    return real, stun, kind, crippled
+
+
+def penetration(raw: int, spec: WoundSpec) -> tuple[int, int]:
+    """G07/G24: (damage past the cover, damage past the armour too)."""
+    left = max(0, raw - spec.cover_sp) if spec.covered else raw
+    return left, max(0, left - spec.armour_sp)
+
+
+def needs_graze_roll(penetrating: int, spec: WoundSpec) -> bool:
+    """G25: a graze roll only for a penetrating hit above graze damage, never for mooks."""
+    return spec.can_graze and penetrating > spec.graze_damage
+
+
+def after_btm(penetrating: int, grazed: bool, spec: WoundSpec) -> int:
+    """G25/G24: graze damage if grazed, then BTM (never below the house minimum)."""
+    damage = spec.graze_damage if grazed else penetrating
+    return max(min(damage, spec.house.btm_minimum_damage), damage + spec.btm)
+
+
+def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: WoundSpec) -> Wound:
+    real, stun, kind, crippled = marks_for(after, spec, grazed)
+    return Wound(
+        penetrated=True,
+        grazed=grazed,
+        marks=real,
+        stun_marks=stun,
+        kind=kind,
+        crippled=crippled,
+        severed=severed and crippled,
+        killed_outright=crippled and spec.location == "head",
+        luck_left=luck_left,
+    )
+
+
+def _graze_check(d: DiceSource, spec: WoundSpec) -> tuple[bool, int]:
+    return roll_over(
+        d,
+        name="graze roll",
+        base=spec.luck_stat + spec.graze_modifier,
+        target=spec.house.graze_tn,
+        rule="G25",
+        luck=spec.graze_luck,
+    )
+
+
+def _sever_check(d: DiceSource, spec: WoundSpec, after: int, luck_points: int) -> tuple[bool, int]:
+    luck = spec.sever_luck
+    if luck_points != luck.points:
+        luck = replace(luck, points=luck_points)
+    return roll_over(
+        d,
+        name="crippling check (BODY + LUCK)",
+        base=spec.body + spec.luck_stat,
+        target=after,
+        rule="G22",
+        luck=luck,
+    )
+
+
+def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
+    """One wound from damage dice to marks (G07, G22, G24, G25), as a memoised sub-rule."""
+    expr = spec.expr
+
+    def run(d: DiceSource) -> Wound:
+        log = not d.is_exact  # transcript events only where a transcript is kept
+        if spec.maximum:
+            raw = spec.dice * spec.die + spec.bonus
+            if log:
+                d.record(Note(f"point-blank: maximum damage {expr} = {raw}", "G36"))
+        else:
+            raw = d.roll(expr, why=f"damage {expr} (G24)").total
+        left, penetrating = penetration(raw, spec)
+        if log and spec.covered:
+            d.record(Check("cover SP", raw, spec.cover_sp, left == 0, "G07", f"{left} gets past"))
+        if log and left:
+            d.record(
+                Check(
+                    f"armour SP ({spec.location})",
+                    left,
+                    spec.armour_sp,
+                    penetrating == 0,
+                    "G24",
+                    f"{penetrating} penetrates",
+                )
+            )
+        if penetrating == 0:
+            return Wound(luck_left=spec.graze_luck.points)
+        grazed, luck_points = False, spec.graze_luck.points
+        if needs_graze_roll(penetrating, spec):
+            grazed, luck_points = _graze_check(d, spec)
+            if grazed and log:
+                d.record(Note(f"grazed: {spec.graze_damage} damage ({expr})", "G25"))
+        after = after_btm(penetrating, grazed, spec)
+        wound = final_wound(after, grazed, False, luck_points, spec)
+        if log:
+            d.record(Modifier("BTM", spec.btm, "damage", spec.who, "G01/G24"))
+            d.record(
+                Note(f"{after} damage after BTM to the {spec.location}: {wound.kind}", "G21/G22")
+            )
+        if wound.crippled:
+            passed, luck_points = _sever_check(d, spec, after, luck_points)
+            if log:
+                what = "severed/destroyed" if not passed else "crippled"
+                d.record(Note(f"{spec.location} {what}", "G22"))
+            wound = final_wound(after, grazed, not passed, luck_points, spec)
+        return wound
+
+    key = wound_key(spec)
+    return memo.branch(
+        dice, f"wound to the {spec.location}", run, key, lambda: wound_distribution(spec)
+    )
+
+
+def wound_key(spec: WoundSpec) -> WoundSpec:
+    """Right and left limbs behave alike once their SP, cover and graze data are in the spec."""
+    return replace(spec, location=_SAME_AS.get(spec.location, spec.location))
+
+
+def wound_distribution(spec: WoundSpec) -> Weighted[Wound]:
+    """The exact distribution of :func:`resolve_wound` (computed by its vectorised route)."""
+    return memo.cached(wound_key(spec), lambda: _wound_weighted(spec))
+
+
+def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
+    """The steps of :func:`resolve_wound` over the damage distribution (integer weights, no
+    path replay)."""
+    expr = spec.expr
+    if spec.maximum:
+        raws: list[tuple[int, int]] = [(spec.dice * spec.die + spec.bonus, 1)]
+        total = 1
+    else:
+        dist = exact(expr)
+        raws, total = list(dist.items()), dist.total
+    # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
+    acc: dict[tuple[Wound, int], int] = {}
+
+    def add(w: Wound, num: int, den: int) -> None:
+        acc[(w, den)] = acc.get((w, den), 0) + num
+
+    no_graze = ([((False, spec.graze_luck.points), 1)], 1)
+    post: dict[tuple[int, bool, int], list[tuple[Wound, int, int]]] = {}
+    graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
+    for raw, weight in raws:
+        _, penetrating = penetration(raw, spec)
+        if penetrating == 0:
+            add(Wound(luck_left=spec.graze_luck.points), weight, total)
+            continue
+        if needs_graze_roll(penetrating, spec):
+            if graze is None:
+                graze = _check_weights(
+                    lambda d: _graze_check(d, spec),
+                    (
+                        "graze",
+                        spec.luck_stat + spec.graze_modifier,
+                        spec.house.graze_tn,
+                        spec.graze_luck,
+                    ),
+                )
+            branches, g_total = graze
+        else:
+            branches, g_total = no_graze
+        for (grazed, luck_points), g_weight in branches:
+            after = after_btm(penetrating, grazed, spec)
+            post_key = (after, grazed, luck_points)
+            found = post.get(post_key)
+            if found is None:
+                found = post[post_key] = _after_graze(spec, after, grazed, luck_points)
+            for wound, s_weight, s_total in found:
+                add(wound, weight * g_weight * s_weight, total * g_total * s_total)
+    return memo.combine(acc)
+
+
+def _after_graze(
+    spec: WoundSpec, after: int, grazed: bool, luck_points: int
+) -> list[tuple[Wound, int, int]]:
+    """The wound for post-BTM damage ``after``, with the crippling check's branches if any."""
+    wound = final_wound(after, grazed, False, luck_points, spec)
+    if not wound.crippled:
+        return [(wound, 1, 1)]
+    sever, s_total = _check_weights(
+        lambda d: _sever_check(d, spec, after, luck_points),
+        ("sever", spec.body + spec.luck_stat, after, luck_points, spec.sever_luck),
+    )
+    return [
+        (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
+        for (passed, left), s_weight in sever
+    ]
+
+
+def _check_weights(
+    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable
+) -> tuple[list[tuple[tuple[bool, int], int]], int]:
+    w = memo.exact_weighted(fn, key)
+    return list(w.items()), w.total
+
+
+_SAME_AS: dict[str, Location] = {"right_arm": "left_arm", "right_leg": "left_leg"}
+
+
+def track_increase(real: int, stun: int, stun_on_track: int) -> int:
+    """G21: real marks first overwrite stun marks already on the track; stun adds fresh boxes."""
+    overwritten = min(real, stun_on_track)
+    return real - overwritten + stun
+
+
+@dataclass(frozen=True)
+class SaveSpec:
+    who: str
+    body: int
+    marks_after: int
+    needs_death_save: bool
+    death_save_fails: bool
+    stun_luck: LuckUse
+    death_luck: LuckUse
+    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house_token: int = 0
+
+
+@dataclass(frozen=True)
+class Saves:
+    stunned: bool = False
+    death_save_needed: bool = False
+    death_save_failed: bool = False
+    luck_left: int = 0
+
+
+def save_penalty(marks: int, house: GraydawnHouseRules) -> int:
+    """Reading of G18: CP2020's stun-save penalty by wound state (0/-1/-2/-3, -1 per 4 more)."""
+    state = wound_state(marks)
+    if state in ("uninjured", "light"):
+        return house.stun_penalty_light
+    if state == "serious":
+        return house.stun_penalty_serious
+    if state == "critical":
+        return house.stun_penalty_critical
+    extra = (marks - house.mortal_above - 1) // 4
+    return house.stun_penalty_mortal + extra * house.stun_penalty_per_mortal_level
+
+
+def death_penalty(marks: int, house: GraydawnHouseRules) -> int:
+    """Reading of G19: CP2020 death saves: -0 at mortal 0, -1 per 4 marks beyond (so -0 for a
+    crippled limb below mortal, as G22 says)."""
+    if marks <= house.mortal_above:
+        return 0
+    extra = (marks - house.mortal_above - 1) // 4
+    return extra * house.stun_penalty_per_mortal_level
+
+
+def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
+    """The stun save on any damage (G18) and the death save when mortal or crippled (G19/G22)."""
+
+    def run(d: DiceSource) -> Saves:
+        h = spec.house
+        penalty = save_penalty(spec.marks_after, h)
+        passed, left = roll_under(
+            d,
+            name="stun save",
+            stat=spec.body,
+            modifier=penalty,
+            rule="G18",
+            luck=spec.stun_luck,
+        )
+        stunned = not passed
+        if stunned and not d.is_exact:
+            d.record(StateChange(spec.who, "stunned", False, True, "G18"))
+        if not spec.needs_death_save:
+            return Saves(stunned, luck_left=left)
+        if spec.death_save_fails:
+            d.record(Note("crippled head: the death save fails automatically", "G22"))
+            return Saves(stunned, True, True, left)
+        passed, left = roll_under(
+            d,
+            name="death save",
+            stat=spec.body,
+            modifier=death_penalty(spec.marks_after, h),
+            rule="G19",
+            luck=replace(spec.death_luck, points=left),
+        )
+        if not passed:
+            d.record(StateChange(spec.who, "dying", False, True, "G19"))
+        return Saves(stunned, True, not passed, left)
+
+    return memo.derive(dice, "stun and death saves", run, spec)
+
+
+#: G23: the face of the location table that stands for each extremity when asking about cover.
+EXTREMITY_FACES: dict[Location, int] = {
+    "head": 1,
+    "left_arm": 5,
+    "right_arm": 6,
+    "left_leg": 7,
+    "right_leg": 9,
+}
+
+
+@dataclass(frozen=True)
+class BlastSpec:
+    """Everything an explosion's damage to one target depends on (G23)."""
+
+    who: str
+    dice: int
+    die: int
+    bonus: int
+    torso_sp: int
+    cover_sp: int
+    unprotected: tuple[Location, ...]
+    btm: int
+    body: int
+    luck_stat: int
+    sever_luck: LuckUse
+    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house_token: int = 0
+
+    @property
+    def expr(self) -> str:
+        return f"{self.dice}d{self.die}" + (f"{self.bonus:+d}" if self.bonus else "")
+
+
+def _after_btm(damage: int, btm: int, house: GraydawnHouseRules) -> int:
+    if damage <= 0:
+        return 0
+    return max(min(damage, house.btm_minimum_damage), damage + btm)
+
+
+def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
+    """G23: the blast against torso armour (+ cover), plus a wound for unprotected extremities."""
+
+    def run(d: DiceSource) -> Wound:
+        h = spec.house
+        raw = d.roll(spec.expr, why=f"explosion damage {spec.expr} (G23)").total
+        stopped = spec.torso_sp + spec.cover_sp
+        primary = max(0, raw - stopped)
+        d.record(
+            Check(
+                "torso armour + cover SP vs the blast",
+                raw,
+                stopped,
+                primary == 0,
+                "G23",
+                f"{primary} gets through",
+            )
+        )
+        secondary = sum(
+            h.explosion_head_marks if loc == "head" else h.explosion_limb_marks
+            for loc in spec.unprotected
+        )
+        if spec.unprotected:
+            d.record(
+                Note(
+                    f"unprotected {', '.join(spec.unprotected)}: a {secondary}-point wound",
+                    "G23",
+                )
+            )
+        p_after = _after_btm(primary, spec.btm, h)
+        s_after = _after_btm(secondary, spec.btm, h)
+        if p_after or s_after:
+            d.record(Modifier("BTM (each wound)", spec.btm, "damage", spec.who, "G23"))
+            d.record(Note(f"blast wound {p_after}, extremities wound {s_after}", "G23"))
+        marks = p_after + s_after
+        if marks == 0:
+            return Wound(luck_left=spec.sever_luck.points)
+        kind = "minor" if marks == 1 and (p_after == 0 or s_after == 0) else "wounding"
+        severed = killed = False
+        lost: Location | None = None
+        left = spec.sever_luck.points
+        if max(p_after, s_after) >= h.cripple_at and spec.unprotected:
+            passed, left = roll_over(
+                d,
+                name="blast check (BODY + LUCK)",
+                base=spec.body + spec.luck_stat,
+                target=h.explosion_sever_tn,
+                rule="G23",
+                luck=spec.sever_luck,
+            )
+            if not passed:
+                k = len(spec.unprotected)
+                pick = (
+                    d.roll(f"d{k}", why="which unprotected extremity (G23)").total if k > 1 else 1
+                )
+                lost = spec.unprotected[pick - 1]
+                severed = True
+                killed = lost == "head"
+                d.record(Note(f"the blast takes the {lost}", "G23"))
+        return Wound(
+            penetrated=True,
+            marks=marks,
+            kind="crippling" if severed else kind,
+            crippled=severed,
+            severed=severed,
+            killed_outright=killed,
+            luck_left=left,
+        )
+
+    return memo.derive(dice, "explosion wound", run, spec)
