@@ -13,14 +13,16 @@ next Attack score, and the rules' own pieces are reused exactly:
   distribution is the two rolls' exact difference shifted by the scores.
 
 The driver walks the chain level by level with exact integer weights. Mass is left out in three
-places, each added to ``truncated_mass``: the depth limit of the open-ended dice (about 4e-12 a
-roll), the tails of each chain state's contest (at most ``odds_tolerance / 2000`` a state; tightened
-and recomputed if the total passes ``odds_tolerance``), and any
-chain still running after ``max_chain`` contests.
+places, each added to ``truncated_mass``: the depth limit of the open-ended dice (14 re-rolls a
+die, about 4e-12 a roll; 11 or 8 at deep levels of the chain whose whole share is small enough
+that the cut stays within budget, which keeps the big integers shorter), the tails of each chain
+state's contest (at most ``odds_tolerance / 2000`` a state; tightened and recomputed if the total
+passes ``odds_tolerance``), and any chain still running after ``max_chain`` contests.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,25 +45,28 @@ from firefight.rulesets.dragonwarriors2.rules import (
     plus_minus,
 )
 
-RollDists = Callable[[str, str], Dist]
+RollDists = Callable[[str, str, int], Dist]
 
 #: Re-rolls one die of a plus-minus roll may take in the odds: the mass beyond is about 4e-12 a
 #: roll (two dice), well inside the tolerance, and shorter weights keep the chain's sums small.
 ROLL_DEPTH = 14
+#: Shallower cuts for the chain's deep levels, whose whole share is small: (depth, largest level
+#: share it may serve per unit of budget), from 4 * 6^-(depth + 1) (two dice cut at depth).
+_DEPTHS = ((8, 4 * 6.0**-9), (11, 4 * 6.0**-12))
 
 
 def roll_dists(hook: DoubleSixHook | None) -> RollDists:
     """Exact distribution of each (who, role) plus-minus roll, enumerated from the rule code."""
-    cache: dict[tuple[str, str], Dist] = {}
+    cache: dict[tuple[str, str, int], Dist] = {}
 
-    def get(who: str, role: str) -> Dist:
-        key = (who, role) if hook is not None else ("", "")
+    def get(who: str, role: str, depth: int = ROLL_DEPTH) -> Dist:
+        key = (who, role, depth) if hook is not None else ("", "", depth)
         if key not in cache:
 
             def one(d: DiceSource) -> int:
                 return plus_minus(d, who, role, hook)
 
-            cache[key] = enumerate_outcomes(one, depth=Depth(ROLL_DEPTH)).to_dist()
+            cache[key] = enumerate_outcomes(one, depth=Depth(depth)).to_dist()
         return cache[key]
 
     return get
@@ -83,24 +88,24 @@ class _Margins:
 
     lo: int
     weights: np.ndarray[Any, np.dtype[np.object_]]
-    cumulative: np.ndarray[Any, np.dtype[np.float64]]
+    cumulative: list[float]
     total: int
 
     @classmethod
     def of(cls, d: Dist) -> _Margins:
         w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
         cum = np.concatenate([[0.0], np.cumsum([int(x) / d.total for x in w.tolist()])])
-        return cls(d.lo, w, cum, d.total)
+        return cls(d.lo, w, [float(x) for x in cum], d.total)
 
     def window(self, share: float, eps: float) -> tuple[int, int]:
         """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
-        n = len(self.weights)
         if share <= 0:
             return 0, 0
         cut = eps / share / 2
-        i = int(np.searchsorted(self.cumulative, cut, side="left")) - 1
-        j = int(np.searchsorted(self.cumulative, self.cumulative[-1] - cut, side="right"))
-        return max(i, 0), min(j, n)
+        cum = self.cumulative
+        i = bisect_left(cum, cut) - 1
+        j = bisect_right(cum, cum[-1] - cut)
+        return max(i, 0), min(j, len(cum) - 1)
 
 
 Terminal = tuple[str, int]  # ("defender" | "attacker" | "none", wounds)
@@ -123,16 +128,18 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
     per_level: list[tuple[int, dict[Terminal, int]]] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
     judged: dict[tuple[object, int], Step] = {}
-    margins: dict[tuple[str, str, str, bool], _Margins] = {}
+    margins: dict[tuple[str, str, str, bool, int], _Margins] = {}
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
         defence, _ = bout.defence_at(level)
         a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
-        zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level))
+        share = sum(states.values()) / den
+        depth = next((d for d, cost in _DEPTHS if cost * share <= 5 * eps), ROLL_DEPTH)
+        zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level), depth)
         if zkey not in margins:
-            z = rolls(att.name, a_role)
+            z = rolls(att.name, a_role, depth)
             if zkey[3]:
-                z = z - rolls(dfn.name, "defence")
+                z = z - rolls(dfn.name, "defence", depth)
             margins[zkey] = _Margins.of(z)
         mz = margins[zkey]
         # margin = score - defence + roll difference; gather weights by margin first
@@ -179,8 +186,8 @@ def injury_weights(
     bout: Bout, victim: Fighter, new_wounds: int, rolls: RollDists
 ) -> tuple[dict[Status, int], int]:
     """Exact weights of the victim's status after a wound (D06, D07), and their total."""
-    death = rolls(victim.name, "death check")
-    stun = rolls(victim.name, "stun check")
+    death = rolls(victim.name, "death check", ROLL_DEPTH)
+    stun = rolls(victim.name, "stun check", ROLL_DEPTH)
     total = death.total * stun.total
     after = victim.wounds + new_wounds
     t = victim.toughness
