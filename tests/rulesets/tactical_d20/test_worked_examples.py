@@ -20,7 +20,9 @@ def _example(name: str, **house: object):  # type: ignore[no-untyped-def]
 
 
 def _attack_mods(result) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    return {m.name: m.value for m in result.transcript.of_type(Modifier) if m.target == "attack roll"}
+    return {
+        m.name: m.value for m in result.transcript.of_type(Modifier) if m.target == "attack roll"
+    }
 
 
 def _check(result) -> Check:  # type: ignore[no-untyped-def]

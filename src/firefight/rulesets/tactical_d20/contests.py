@@ -83,12 +83,15 @@ def prepare_contest(
         )
     if action == "body_check" and not (actor.has("arm_wound") or actor.has("leg_wound")):
         raise RuleError(f"{actor.name} has no arm or leg wound to shake off (T05)")
-    if action == "restrain" and opponent is not None:
-        if SIZES.index(opponent.size) > SIZES.index(actor.size):
-            raise RuleError(
-                f"{actor.name} ({actor.size}) can restrain only creatures its size or smaller, "
-                f"not {opponent.name} ({opponent.size}) (T10)"
-            )
+    if (
+        action == "restrain"
+        and opponent is not None
+        and SIZES.index(opponent.size) > SIZES.index(actor.size)
+    ):
+        raise RuleError(
+            f"{actor.name} ({actor.size}) can restrain only creatures its size or smaller, "
+            f"not {opponent.name} ({opponent.size}) (T10)"
+        )
     actor_mods = (Modifier(f"{skill} modifier", actor.skill(skill), "contest", actor.name, rule),)
     opp_mods: tuple[Modifier, ...] = ()
     if fixed is None and opponent is not None:

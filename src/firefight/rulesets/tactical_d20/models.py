@@ -6,6 +6,7 @@ any field overridden in place: ``attacker = { use = "operator", skills = { firea
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Literal
 
@@ -95,7 +96,7 @@ class Weapon(_Strict):
     @field_validator("ranges")
     @classmethod
     def _ranges(cls, v: tuple[int, ...]) -> tuple[int, ...]:
-        if any(b <= a for a, b in zip(v, v[1:], strict=False)) or any(r <= 0 for r in v):
+        if any(b <= a for a, b in itertools.pairwise(v)) or any(r <= 0 for r in v):
             raise ValueError("ranges must be positive and increasing, e.g. [50, 100, 200]")
         return v
 
@@ -131,7 +132,7 @@ class ExtraModifier(_Strict):
 
 
 class AttackFields(_Strict):
-    """One attack, as a situation file or a step of a turn plan gives it (T03, T05-T07, T09, T11)."""
+    """One attack, as a situation file or a turn-plan step gives it (T03, T05-T07, T09, T11)."""
 
     #: The creature attacked (a catalog name or a table), or several: a Grapple/Melee (T09).
     target: Ref | None = None

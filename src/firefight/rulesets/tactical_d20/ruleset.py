@@ -15,7 +15,7 @@ from firefight.core.loading import validate
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
-from firefight.core.transcript import Transcript
+from firefight.core.transcript import Check, Transcript
 from firefight.dice import DiceSource, Dist, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.tactical_d20 import gear
@@ -27,7 +27,6 @@ from firefight.rulesets.tactical_d20.attack import (
 )
 from firefight.rulesets.tactical_d20.contests import (
     ContestOutcome,
-    PreparedContest,
     prepare_contest,
     roll_contest,
 )
@@ -116,7 +115,8 @@ def _load_suppression(s: SuppressionSituation, source: str, house: TacticalHouse
     creature = gear.creature(catalog, s.creature, source, "creature")
     weapon = gear.weapon(catalog, s.weapon, source, "weapon", house)
     p = prepare_cone(shooter, weapon, creature, s, house)
-    title = f"{shooter.name}: suppressing fire ({weapon.name}); {creature.name} {s.position.replace('_', ' ')}"
+    where = s.position.replace("_", " ")
+    title = f"{shooter.name}: suppressing fire ({weapon.name}); {creature.name} {where}"
     return Loaded("suppression", title, house, lambda d: roll_cone(p, d), p)
 
 
@@ -170,7 +170,7 @@ LOADERS: dict[str, Callable[[Any, str, TacticalHouse], Loaded]] = {
 # Summaries and odds, per kind
 # ----------------------------------------------------------------------------------------------
 def _attack_summary(o: AttackOutcome, t: Transcript, p: PreparedAttack) -> dict[str, Any]:
-    check = next(e for e in t.of_type(_check_type()) if e.name == "attack roll")
+    check = next(e for e in t.of_type(Check) if e.name == "attack roll")
     out: dict[str, Any] = {"attack roll": check.value, "dodge": check.target, "result": o.label}
     if o.hit:
         out["target"] = o.member
@@ -183,36 +183,28 @@ def _attack_summary(o: AttackOutcome, t: Transcript, p: PreparedAttack) -> dict[
     return out
 
 
-def _check_type() -> type:
-    from firefight.core.transcript import Check
-
-    return Check
-
-
 def _attack_odds(w: Weighted[AttackOutcome], loaded: Loaded) -> OddsReport:
     p: PreparedAttack = loaded.prepared
     labels = ("miss", "stopped by cover", "hit", "critical hit")
-    outcomes = {lab: w.probability(lambda o, lab=lab: o.label == lab) for lab in labels}
+    by_label = w.map(lambda o: o.label).probabilities()
+    outcomes = {lab: by_label.get(lab, Fraction(0)) for lab in labels}
     probs: dict[str, Fraction] = {
         "p_critical": w.probability(lambda o: o.critical and not o.stopped),
         "p_stopped_by_cover": w.probability(lambda o: o.stopped),
     }
     effects: dict[str, Fraction] = {}
-    for o, _ in w.items():
+    conditions = {f"p_{c}": Fraction(0) for c in ("stunned", "arm_wound", "leg_wound")}
+    for o, chance in w.probabilities().items():
         for e in o.effects:
-            effects.setdefault(e.label(), w.probability(lambda x, e=e: e in x.effects))
-    for cond in ("stunned", "arm_wound", "leg_wound"):
-        probs[f"p_{cond}"] = w.probability(
-            lambda o, c=cond: any(e.condition == c for e in o.effects)
-        )
+            effects[e.label()] = effects.get(e.label(), Fraction(0)) + chance
+            conditions[f"p_{e.condition}"] += chance
+    probs.update(conditions)
     tables: dict[str, dict[str, Fraction]] = {}
     if effects:
         tables["effects"] = effects
     if p.is_group:
-        tables["p_hit_per_member"] = {
-            t.name: w.probability(lambda o, n=t.name: o.member == n and not o.stopped)
-            for t in p.targets
-        }
+        landed = w.map(lambda o: o.member if o.hit and not o.stopped else "").probabilities()
+        tables["p_hit_per_member"] = {t.name: landed.get(t.name, Fraction(0)) for t in p.targets}
     return OddsReport(
         ruleset=ID,
         title=loaded.title,
@@ -230,9 +222,8 @@ def _attack_odds(w: Weighted[AttackOutcome], loaded: Loaded) -> OddsReport:
 
 
 def _cone_odds(w: Weighted[SuppressOutcome], loaded: Loaded) -> OddsReport:
-    outcomes = {
-        r: w.probability(lambda o, r=r: o.result == r) for r in (*RESULTS, "outside", "protected")
-    }
+    by_result = w.map(lambda o: o.result).probabilities()
+    outcomes = {r: by_result.get(r, Fraction(0)) for r in (*RESULTS, "outside", "protected")}
     check = {r: outcomes[r] for r in RESULTS}
     cone: PreparedCone = loaded.prepared
     return OddsReport(
@@ -245,7 +236,8 @@ def _cone_odds(w: Weighted[SuppressOutcome], loaded: Loaded) -> OddsReport:
         probabilities={f"p_{r}": check[r] for r in RESULTS},
         truncated_mass=w.truncated_mass,
         notes=(
-            f"Willpower DC {cone.dc}; partial = pass by {cone.house.suppress_partial_margin} or less",
+            f"Willpower DC {cone.dc}; partial = pass by "
+            f"{cone.house.suppress_partial_margin} or less",
         ),
     )
 
@@ -268,7 +260,8 @@ def _initiative_odds(w: Weighted[tuple[str, ...]], loaded: Loaded) -> OddsReport
         for o, p in sorted(w.probabilities().items(), key=lambda kv: -kv[1])
         if o != UNRESOLVED
     }
-    first = {c.name: w.probability(lambda o, n=c.name: o[0] == n) for c in creatures}
+    leaders = w.map(lambda o: o[0]).probabilities()
+    first = {c.name: leaders.get(c.name, Fraction(0)) for c in creatures}
     cut = w.p(UNRESOLVED) + w.truncated_mass
     return OddsReport(
         ruleset=ID,
@@ -284,13 +277,16 @@ def _initiative_odds(w: Weighted[tuple[str, ...]], loaded: Loaded) -> OddsReport
 def _turn_odds(w: Weighted[tuple[Any, ...]], loaded: Loaded) -> OddsReport:
     plan: tuple[PlannedStep, ...] = loaded.prepared
     per_step: dict[str, Fraction] = {}
+    chances = w.probabilities()
     for i, step in enumerate(plan):
         if step.attack is not None:
-            per_step[f"{step.label}: hit"] = w.probability(
-                lambda o, i=i: o[i].hit and not o[i].stopped
+            per_step[f"{step.label}: hit"] = sum(
+                (c for o, c in chances.items() if o[i].hit and not o[i].stopped), Fraction(0)
             )
         elif step.contest is not None:
-            per_step[f"{step.label}: success"] = w.probability(lambda o, i=i: o[i].success)
+            per_step[f"{step.label}: success"] = sum(
+                (c for o, c in chances.items() if o[i].success), Fraction(0)
+            )
 
     def total(o: tuple[Any, ...]) -> int:
         return sum(x.damage for x in o if isinstance(x, AttackOutcome))
@@ -380,7 +376,8 @@ class TacticalD20(Ruleset):
     def odds(self, situation: Loaded) -> OddsReport:
         if situation.kind == "initiative" and len(situation.prepared) > INITIATIVE_ODDS_LIMIT:
             raise InputError(
-                f"initiative odds enumerate 20^N first rolls: at most {INITIATIVE_ODDS_LIMIT} creatures",
+                "initiative odds enumerate 20^N first rolls: "
+                f"at most {INITIATIVE_ODDS_LIMIT} creatures",
                 tip="resolve it with --seed instead, or ask about fewer creatures",
             )
         w = outcome_distribution(situation.run)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 
 from firefight.core.transcript import Note, StateChange
 from firefight.dice import DiceSource
@@ -64,7 +65,7 @@ class TurnBudget:
 
 
 def move_distance(creature: Creature, house: TacticalHouse) -> int:
-    """Feet one move Action covers: speed, 5 ft in a Grapple, halved by a leg wound (T04, T05, T09)."""
+    """Feet one move Action covers: speed, 5 ft in a Grapple, halved by a leg wound (T04-T09)."""
     speed = house.grapple_speed if creature.has("grappled") else creature.speed
     return speed // 2 if creature.has("leg_wound") else speed
 
@@ -153,7 +154,7 @@ def prepare_turn(
             opponent = None
             if step.do not in ("body_check",) and step.target is not None:
                 opponent = resolve_targets(step, i)[0]
-            contest = prepare_contest(step.do, actor, opponent, step.distance, house)  # type: ignore[arg-type]
+            contest = prepare_contest(step.do, actor, opponent, step.distance, house)
             planned.append(PlannedStep(what, cost, contest=contest))
         elif step.do == "exit_grapple":
             budget.spend(house.exit_grapple_actions, what)
@@ -187,9 +188,7 @@ def roll_turn(
         key: Hashable = ("tactical_d20 turn step", index)
         if step.attack is not None:
             prepared_attack = step.attack
-            hit = dice.derive(
-                step.label, lambda d, p=prepared_attack: roll_attack(p, d, hp), key=key
-            )
+            hit = dice.derive(step.label, partial(roll_attack, prepared_attack, hp=hp), key=key)
             if hit.member:
                 start = next(t.hp for t in prepared_attack.targets if t.name == hit.member)
                 hp[hit.member] = hp.get(hit.member, start) - hit.damage
@@ -197,7 +196,7 @@ def roll_turn(
         elif step.contest is not None:
             prepared_contest = step.contest
             outcomes.append(
-                dice.derive(step.label, lambda d, p=prepared_contest: roll_contest(p, d), key=key)
+                dice.derive(step.label, partial(roll_contest, prepared_contest), key=key)
             )
         else:
             outcomes.append(None)
