@@ -334,3 +334,27 @@ def test_creatures_need_distinct_names() -> None:
     with pytest.raises(InputError, match="two creatures are called 'raider'"):
         load(initiative("raider", "raider"))
     load(initiative("raider", {"use": "raider", "name": "raider 2"}))
+
+
+# --- T09 group size ----------------------------------------------------------------------------
+def test_grapple_and_melee_size() -> None:
+    from firefight.rulesets.tactical_d20.grapple import exit_provokes, group_name, melee_side
+    from firefight.rulesets.tactical_d20.models import Creature
+
+    def c(size: str) -> Creature:
+        return Creature(name=size, size=size)  # type: ignore[arg-type]
+
+    assert group_name([c("medium")] * 2) == "Grapple" and exit_provokes([c("medium")] * 2)
+    assert group_name([c("medium")] * 3) == "Melee" and not exit_provokes([c("medium")] * 3)
+    assert melee_side([c("medium"), c("large")]) == 2  # a Grapple shares one space
+    assert melee_side([c("medium")] * 3) == 2
+    assert melee_side([c("medium")] * 5) == 3
+    assert melee_side([c("large"), c("medium"), c("medium")]) == 3
+    assert melee_side([c("large"), c("large"), c("medium")]) == 4  # two 2x2 never fit in 3x3
+
+
+def test_a_disarmed_creature_strikes_unarmed_only() -> None:
+    disarmed = {"use": "operator", "conditions": ["disarmed"]}
+    with pytest.raises(RuleError, match="is disarmed"):
+        load(attack(attacker=disarmed, weapon="pistol", distance=10))
+    load(attack(attacker=disarmed, weapon="unarmed"))

@@ -162,6 +162,11 @@ def prepare_attack(
 ) -> PreparedAttack:
     """Check the attack against the rules and gather its modifiers (no dice)."""
     check_can_act(attacker, "attack")
+    if attacker.has("disarmed") and weapon.kind != "unarmed":
+        raise RuleError(
+            f"{attacker.name} is disarmed: no {weapon.name} in hand (T06, T10)",
+            tip='use weapon = "unarmed" or remove "disarmed" from its conditions',
+        )
     group = len(targets) > 1
     if f.grappling:
         names = {t.name for t in targets}

@@ -89,3 +89,4 @@ class TacticalHouse(HouseRules):
 
     # T01 initiative
     initiative_die: int = 20
+    round_seconds: int = Field(10, description="a round: every creature's turn, in order")

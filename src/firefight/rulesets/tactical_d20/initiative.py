@@ -86,5 +86,6 @@ def roll_initiative(
         scores.append(natural + c.agility)
         dice.record(Note(f"{c.name} initiative {scores[-1]}", "T01"))
     order = order_of(creatures, scores, dice, house)
-    dice.record(Note("turn order each round: " + " > ".join(order), "T01"))
+    every = f"each {house.round_seconds}-second round"
+    dice.record(Note(f"turn order {every}: " + " > ".join(order), "T01"))
     return order

@@ -16,7 +16,14 @@ Side = Literal["player", "gm"]
 Size = Literal["tiny", "small", "medium", "large", "huge"]
 SIZES: tuple[Size, ...] = ("tiny", "small", "medium", "large", "huge")
 Condition = Literal[
-    "stunned", "arm_wound", "leg_wound", "prone", "restrained", "restraining", "grappled"
+    "stunned",
+    "arm_wound",
+    "leg_wound",
+    "prone",
+    "restrained",
+    "restraining",
+    "grappled",
+    "disarmed",
 ]
 Region = Literal["head", "torso", "arms", "legs"]
 FireCapability = Literal["single", "semi", "auto"]
