@@ -292,3 +292,12 @@ def test_every_example_resolves_on_seeded_dice(name: str) -> None:
     sit = load_suppression(read_toml(EXAMPLES / name), str(EXAMPLES / name), GraydawnHouseRules())
     r = resolve_suppression(sit, SeededDice(7))
     assert r.outcome.hits >= 0 and len(r.transcript) > 0
+
+
+def test_wound_state_lowers_cl_on_the_check_and_ref_cl_on_the_attack() -> None:
+    # serious wounds (5-8 marks): -1 REF, -1 CL (G20)
+    sit = andre(target_wounds={"wounding": 6}, wounds={"wounding": 6})
+    r = resolve_suppression(sit, ScriptedDice([8, 9, 5, 7, 5]))
+    attack, check = checks(r)[:2]
+    assert attack.value == 22 - 1  # ceil((7 + 5) / 2) = 6 instead of 7
+    assert check.value == 20 - 1

@@ -30,6 +30,7 @@ from firefight.core.transcript import Check, Modifier, Note, StateChange, Transc
 from firefight.dice import NATURAL_ONE, DiceSource, Dist
 from firefight.errors import InputError
 from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn.attack import _stat_penalty, _wounded_base
 from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules, Weapon
 from firefight.rulesets.graydawn.ranges import range_band
 from firefight.rulesets.graydawn.situation import _combatant
@@ -541,7 +542,8 @@ def _defence_base(t: Combatant) -> tuple[int, int]:
         prone=t.stance.prone,
         aimed_attack=False,
     )
-    return t.stats.rd_base, t.dodge_cover if skill_ok else 0
+    _, rd = _wounded_base(t, "MA", t.stance.bracing)  # G20: REF penalty by wound state
+    return rd, t.dodge_cover if skill_ok else 0
 
 
 def _roll_total(dice: DiceSource, why: str, base: int) -> tuple[int, bool]:
@@ -584,7 +586,12 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
     dice.record(Note(f"{s.name}: {rounds} rounds from a {w.kind} -> {base} base level(s)", "G09"))
     band = shooter_band(s, sit.house)
     tn = range_tn(band, rules)
-    ra = s.stats.ra_base + s.skill(w.skill)
+    before, after = _wounded_base(s, "CL", False)
+    if after != before:
+        dice.record(
+            Modifier("wound state", after - before, "suppressing-fire attack", s.name, "G20")
+        )
+    ra = after + s.skill(w.skill)
     extra = _mods(dice, s.modifiers, "suppressing-fire attack", s.name, "G09")
     luck = s.luck_spent * sit.house.luck_point_bonus
     if luck:
@@ -715,7 +722,10 @@ def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) ->
             Modifier("armour aid", aid, "suppression check", f"torso SP {t.armour.torso}", "G08")
         )
     mods = _mods(dice, t.check_modifiers, "suppression check", t.name, "G10")
-    base = t.stats.CL + t.dodge_cover + aid + mods
+    cl_pen = _stat_penalty(t.stats.CL, t.wounds.marks)
+    if cl_pen:
+        dice.record(Modifier("wound state (CL)", cl_pen, "suppression check", t.name, "G20"))
+    base = t.stats.CL + cl_pen + t.dodge_cover + aid + mods
     total, natural_one = _roll_total(dice, f"{t.name} suppression check (G10)", base)
     result = check_result(total, natural_one, tn, rules)
     dice.record(
