@@ -264,7 +264,7 @@ def test_lane_width_and_levels() -> None:
 def test_grenade_dive_halves_damage_and_costs_the_action() -> None:
     sit = load(read_toml(EXAMPLES / "suppress_grenade.toml"))
     r = resolve_suppression(sit, ScriptedDice([6]))
-    assert (r.outcome.dive, r.outcome.lost_action) == ("half", False)
+    assert (r.outcome.dive, r.outcome.lost_action) == ("half", True)
     assert r.summary["blast damage"] == "half"
     r = resolve_suppression(sit, ScriptedDice([5]))  # 14 vs 15: never heard it
     assert r.outcome.dive == "full"

@@ -529,7 +529,7 @@ class SuppressionOutcome:
     hits: int  # hits on the target this round, at most the rounds fired at it
     fire_hits: int  # of those, from covering fire and firing lanes (G29, G30)
     panicked: bool
-    lost_action: bool
+    lost_action: bool  # a fumble took initiative below 0 (G10), or it dived (G14)
     dive: str = ""  # G14: "", "half" or "full" damage
 
 
@@ -1034,7 +1034,7 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         if levels and not panicked:
             dice.record(StateChange(t.name, "suppression levels", levels, 0, "G13"))
     outcome = SuppressionOutcome(
-        levels, result, hits, min(fire_hits, hits), panicked, auto_hunker, dive
+        levels, result, hits, min(fire_hits, hits), panicked, auto_hunker or lost_action, dive
     )
     return outcome, summary
 
