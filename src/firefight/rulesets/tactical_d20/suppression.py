@@ -88,15 +88,19 @@ def roll_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
     if s.position == "starts_turn_inside" and s.protected:
         dice.record(Note(f"{c.name} starts its turn protected: no check", "T08"))
         return SuppressOutcome("protected")
-    dice.record(
+    skill = p.weapon.proficiency
+    dc_mods = (
+        Modifier("base DC", house.suppress_dc_base, "Willpower DC", "suppressing fire", "T08"),
         Modifier(
-            f"DC {house.suppress_dc_base} + proficiency",
-            p.dc,
+            f"{skill} proficiency",
+            p.dc - house.suppress_dc_base,
             "Willpower DC",
             p.shooter.name,
             "T08",
-        )
+        ),
     )
+    for m in dc_mods:
+        dice.record(m)
     dice.record(
         Modifier("Willpower modifier", c.skill("willpower"), "Willpower check", c.name, "T08")
     )
@@ -109,7 +113,16 @@ def roll_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
         result = "partial"
     else:
         result = "pass"
-    dice.record(Check("Willpower check", total, p.dc, margin >= 0, "T08", f"{result} by {margin}"))
+    dice.record(
+        Check(
+            "Willpower check",
+            total,
+            p.dc,
+            margin >= 0,
+            "T08",
+            f"{result}: " + (f"missed by {-margin}" if margin < 0 else f"passed by {margin}"),
+        )
+    )
     if result == "fail":
         verdict = {
             "in_area": "cannot take actions inside the cone",

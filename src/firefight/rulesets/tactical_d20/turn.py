@@ -79,6 +79,7 @@ class PlannedStep:
     attack: PreparedAttack | None = None
     contest: PreparedContest | None = None
     notes: tuple[str, ...] = ()
+    rule: str = "T02"
     ammo: tuple[str, int, int] | None = None
 
 
@@ -105,7 +106,9 @@ def prepare_turn(
             budget.spend(house.move_actions, what)
             moved_since_attack = True
             feet = move_distance(actor, house)
-            planned.append(PlannedStep(what, house.move_actions, notes=(f"moves up to {feet} ft",)))
+            planned.append(
+                PlannedStep(what, house.move_actions, notes=(f"moves up to {feet} ft",), rule="T04")
+            )
         elif step.do == "attack":
             weapon = resolve_weapon(step, i)
             targets = resolve_targets(step, i)
@@ -146,6 +149,7 @@ def prepare_turn(
                         f"lays a cone to {weapon.ranges[0]} ft (or a barrier); uses the Reaction",
                     ),
                     ammo=(weapon.name, rounds_now, rounds_now - house.suppress_rounds),
+                    rule="T08",
                 )
             )
         elif step.do in ("disarm", "restrain", "trip", "escape", "manacles", "body_check"):
@@ -164,7 +168,7 @@ def prepare_turn(
                 if melee
                 else "leaves the Grapple; the other creature may make a melee attack as a Reaction"
             )
-            planned.append(PlannedStep(what, house.exit_grapple_actions, notes=(note,)))
+            planned.append(PlannedStep(what, house.exit_grapple_actions, notes=(note,), rule="T09"))
         else:
             planned.append(PlannedStep(what, 0, notes=("a Free Action",)))
     return tuple(planned)
@@ -181,7 +185,7 @@ def roll_turn(
         left -= step.cost
         dice.record(Note(f"{actor.name} {step.label}: {step.cost} Action(s), {left} left", "T02"))
         for note in step.notes:
-            dice.record(Note(note, "T04" if "move" in step.label else "T02"))
+            dice.record(Note(note, step.rule))
         if step.ammo is not None:
             name, before, after = step.ammo
             dice.record(StateChange(name, "rounds loaded", before, after, "T08"))
