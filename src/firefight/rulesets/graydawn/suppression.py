@@ -546,6 +546,19 @@ def _defence_base(t: Combatant) -> tuple[int, int]:
     return rd, t.dodge_cover if skill_ok else 0
 
 
+def rounds_at_target(sit: SuppressionSituation) -> int:
+    """G11: the most hits the target can take this round."""
+    return sum(shooter_rounds(s, sit.rules) for s in sit.shooters)
+
+
+def _capped(dice: DiceSource, sit: SuppressionSituation, hits: int) -> int:
+    """No action takes more hits than the rounds fired (G11); keeps exact odds small too."""
+    cap = rounds_at_target(sit)
+    if hits > cap:
+        dice.record(Note(f"{hits} hits capped at the {cap} rounds fired", "G11"))
+    return min(hits, cap)
+
+
 def _roll_total(dice: DiceSource, why: str, base: int) -> tuple[int, bool]:
     r = dice.roll("d10x", why=why)
     return base + r.total, NATURAL_ONE in r.tags
@@ -787,7 +800,7 @@ def _hunker(
             f"{got} hit(s)",
         )
     )
-    return got
+    return _capped(dice, sit, got)
 
 
 def _move_out(dice: DiceSource, *, sit: SuppressionSituation, a: TargetAction, pen: int) -> int:
@@ -817,7 +830,7 @@ def _move_out(dice: DiceSource, *, sit: SuppressionSituation, a: TargetAction, p
             f"roll {raw} {-pen:+d} {bonus:+d} = {total}; {got} hit(s)",
         )
     )
-    return got
+    return _capped(dice, sit, got)
 
 
 def _act(
@@ -856,7 +869,7 @@ def _act(
     got = hits_for_miss(total, tn, rules) if counts else 0
     detail = f"{shown}; " + (f"{got} hit(s)" if counts else "not exposed to the fire")
     dice.record(Check(f"{t.name} {label}", total, tn, total >= tn, "G11", detail))
-    return got
+    return _capped(dice, sit, got)
 
 
 Step = tuple[Any, ...]
@@ -937,7 +950,7 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
             a = plan[i] if i < len(plan) else hunker
             fn_a = partial(_act, sit=sit, a=a, pen=pen, multi=multi, counts=counts)
             hits += dice.derive("act", fn_a, key=("act", id(sit), *step[1:]))
-    return hits
+    return _capped(dice, sit, hits)
 
 
 def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcome, dict[str, Any]]:
