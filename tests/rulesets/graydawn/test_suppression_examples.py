@@ -301,3 +301,38 @@ def test_wound_state_lowers_cl_on_the_check_and_ref_cl_on_the_attack() -> None:
     attack, check = checks(r)[:2]
     assert attack.value == 22 - 1  # ceil((7 + 5) / 2) = 6 instead of 7
     assert check.value == 20 - 1
+
+
+def test_several_shooters_add_up_and_spend_ammunition() -> None:
+    data = read_toml(EXAMPLES / "suppress_andre.toml")
+    second = {"name": "Bea", "weapon": "smg", "rounds": 20, "distance_m": 30}
+    second |= {"stats": {"REF": 6, "CL": 6}, "skills": {"smg": 4}}
+    data["shooters"].append(second)
+    data["target"]["actions"] = []
+    r = resolve_suppression(load(data), ScriptedDice([8, 4, 9]))
+    # Andre 4 levels; Bea: 20 SMG rounds = 2 levels, 6 + 4 + 4 = 14 vs TN 20 (30 m of 150 m is
+    # medium) -> +0: 6 levels, TN 30
+    assert r.outcome.levels == 6 and r.summary["check TN"] == 30
+    ammo = [
+        (c.who, c.before, c.after)
+        for c in r.transcript.of_type(StateChange)
+        if c.field == "rounds in magazine"
+    ]
+    assert ammo == [("Andre", 20, 0), ("Bea", 30, 10)]
+
+
+def test_base_levels_by_weapon_kind() -> None:
+    from firefight.rulesets.graydawn.models import Weapon
+    from firefight.rulesets.graydawn.suppression import base_levels, rally_tn, unsuitable_reason
+
+    pistol = Weapon(kind="pistol", magazine=16, rof=2)
+    assert [base_levels(pistol, n, RULES) for n in (9, 10, 15, 16)] == [0, 1, 1, 2]
+    smg = Weapon(kind="smg", magazine=50, rof=30)
+    assert [base_levels(smg, n, RULES) for n in (9, 10, 29, 30, 50)] == [0, 1, 2, 3, 5]
+    shotgun = Weapon(kind="shotgun", magazine=8, rof=2)
+    assert [base_levels(shotgun, n, RULES) for n in (1, 2, 4, 5)] == [0, 1, 2, 2]
+    assert unsuitable_reason(Weapon(kind="sniper", magazine=5), RULES) is not None
+    assert unsuitable_reason(Weapon(kind="pistol", magazine=8), RULES) is not None
+    assert unsuitable_reason(Weapon(kind="grenade"), RULES) is not None
+    assert unsuitable_reason(Weapon(kind="machine_gun", magazine=100), RULES) is None
+    assert rally_tn(4, RULES) == 25  # G15: leadership vs the unit's suppression TN
