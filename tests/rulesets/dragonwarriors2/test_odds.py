@@ -13,7 +13,7 @@ import pytest
 from firefight.core.loading import read_toml
 from firefight.dice import Depth, SeededDice, enumerate_outcomes
 from firefight.rulesets import get_ruleset
-from firefight.rulesets.dragonwarriors2.odds import injury_weights, shared_roll_dists
+from firefight.rulesets.dragonwarriors2.odds import exchange_odds, injury_weights, shared_roll_dists
 from firefight.rulesets.dragonwarriors2.rules import plus_minus, run_exchange
 
 from .conftest import EXAMPLES, exchange, fighter, load
@@ -150,3 +150,32 @@ def test_fight_odds_are_the_first_exchange() -> None:
     fight = RULESET.odds(load(read_toml(EXAMPLES / "rolf_vs_lennox.toml")))
     assert "first exchange (Lennox attacks Rolf)" in fight.notes[0]
     assert fight.p_hit is not None and 0 < fight.p_hit < Fraction(1, 2)
+
+
+def test_odds_equal_plain_enumeration_of_the_resolve_code() -> None:
+    """With every die cut at one re-roll, enumerating ``run_exchange`` path by path (feasible
+    for a fixed-difficulty shot) gives exactly the odds module's weights, mass left out too."""
+    data = exchange(
+        fighter("Archer", 12, 9, 9),
+        fighter("Guard", 10, 10, 9, wounds=10, armour="leather"),
+        missile={"weapon": "javelin", "range_feet": 12, "difficulty_rolled": False},
+    )
+    bout = load(data).bout
+    shallow = {}
+
+    def rolls(who: str, role: str, depth: int) -> Any:
+        if role not in shallow:
+            fn = lambda d: plus_minus(d, who, role)  # noqa: E731
+            shallow[role] = enumerate_outcomes(fn, depth=Depth(1)).to_dist()
+        return shallow[role]
+
+    ours = exchange_odds(bout, rolls, eps=0).outcomes
+
+    def resolve_key(d: Any) -> tuple[Any, ...]:
+        o = run_exchange(d, bout).outcome
+        return (o.result, o.damage, o.counter_damage, o.defender_status, o.attacker_status)
+
+    plain = enumerate_outcomes(resolve_key, depth=Depth(1))
+    assert ours.probabilities() == plain.probabilities()
+    assert ours.truncated_mass == plain.truncated_mass
+    assert plain.probability(lambda k: k[3] == "dead") > 0

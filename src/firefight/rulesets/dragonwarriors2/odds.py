@@ -101,6 +101,8 @@ class _Margins:
         """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
         if share <= 0:
             return 0, 0
+        if eps <= 0:
+            return 0, len(self.cumulative) - 1
         cut = eps / share / 2
         cum = self.cumulative
         i = bisect_left(cum, cut) - 1
@@ -221,13 +223,21 @@ class ExchangeOdds:
     contests: Weighted[int]
 
 
-def exchange_odds(bout: Bout, rolls: RollDists | None = None) -> ExchangeOdds:
-    """Exact odds of one exchange: the chain, then the injury checks of whoever is hit."""
+def exchange_odds(
+    bout: Bout, rolls: RollDists | None = None, eps: float | None = None
+) -> ExchangeOdds:
+    """Exact odds of one exchange: the chain, then the injury checks of whoever is hit.
+
+    ``rolls`` and ``eps`` are for tests: other roll distributions (e.g. a shallower cut) and a
+    fixed tail budget per chain state (0 keeps every tail).
+    """
+    fixed = eps is not None
     if rolls is None:
         rolls = shared_roll_dists(bout.options.double_six_bonus)
-    eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
+    if eps is None:
+        eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
     chain = chain_odds(bout, rolls, eps)
-    for _ in range(3):  # a long flurry visits many states: tighten until within tolerance
+    for _ in range(0 if fixed else 3):  # a long flurry visits many states: tighten if needed
         left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
         if left < bout.options.odds_tolerance:
             break
