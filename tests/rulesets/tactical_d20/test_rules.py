@@ -358,3 +358,23 @@ def test_a_disarmed_creature_strikes_unarmed_only() -> None:
     with pytest.raises(RuleError, match="is disarmed"):
         load(attack(attacker=disarmed, weapon="pistol", distance=10))
     load(attack(attacker=disarmed, weapon="unarmed"))
+
+
+def test_a_grappled_creature_is_shot_at_as_part_of_its_grapple() -> None:
+    grappled = {"use": "raider", "conditions": ["grappled"]}
+    with pytest.raises(RuleError, match="ranged attacks treat the Grapple as one target"):
+        load(attack(weapon="pistol", distance=20, target=grappled))
+    load(attack(weapon="pistol", distance=5, target=grappled, grappling=["raider"]))
+
+
+def test_house_rules_are_checked() -> None:
+    from firefight.core.loading import validate
+    from firefight.errors import InputError
+    from firefight.rulesets.tactical_d20.house import TacticalHouse
+
+    with pytest.raises(InputError, match="die_steps"):
+        validate(TacticalHouse, {"die_steps": [8, 6]}, "house.toml")
+    with pytest.raises(InputError, match="unarmed_damage"):
+        validate(TacticalHouse, {"unarmed_damage": "d"}, "house.toml")
+    with pytest.raises(InputError, match="actions_per_turn"):
+        validate(TacticalHouse, {"actions_per_turn": "four"}, "house.toml")

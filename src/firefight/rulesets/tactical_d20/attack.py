@@ -186,6 +186,12 @@ def prepare_attack(
                 "a melee attack targets one creature; ranged attacks target a Grapple as a whole",
                 tip="give target = one member",
             )
+    if weapon.is_ranged and not group and targets[0].has("grappled") and not f.grappling:
+        raise RuleError(
+            f"{targets[0].name} is in a Grapple: ranged attacks treat the Grapple as one "
+            "target (T09)",
+            tip="list every creature of the Grapple in targets = [...]",
+        )
     if f.free and weapon.is_ranged:
         raise RuleError("only a melee attack after moving into reach is a Free Action (T09)")
     if f.cover == "concealment":

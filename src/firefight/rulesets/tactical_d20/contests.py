@@ -76,7 +76,10 @@ def prepare_contest(
         check_can_act(actor, action.replace("_", " "))
     fixed = {"body_check": house.body_check_dc, "move_melee": house.move_melee_dc}.get(action)
     if fixed is None and opponent is None:
-        raise RuleError(f'{action} is a contest: give opponent = "name" ({rule})')
+        raise RuleError(
+            f"{action} is a contest: name the opponent ({rule})",
+            tip='opponent = "name" (in a turn step: target = "name")',
+        )
     if fixed is None and distance > house.melee_reach:
         raise RuleError(
             f"{action} needs the opponent within {house.melee_reach} ft, not {distance} ({rule})"

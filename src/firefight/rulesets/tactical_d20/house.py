@@ -5,9 +5,10 @@ Readings the text leaves open are switches here too, so a table can pick the oth
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from firefight.core.house import HouseRules
 
@@ -90,3 +91,18 @@ class TacticalHouse(HouseRules):
     # T01 initiative
     initiative_die: int = 20
     round_seconds: int = Field(10, description="a round: every creature's turn, in order")
+
+    @field_validator("die_steps")
+    @classmethod
+    def _ladder(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if not v or any(b <= a for a, b in itertools.pairwise(v)) or v[0] < 2:
+            raise ValueError("die_steps must list die sizes from smallest to largest, e.g. [4, 6]")
+        return v
+
+    @field_validator("unarmed_damage")
+    @classmethod
+    def _dice(cls, v: str) -> str:
+        from firefight.rulesets.tactical_d20.models import parse_damage
+
+        parse_damage(v)
+        return v
