@@ -609,6 +609,13 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
     luck = s.luck_spent * sit.house.luck_point_bonus
     if luck:
         dice.record(Modifier("luck points", luck, "suppressing-fire attack", s.name, "G17"))
+    dice.record(
+        Note(
+            f"{s.name} attack base: (REF+CL)/2 {after} + {w.skill} {s.skill(w.skill)} "
+            f"+ modifiers {extra + luck:+d} = {ra + extra + luck}; TN {tn} at {band} range",
+            "G09",
+        )
+    )
     total, _ = _roll_total(dice, f"{s.name} suppressing-fire attack (G09)", ra + extra + luck)
     more = levels_from_attack(total, tn, rules)
     dice.record(
@@ -739,6 +746,13 @@ def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) ->
     if cl_pen:
         dice.record(Modifier("wound state (CL)", cl_pen, "suppression check", t.name, "G20"))
     base = t.stats.CL + cl_pen + t.dodge_cover + aid + mods
+    dice.record(
+        Note(
+            f"{t.name} check base: CL {t.stats.CL} + Dodge/Cover {t.dodge_cover} "
+            f"+ modifiers {cl_pen + aid + mods:+d} = {base}; TN {tn} for {levels} level(s)",
+            "G10",
+        )
+    )
     total, natural_one = _roll_total(dice, f"{t.name} suppression check (G10)", base)
     result = check_result(total, natural_one, tn, rules)
     dice.record(
