@@ -529,7 +529,8 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
             attack = a_base + va
             if attack <= 0:
                 c = Contest(-1, (-attack) // 5, None, ap, tp)
-                acc[c] = acc.get(c, 0) + wa * d_total
+                # the defence is rolled all the same: only its kept mass counts
+                acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
                 continue
             if not rolled_defence:
                 assert tn is not None

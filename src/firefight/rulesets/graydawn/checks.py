@@ -51,6 +51,14 @@ def roll_over(
 ) -> tuple[bool, int]:
     """base + d10x >= target, with the caller's luck choices. Returns (passed, luck left)."""
 
+    def boosted(total: int, points: int) -> tuple[bool, int]:
+        """After a failure: the fewest +2s that turn it into a success, if affordable."""
+        if luck.boost:
+            need = math.ceil((target - total) / luck.point_bonus)
+            if 0 < need <= points:
+                return True, points - need
+        return False, points
+
     def run(d: DiceSource) -> tuple[bool, int]:
         left = luck
         total = base + d.roll(expr, why=f"{name} ({rule})").total
@@ -62,25 +70,42 @@ def roll_over(
             total = base + d.roll(expr, why=f"{name} re-rolled with luck (G17)").total
             passed = total >= target
             d.record(Check(f"{name} (re-roll)", total, target, passed, rule))
-        if not passed and left.boost:
-            need = math.ceil((target - total) / left.point_bonus)
-            if 0 < need <= left.points:
-                left = spend(d, left, need, f"+{need * left.point_bonus} to {name}")
-                total += need * left.point_bonus
-                passed = True
-                d.record(Check(f"{name} (with luck)", total, target, True, "G17"))
-        return passed, left.points
+        if passed:
+            return True, left.points
+        passed, points = boosted(total, left.points)
+        if passed:
+            spend(d, left, left.points - points, f"+{(left.points - points) * 2} to {name}")
+            d.record(Note(f"{name} turned into a success with luck", "G17"))
+        return passed, points
 
     def weighted() -> Weighted[tuple[bool, int]]:
-        """Without luck choices: the share of the d10x distribution at or above the need."""
+        """The same steps over the d10x distribution (a re-roll's branch computed once)."""
         dist = exact(expr)
-        passed = sum(w for v, w in dist.items() if base + v >= target)
-        failed = sum(w for v, w in dist.items() if base + v < target)
-        return Weighted({(True, luck.points): passed, (False, luck.points): failed}, dist.total)
+        items = list(dist.items())
+        parts: dict[tuple[tuple[bool, int], int], int] = {}
 
-    plain = not (luck.reroll or luck.boost)
+        def add(outcome: tuple[bool, int], num: int, den: int) -> None:
+            parts[(outcome, den)] = parts.get((outcome, den), 0) + num
+
+        rerolls = luck.reroll and luck.points >= luck.reroll_cost
+        second: dict[tuple[bool, int], int] = {}
+        if rerolls:
+            after = luck.points - luck.reroll_cost
+            for v, w in items:
+                outcome = (True, after) if base + v >= target else boosted(base + v, after)
+                second[outcome] = second.get(outcome, 0) + w
+        for v, w in items:
+            if base + v >= target:
+                add((True, luck.points), w, dist.total)
+            elif rerolls:
+                for outcome, w2 in second.items():
+                    add(outcome, w * w2, dist.total * dist.total)
+            else:
+                add(boosted(base + v, luck.points), w, dist.total)
+        return memo.combine(parts)
+
     key = ("over", base, target, luck, expr)
-    return memo.branch(dice, name, run, key, weighted if plain else None)
+    return memo.branch(dice, name, run, key, weighted)
 
 
 def roll_under(

@@ -1,0 +1,212 @@
+"""Exact odds: against independent computations, against seeded sampling, and the vectorised exact
+route against plain path-by-path enumeration of the same rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from firefight.dice import SeededDice, enumerate_outcomes, exact
+from firefight.rulesets.graydawn import memo
+from firefight.rulesets.graydawn.checks import LuckUse, roll_over
+from firefight.rulesets.graydawn.attack import attack_distribution, resolve_outcome
+
+from .helpers import RULESET, SMG_2D6, situation
+
+D10X = exact("d10x")
+#: Open-ended d10s are exact to a depth whose left-out mass is about 1e-12 per check; the
+#: resolution's later checks (graze, saves) leave that much out of each hit count too.
+TOL = 1e-11
+
+
+def close(a: dict[int, Fraction], b: dict[int, Fraction]) -> bool:
+    keys = set(a) | set(b)
+    return all(abs(float(a.get(k, 0)) - float(b.get(k, 0))) < TOL for k in keys)
+
+
+def independent_hits(a_base: int, d_base: int, rounds: int) -> dict[int, Fraction]:
+    """Hits of a full-auto attack straight from two d10x distributions (G04, G06, G28)."""
+    out: dict[int, int] = {}
+    for x, wx in D10X.items():
+        attack = a_base + x
+        for y, wy in D10X.items():
+            defence = d_base + y
+            hits = 0 if attack <= 0 or attack < defence else min(1 + attack - defence, rounds)
+            out[hits] = out.get(hits, 0) + wx * wy
+    return {k: Fraction(w, D10X.total**2) for k, w in out.items()}
+
+
+def test_full_auto_hit_distribution_matches_an_independent_computation() -> None:
+    sit = situation({"attack": {"mode": "full_auto", "rounds": 30, "range_m": 50}})
+    report = RULESET.odds(sit)
+    # attack 6 + 5 + 3 (30 rounds, close) = 14; defence 6 + 3 = 9
+    expected = independent_hits(14, 9, 30)
+    got = dict(report.distributions["hits"].probabilities())
+    assert close(got, expected)
+    assert got[14] > 0 and max(got) == 30
+
+
+def test_full_auto_recoil_at_medium_range_and_a_short_burst() -> None:
+    sit = situation({"attack": {"mode": "full_auto", "rounds": 14, "range_m": 150}})
+    report = RULESET.odds(sit)
+    # 150 m of 400 listed is medium: -5, and recoil -1 for 14 rounds: 6 + 5 - 6 = 5
+    expected = independent_hits(5, 9, 14)
+    assert close(dict(report.distributions["hits"].probabilities()), expected)
+
+
+def test_burst_hit_distribution_is_p_hit_times_the_d6_table() -> None:
+    sit = situation({"attacker": {"weapon": SMG_2D6}, "attack": {"mode": "burst", "range_m": 20}})
+    report = RULESET.odds(sit)
+    p_hit = sum(p for k, p in independent_hits(14, 9, 1).items() if k)
+    assert report.p_hit is not None
+    assert abs(float(report.p_hit - p_hit)) < TOL
+    hits = dict(report.distributions["hits"].probabilities())
+    expected = {k: p_hit * Fraction(n, 6) for k, n in ((1, 2), (2, 3), (3, 1))}
+    expected[0] = 1 - p_hit
+    assert close(hits, expected)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({}, {"head": 1, "torso": 3, "left_arm": 1, "right_arm": 1, "left_leg": 2, "right_leg": 2}),
+        (
+            {"attack": {"hit_locations": "d8"}},
+            {"head": 1, "torso": 3, "left_arm": 1, "right_arm": 1, "left_leg": 2},
+        ),
+        (
+            {"attack": {"mode": "centre_of_mass"}},
+            {"head": 1, "torso": 3, "left_arm": 1, "right_arm": 1},
+        ),
+        ({"attack": {"hit_locations": "cinematic"}}, {"torso": 1}),
+    ],
+)
+def test_hit_location_probabilities(extra: dict[str, object], expected: dict[str, int]) -> None:
+    report = RULESET.odds(situation(extra))
+    p_hit = report.p_hit
+    assert p_hit is not None
+    whole = sum(expected.values())
+    table = report.tables["location"]
+    for loc, share in table.items():
+        assert abs(float(share - p_hit * Fraction(expected.get(loc, 0), whole))) < TOL
+
+
+def test_d8_option_falls_back_to_d10_behind_cover() -> None:
+    sit = situation(
+        {"attack": {"hit_locations": "d8"}, "target": {"cover": {"level": 3, "position": "active"}}}
+    )
+    table = RULESET.odds(sit).tables["location"]
+    assert table["right_leg"] > 0  # d10 faces 9-10 exist only on the full table (G24)
+
+
+def test_exact_odds_agree_with_seeded_sampling() -> None:
+    sit = situation(
+        {
+            "attack": {"mode": "burst", "range_m": 20},
+            "attacker": {"weapon": SMG_2D6},
+            "target": {"armour": ["kevlar t-shirt"], "cover": {"level": 1, "position": "active"}},
+        }
+    )
+    dist = attack_distribution(sit)
+    n = 3000
+    rng = np.random.default_rng(20261121)
+    dice = SeededDice(rng)
+    sampled = [resolve_outcome(sit, dice) for _ in range(n)]
+    for name, pred in (
+        ("hit", lambda o: o.hit),
+        ("graze", lambda o: o.wound.grazed),
+        ("stunned", lambda o: o.saves.stunned),
+        ("two hits", lambda o: o.hits == 2),
+    ):
+        p = float(dist.probability(pred))
+        share = sum(1 for o in sampled if pred(o)) / n
+        sigma = (p * (1 - p) / n) ** 0.5
+        assert abs(share - p) < 4 * sigma + 1e-9, name
+    mean = float(dist.to_dist(lambda o: o.damage).mean)
+    sample_mean = sum(o.damage for o in sampled) / n
+    sd = float(dist.to_dist(lambda o: o.damage).variance) ** 0.5
+    assert abs(sample_mean - mean) < 4 * sd / n**0.5
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"target": {"armour": ["kevlar t-shirt"], "cover": {"level": 2, "position": "active"}}},
+        {"attack": {"mode": "burst", "range_m": 20}, "attacker": {"weapon": SMG_2D6}},
+        {"attack": {"mode": "full_auto", "rounds": 10, "range_m": 50}},
+        {"attack": {"mode": "centre_of_mass"}, "target": {"wounds": {"wounding": 10}}},
+        {
+            "target": {"stats": {"LUCK": 7}, "armour": ["steel helmet"]},
+            "luck": {
+                "target": {"reroll": ["hit_location_head"], "boost": ["graze", "stun_save"]},
+            },
+        },
+        {"attack": {"mode": "melee"}, "attacker": {"weapon": "club", "skills": {"melee": 4}}},
+    ],
+)
+def test_vectorised_exact_route_equals_path_by_path_enumeration(extra: dict[str, object]) -> None:
+    sit = situation(extra)
+    memo.clear()
+    fast = attack_distribution(sit)
+    memo.clear()
+    memo.VECTORISE = False
+    try:
+        slow = attack_distribution(sit)
+    finally:
+        memo.VECTORISE = True
+        memo.clear()
+    assert fast.probabilities() == slow.probabilities()
+    assert fast.truncated_mass == slow.truncated_mass
+
+
+def test_odds_json_has_p_hit_hits_and_damage() -> None:
+    out = RULESET.odds(situation()).to_json()
+    assert {"p_hit", "hits", "damage", "location", "p_graze", "p_crippled", "p_severed"} <= set(out)
+    assert {"p_stunned", "p_death_save_needed", "p_killed_outright_head"} <= set(out)
+    total = sum(Fraction(row["p"]) for row in out["damage"])
+    assert 1 - total < Fraction(1, 10**9)
+
+
+def test_killed_outright_equals_head_hits_of_8_or_more_after_btm() -> None:
+    """P(killed outright) = P(head hit) x P(head damage >= 8 after BTM and no graze)."""
+    sit = situation({"target": {"mook": True}})  # mooks never graze: a clean check
+    report = RULESET.odds(sit)
+    dmg = exact("4d6+1")
+    p_8 = dmg.at_least(8 + 2)  # BTM -2
+    expected = report.tables["location"]["head"] * p_8
+    assert abs(float(report.probabilities["p_killed_outright_head"] - expected)) < TOL
+    assert report.probabilities["p_killed_outright_head"] > Fraction(1, 20)
+
+
+@pytest.mark.parametrize(
+    ("base", "target", "reroll", "boost", "points"),
+    [
+        (5, 15, True, False, 3),
+        (5, 15, True, True, 6),
+        (8, 15, False, True, 2),
+        (2, 20, True, True, 1),
+    ],
+)
+def test_luck_check_routes_agree(
+    base: int, target: int, reroll: bool, boost: bool, points: int
+) -> None:
+    luck = LuckUse("t", points, reroll=reroll, boost=boost)
+
+    def fn(d):  # type: ignore[no-untyped-def]
+        return roll_over(d, name="graze roll", base=base, target=target, rule="G25", luck=luck)
+
+    memo.clear()
+    fast = enumerate_outcomes(fn)
+    memo.clear()
+    memo.VECTORISE = False
+    try:
+        slow = enumerate_outcomes(fn)
+    finally:
+        memo.VECTORISE = True
+        memo.clear()
+    assert fast.probabilities() == slow.probabilities()
+    spent = {left for (_, left) in fast.outcomes()}
+    if reroll and points >= 2:
+        assert points - 2 in spent  # some branch paid for a re-roll
