@@ -13,7 +13,7 @@ from .helpers import SMG_2D6, checks, notes, roll_exprs, scripted, situation
 def test_g02_skill_roll_explodes_up_10_then_4_gives_25() -> None:
     dice = ScriptedDice([10, 4])
     passed, _ = roll_over(dice, name="skill roll", base=7 + 4, target=25, rule="G02")
-    check = [e for e in dice.events if isinstance(e, Check)][0]
+    check = next(e for e in dice.events if isinstance(e, Check))
     assert check.value == 25
     assert passed  # 25 meets a TN of 25
     dice.check_all_used()
@@ -22,7 +22,7 @@ def test_g02_skill_roll_explodes_up_10_then_4_gives_25() -> None:
 def test_g02_skill_roll_explodes_down_1_10_4_gives_minus_3() -> None:
     dice = ScriptedDice([1, 10, 4])
     passed, _ = roll_over(dice, name="skill roll", base=7 + 4, target=10, rule="G02")
-    check = [e for e in dice.events if isinstance(e, Check)][0]
+    check = next(e for e in dice.events if isinstance(e, Check))
     assert check.value == -3
     assert not passed
     dice.check_all_used()
@@ -153,7 +153,7 @@ def grenade(target: dict[str, object]) -> dict[str, object]:
 
 
 def blast_note(result) -> str:  # type: ignore[no-untyped-def]
-    return [n for n in notes(result) if n.startswith("blast wound")][0]
+    return next(n for n in notes(result) if n.startswith("blast wound"))
 
 
 def test_g23_sp14_vest_only_10_plus_12() -> None:
