@@ -336,3 +336,13 @@ def test_g40_reload_as_an_extra_action_and_shell_by_shell() -> None:
     assert scripted(only, []).summary["loaded"] is True
     odds = RULESET.odds(shells)
     assert odds.distributions["shells"].p(0) > 0
+
+
+def test_g19_a_turn_in_mortal_condition_bleeds_a_mark_and_needs_a_death_save() -> None:
+    from firefight.dice import ScriptedDice
+    from firefight.rulesets.graydawn.damage import mortal_turn
+
+    assert mortal_turn(ScriptedDice([]), "t", 6, 12, H).marks_added == 0  # not mortal: nothing
+    turn = mortal_turn(ScriptedDice([7]), "t", 6, 16, H)  # 17 marks: -1, 7 > 5 fails
+    assert turn.marks_added == 1 and turn.death_save_failed
+    assert not mortal_turn(ScriptedDice([5]), "t", 6, 16, H).death_save_failed

@@ -727,7 +727,7 @@ def _wound_spec(
         graze += h.graze_head
     elif location in LIMBS:
         graze += h.graze_limb
-    if margin in (0, 1) and sit.attack.mode != "melee":
+    if margin in (0, 1):
         graze += h.graze_barely
     graze += (hits - 1) * h.graze_per_extra_shot
     maximum = sit.attack.point_blank and not sit.attack.armour_stops_point_blank

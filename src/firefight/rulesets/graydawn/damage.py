@@ -495,3 +495,26 @@ def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
         )
 
     return memo.derive(dice, "explosion wound", run, spec)
+
+
+@dataclass(frozen=True)
+class TurnInMortal:
+    """G19: one turn (10 rounds) in mortal condition without a doctor."""
+
+    marks_added: int
+    death_save_failed: bool
+
+
+def mortal_turn(
+    dice: DiceSource, who: str, body: int, marks: int, house: GraydawnHouseRules
+) -> TurnInMortal:
+    """G19 bookkeeping for a round loop: a turn in mortal condition bleeds one more mark and
+    needs another death save (at the penalty of the marks after bleeding)."""
+    if marks <= house.mortal_above:
+        return TurnInMortal(0, False)
+    after = marks + 1
+    dice.record(StateChange(who, "wound track", marks, after, "G19 (bleeding out)"))
+    passed, _ = roll_under(
+        dice, name="death save", stat=body, modifier=death_penalty(after, house), rule="G19"
+    )
+    return TurnInMortal(1, not passed)
