@@ -232,7 +232,9 @@ def resolve_attack(a: Attack, dice: DiceSource) -> AttackOutcome:
     for e in house_events(a.house):
         dice.record(e)
     shared = None
-    if a.attack_roll == "shared":
+    # A shared roll against one target is that target's own roll: keep it inside the hit test's
+    # derive (same dice order, fewer exact branches).
+    if a.attack_roll == "shared" and len(a.targets) > 1:
         opposed = a.house.opposed_dice
         shared = dice.roll(pool(opposed), why=f"attacker {a.attacker} {opposed}, shared (W01)")
     total = shared.total if shared is not None else None

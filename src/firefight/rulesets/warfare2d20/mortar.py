@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
+from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.exactly import derive_table
@@ -100,11 +101,17 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
         dice.record(Note(f"round {r} of {m.rounds}: {m.shell}, lethal {shell.lethal_m} m", "W12"))
         alive = [t for t in m.targets if bodies[t.name].status != "dead"]
         in_blast = [(t, zone_of(zs, t.distance_m or 0.0)) for t in alive]
-        mortar = dice.roll(node, why=f"mortar {h.opposed_dice} (W12)").total
         for t, z in in_blast:
             if z is None:
                 dice.record(Note(f"{t.name} is outside the lethal radius", "W12"))
         inside = [(t, z) for t, z in in_blast if z is not None]
+        if not inside:
+            continue
+        # Ask for what the rule needs: with one roll against the mortar's, the pair is one
+        # derive (a few branches); only several rolls against one mortar roll need it apart.
+        mortar = None
+        if m.spot_roll == "each" and len(inside) > 1:
+            mortar = dice.roll(node, why=f"mortar {h.opposed_dice} (W12)").total
         if m.spot_roll == "group":
             far = _group_reach(dice, h.opposed_dice, mortar, delta_mod, delta_t, zs, inside)
             for t, z in inside:
@@ -136,10 +143,16 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
     return AttackOutcome(tuple(out))
 
 
+def _mortar_roll(d: DiceSource, node: Dice, opposed: str, mortar: int | None) -> int:
+    if mortar is not None:
+        return mortar
+    return d.roll(node, why=f"mortar {opposed} (W12)").total
+
+
 def _group_reach(
     dice: DiceSource,
     opposed: str,
-    mortar: int,
+    mortar: int | None,
     delta_mod: int,
     delta_t: int,
     zs: tuple[Zone, ...],
@@ -149,9 +162,10 @@ def _group_reach(
     node = pool(opposed)
 
     def run(d: DiceSource) -> int:
+        shell = _mortar_roll(d, node, opposed, mortar)
         spot = d.roll(node, why=f"GM's {opposed} for the spot (W12)").total
-        delta = abs(mortar - spot)
-        d.record(Note(f"delta = |{mortar} - {spot}| = {delta}", "W12"))
+        delta = abs(shell - spot)
+        d.record(Note(f"delta = |{shell} - {spot}| = {delta}", "W12"))
         for t, z in inside:
             pen = zs[z].penalty
             value = delta + delta_mod + pen
@@ -172,7 +186,8 @@ def _group_reach(
         return reach(delta, delta_mod, delta_t, zs)
 
     def table() -> Weighted[int]:
-        deltas = (exact(node) - mortar).abs()
+        one = exact(node)
+        deltas = (one - (one if mortar is None else mortar)).abs()
         out: dict[int, int] = {}
         for v, w in deltas.items():
             k = reach(v, delta_mod, delta_t, zs)
@@ -184,13 +199,19 @@ def _group_reach(
 
 
 def _target_roll(
-    dice: DiceSource, opposed: str, mortar: int, t: Target, delta_mod: int, delta_t: int
+    dice: DiceSource,
+    opposed: str,
+    mortar: int | None,
+    t: Target,
+    delta_mod: int,
+    delta_t: int,
 ) -> bool:
     node = pool(opposed)
 
     def run(d: DiceSource) -> bool:
+        shell = _mortar_roll(d, node, opposed, mortar)
         own = d.roll(node, why=f"{t.name} {opposed} in the blast (W12)").total
-        delta = abs(mortar - own)
+        delta = abs(shell - own)
         ok = delta + delta_mod <= delta_t
         d.record(
             Check(
@@ -199,13 +220,14 @@ def _target_roll(
                 delta_t,
                 ok,
                 "W12",
-                f"delta = |{mortar} - {own}| = {delta}",
+                f"delta = |{shell} - {own}| = {delta}",
             )
         )
         return ok
 
     def table() -> Weighted[bool]:
-        deltas = (exact(node) - mortar).abs()
+        one = exact(node)
+        deltas = (one - (one if mortar is None else mortar)).abs()
         out: dict[bool, int] = {}
         for v, w in deltas.items():
             k = v + delta_mod <= delta_t

@@ -1,0 +1,187 @@
+"""Exact odds: against icepool and brute force (independent computations), against seeded
+sampling of the same resolve code, and the JSON shape of the issue."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import icepool
+import numpy as np
+import pytest
+
+from firefight.core.sampling import sample_outcomes
+from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.rulesets.warfare2d20 import RULESET
+from firefight.rulesets.warfare2d20.attack import resolve_attack
+from firefight.rulesets.warfare2d20.odds import label, target_odds
+from firefight.rulesets.warfare2d20.soak import damage_table
+
+from .helpers import situation
+
+SEED = 20260627
+#: Sampling tolerance: 4 standard errors plus a small floor (a false alarm is ~1 in 15,000).
+SIGMAS = 4
+
+
+def within(p_hat: float, p: Fraction, n: int) -> bool:
+    sd = math.sqrt(float(p) * (1 - float(p)) / n)
+    return abs(p_hat - float(p)) <= SIGMAS * sd + 0.002
+
+
+def icepool_delta() -> Any:
+    return abs(2 @ icepool.d20 - 2 @ icepool.d20)
+
+
+@pytest.mark.parametrize(
+    ("file", "delta_mod", "delta_t"),
+    [("a_basic_hit.toml", 0, 10), ("b_ak47_ambush.toml", 0, 10), ("e_fire_team_c.toml", -4, 4)],
+)
+def test_p_hit_matches_icepool(file: str, delta_mod: int, delta_t: int) -> None:
+    report = RULESET.odds(situation(file))
+    expected = (icepool_delta() + delta_mod).probability("<=", delta_t)
+    assert report.p_hit == Fraction(expected)
+
+
+def test_m249_hit_and_shock_match_icepool() -> None:
+    """One target of the M249 burst: hit <= 8, shock in 9..11 after +6 (the shared roll does not
+    change one target's odds)."""
+    report = RULESET.odds(situation("d_m249.toml"))
+    d = icepool_delta() + 6
+    name = "enemy by the rocks 1"
+    assert report.probabilities[f"p_hit ({name})"] == Fraction(d.probability("<=", 8))
+    shock = Fraction(d.probability("<=", 11)) - Fraction(d.probability("<=", 8))
+    assert report.probabilities[f"p_shock ({name})"] == shock
+    assert report.p_hit is None
+
+
+def brute_force_soak(damage: tuple[int, int], layers: list[tuple[int, int]]) -> Counter[int]:
+    """W06/W07 written again, plainly, over every physical roll (counted by sorted tuple)."""
+
+    def pools(count: int, sides: int) -> Counter[tuple[int, ...]]:
+        return Counter(
+            tuple(sorted(r, reverse=True))
+            for r in itertools.product(range(1, sides + 1), repeat=count)
+        )
+
+    out: Counter[int] = Counter()
+    all_layers = [pools(*layer) for layer in layers]
+    for dmg, wd in pools(*damage).items():
+        for combo in itertools.product(*(p.items() for p in all_layers)):
+            going = list(dmg)
+            weight = wd
+            for soak, ws in combo:
+                weight *= ws
+                kept = [g for i, g in enumerate(going) if i >= len(soak) or g > soak[i]]
+                going = sorted(kept, reverse=True)
+            out[sum(going)] += weight
+    return out
+
+
+def as_fractions(c: Counter[int]) -> dict[int, Fraction]:
+    total = sum(c.values())
+    return {k: Fraction(v, total) for k, v in c.items() if v}
+
+
+def test_damage_table_matches_brute_force_ak47_against_body_armour() -> None:
+    table = damage_table("3d12", ("3d10",)).probabilities()
+    assert table == as_fractions(brute_force_soak((3, 12), [(3, 10)]))
+
+
+def test_layered_table_matches_brute_force() -> None:
+    table = damage_table("3d6", ("2d6", "4d4")).probabilities()
+    assert table == as_fractions(brute_force_soak((3, 6), [(2, 6), (4, 4)]))
+
+
+def test_report_damage_is_hit_times_soak_table() -> None:
+    report = RULESET.odds(situation("b_ak47_ambush.toml"))
+    assert report.p_hit is not None
+    damage = report.distributions["damage"]
+    table = damage_table("3d12", ("3d10",))
+    for v in range(1, 37):
+        assert damage.p(v) == report.p_hit * table.p(v)
+    assert sum(p for _, p in damage.probabilities()) == 1
+
+
+def test_report_json_shape() -> None:
+    out = RULESET.odds(situation("b_ak47_ambush.toml")).to_json()
+    assert out["ruleset"] == "warfare2d20"
+    assert out["p_hit"] == "9971/16000"
+    assert set(out["outcomes"]) >= {"miss", "hit, unconscious", "hit, dead"}
+    for name in ("damage", "hp_damage"):
+        assert {"value", "p"} <= set(out[name][0])
+        assert sum(Fraction(x["p"]) for x in out[name]) == 1
+    for name in ("p_cover_struck", "p_shock", "p_suppressed", "p_unconscious", "p_dead"):
+        assert "/" in out[name]
+
+
+def test_exact_agrees_with_seeded_resolution_ak47_ambush() -> None:
+    sit = situation("b_ak47_ambush.toml")
+    exact = target_odds(sit, 0).map(label).probabilities()
+    rng = np.random.default_rng(SEED)
+    n = 2500
+    seen = Counter(label(resolve_attack(sit, SeededDice(rng)).targets[0]) for _ in range(n))
+    for name, p in exact.items():
+        assert within(seen[name] / n, p, n), (name, seen[name] / n, float(p))
+    assert set(seen) <= set(exact)
+
+
+def test_exact_agrees_with_seeded_resolution_behind_a_wall() -> None:
+    target = {"combatant": "marine", "armour": "body armour", "cover": "brick wall"}
+    sit = situation("b_ak47_ambush.toml", target=target, fire_mode="automatic")
+    w = target_odds(sit, 0)
+    rng = np.random.default_rng(SEED + 1)
+    n = 2000
+    got = [resolve_attack(sit, SeededDice(rng)).targets[0] for _ in range(n)]
+    for name, pred in {
+        "cover": lambda o: o.cover_struck,
+        "shock": lambda o: o.result == "shock",
+        "damage >= 10": lambda o: o.damage >= 10,
+        "unconscious": lambda o: o.status == "unconscious",
+    }.items():
+        assert within(sum(map(pred, got)) / n, w.probability(pred), n), name
+
+
+def test_mortar_marginals_agree_with_seeded_resolution() -> None:
+    sit = situation("f_mortar.toml")
+    rng = np.random.default_rng(SEED + 2)
+    n = 1500
+    runs = [RULESET.resolve(sit, SeededDice(rng)).outcome.targets for _ in range(n)]
+    for i in (0, 5):  # a near man and a far man
+        w = target_odds(sit, i)
+        for status in ("dead", "unconscious"):
+            seen = sum(1 for r in runs if r[i].status == status) / n
+            assert within(seen, w.probability(lambda o, s=status: o.status == s), n)
+
+
+def test_vectorised_sampling_agrees_with_exact() -> None:
+    w = target_odds(situation("b_ak47_ambush.toml"), 0)
+    outcomes, idx = sample_outcomes(w, 200_000, SEED)
+    counts = np.bincount(idx, minlength=len(outcomes))
+    for o, c in zip(outcomes, counts, strict=True):
+        assert within(c / 200_000, w.p(o), 200_000)
+
+
+def test_thrown_and_initiative_odds() -> None:
+    lands = RULESET.odds(situation("g_smoke_grenade.toml")).p_hit
+    assert lands == Fraction(icepool_delta().probability("<=", 10))
+    report = RULESET.odds(situation("h_initiative.toml"))
+    two_d10 = Counter(a + b for a in range(1, 11) for b in range(1, 11))
+    assert report.outcomes["team leader: passes"] == Fraction(
+        sum(v for k, v in two_d10.items() if k <= 14), 100
+    )
+    assert report.outcomes["team leader: exceptionally well"] == Fraction(
+        sum(v for k, v in two_d10.items() if k <= 7), 100
+    )
+
+
+def test_odds_enumerate_the_resolve_code() -> None:
+    """The report is read off enumerate_outcomes of resolve: the same numbers both ways."""
+    sit = situation("e_fire_team_c.toml")
+    direct = enumerate_outcomes(lambda d: resolve_attack(sit, d).targets[0])
+    assert direct == target_odds(sit, 0)
+    report = RULESET.odds(sit)
+    assert report.outcomes == {k: v for k, v in direct.map(label).probabilities().items()} | {}
