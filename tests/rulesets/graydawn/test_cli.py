@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,18 @@ def test_missing_file_and_bad_dice() -> None:
     path = str(EXAMPLES / "rifle_vs_cover.toml")
     short = run("attack", "graydawn", path, "--dice", "5")
     assert short.exit_code == 2 and "ran out" in short.stderr
+
+
+def test_house_rules_file_changes_numbers_and_says_so() -> None:
+    path = str(EXAMPLES / "rifle_vs_cover.toml")
+    house = str(EXAMPLES / "house" / "tough_cover.toml")
+    result = run("attack", "graydawn", path, "--seed", "3", "--house", house)
+    assert result.exit_code == 0, result.output
+    assert "house rule: cover_sp_per_level = 5 (the text says 4)" in result.stdout
+    assert "house rule: suppression.check_tn_max = 25 (the text says 30)" in result.stdout
+    plain = json.loads(run("odds", "graydawn", path, "--json").stdout)
+    tough = json.loads(run("odds", "graydawn", path, "--json", "--house", house).stdout)
+    stopped = "hit, stopped by cover/armour"
+    assert Fraction(tough["outcomes"][stopped]) > Fraction(plain["outcomes"][stopped])
+    bad = run("odds", "graydawn", path, "--house", path)
+    assert bad.exit_code == 2 and "house rules" in bad.stderr

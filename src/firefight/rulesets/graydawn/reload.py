@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from firefight.core.house import house_events
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Note, Transcript
@@ -110,7 +109,9 @@ def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:
 
 def resolve_reload(sit: AttackSituation, dice: DiceSource) -> Resolution:
     mark = len(dice.events)
-    for event in house_events(sit.house):
+    from firefight.rulesets.graydawn.attack import graydawn_house_events
+
+    for event in graydawn_house_events(sit.house):
         dice.record(event)
     o = reload_outcome(sit, dice)
     summary = {"loaded": o.loaded, "rounds/shells": o.shells, "fumble": o.fumble}
