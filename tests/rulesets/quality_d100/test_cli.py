@@ -62,7 +62,7 @@ def test_house_file_and_set_override() -> None:
         "--set",
         "attacker.manual_dexterity=0",
         "--house",
-        EXAMPLES / "house_rules_example.toml",
+        EXAMPLES / "house" / "house_rules_example.toml",
         "--json",
     )
     # strike chance given: 3; printed row 1 gives Crucial at chance 3 -> vs Poor: result 3
