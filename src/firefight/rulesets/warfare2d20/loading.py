@@ -46,8 +46,8 @@ Situation = Attack | Mortar | Thrown | Initiative
 def _entry(
     catalog: Catalog, section: str, value: Any, model: type[Any], source: str, field: str
 ) -> Any:
-    if not isinstance(value, str):
-        return value
+    if isinstance(value, dict):
+        return validate(model, {"name": field, **value}, f"{source}: {field}")
     data = lookup(catalog, section, value, f"{source}: field {field}")
     return validate(model, data, f"{source}: {section} {value!r}")
 

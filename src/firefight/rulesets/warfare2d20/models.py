@@ -31,6 +31,11 @@ TargetAction = Literal["none", "moving to cover", "taking cover"]
 ModTarget = Literal["delta", "delta t", "delta s", "delta c"]
 
 
+#: A catalog name, or an inline table validated as the entry's model when the names are resolved
+#: (so an error names the inline table's own field).
+Named = str | dict[str, Any]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -88,10 +93,10 @@ class ExtraModifier(_Model):
 class TargetSpec(_Model):
     """One target of an attack (or of a blast) and what protects it."""
 
-    combatant: str | Combatant
+    combatant: Named
     name: str | None = None
-    armour: str | Protection | None = None
-    cover: str | Protection | None = None
+    armour: Named | None = None
+    cover: Named | None = None
     visibility: Visibility = "clearly visible"
     action: TargetAction = "none"
     hit_points_left: int | None = None
@@ -116,8 +121,8 @@ class AttackFile(_Model):
     kind: Literal["attack"] = "attack"
     title: str = "attack"
     catalogs: tuple[str, ...] = ()
-    attacker: str | Combatant | None = None
-    weapon: str | Weapon
+    attacker: Named | None = None
+    weapon: Named
     fire_mode: str | None = None
     aim: Aim = "none"
     movement: Movement = "still"
@@ -152,7 +157,7 @@ class ThrownFile(_Model):
 
     kind: Literal["thrown"]
     title: str = "thrown object"
-    thrower: str | Combatant | None = None
+    thrower: Named | None = None
     item: str = "grenade"
     movement: Movement = "still"
     modifiers: tuple[ExtraModifier, ...] = ()
@@ -164,6 +169,6 @@ class InitiativeFile(_Model):
     kind: Literal["initiative"]
     title: str = "initiative"
     catalogs: tuple[str, ...] = ()
-    combatants: tuple[str | Combatant, ...] = Field(min_length=1)
+    combatants: tuple[Named, ...] = Field(min_length=1)
     #: Names of combatants springing an ambush: automatic initiative, no roll.
     ambushers: tuple[str, ...] = ()
