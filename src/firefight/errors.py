@@ -49,3 +49,8 @@ class InputError(FirefightError, ValueError):
 
 class UnknownNameError(FirefightError, LookupError):
     """A name (ruleset, weapon, armour, ...) that is not in the catalog."""
+
+
+class RuleError(InputError):
+    """A well-formed option the rules forbid (a fifth Action, a burst beyond its range, a sniper
+    rifle asked to suppress); the message names the rule ID."""

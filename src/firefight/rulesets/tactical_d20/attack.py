@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
+from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.damage import (
     CoverEffect,
     cover_effect,
     extra_die_size,
     weapon_dice,
 )
-from firefight.rulesets.tactical_d20.errors import RuleError
 from firefight.rulesets.tactical_d20.house import TacticalHouse
 from firefight.rulesets.tactical_d20.models import AttackFields, Creature, Weapon
 

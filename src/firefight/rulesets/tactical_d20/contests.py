@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
+from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.attack import check_can_act
-from firefight.rulesets.tactical_d20.errors import RuleError
 from firefight.rulesets.tactical_d20.house import TacticalHouse
 from firefight.rulesets.tactical_d20.models import SIZES, ContestAction, Creature
 

@@ -13,6 +13,7 @@ from functools import partial
 
 from firefight.core.transcript import Note, StateChange
 from firefight.dice import DiceSource
+from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.attack import (
     AttackOutcome,
     PreparedAttack,
@@ -27,7 +28,6 @@ from firefight.rulesets.tactical_d20.contests import (
     prepare_contest,
     roll_contest,
 )
-from firefight.rulesets.tactical_d20.errors import RuleError
 from firefight.rulesets.tactical_d20.house import TacticalHouse
 from firefight.rulesets.tactical_d20.models import Creature, Step, Weapon
 from firefight.rulesets.tactical_d20.suppression import check_suppressing_fire
