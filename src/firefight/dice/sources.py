@@ -17,9 +17,10 @@ record nothing (there is no single transcript of all branches).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
+from functools import reduce
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -257,13 +258,17 @@ def enumerate_outcomes(
     ended dice leave out stays out and shows as ``truncated_mass``.
     """
     shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth))
-    results: dict[T, Fraction] = {}
+    # outcome -> {path denominator: summed numerators}: integer sums, no Fraction per path
+    acc: dict[T, dict[int, int]] = {}
     path: list[int] = []
     while True:
         source = ExactDice(path, shared)
         outcome = fn(source)
-        p = Fraction(source._num, source._den)
-        results[outcome] = results.get(outcome, Fraction(0)) + p
+        slot = acc.get(outcome)
+        if slot is None:
+            slot = acc[outcome] = {}
+        den = source._den
+        slot[den] = slot.get(den, 0) + source._num
         sizes = source._sizes
         del path[len(sizes) :]
         while path and path[-1] + 1 >= sizes[len(path) - 1]:
@@ -271,7 +276,12 @@ def enumerate_outcomes(
         if not path:
             break
         path[-1] += 1
-    missing = 1 - sum(results.values(), Fraction(0))
-    if missing < 0:  # pragma: no cover - would be a bug in the branch weights
+    common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)
+    weights = {
+        outcome: sum(num * (common // den) for den, num in slot.items())
+        for outcome, slot in acc.items()
+    }
+    if sum(weights.values()) > common:  # pragma: no cover - would be a bug in the branch weights
         raise DiceError("exact enumeration produced more than certainty")
-    return Weighted.from_fractions(results, missing)
+    g = reduce(math.gcd, weights.values(), common)
+    return Weighted({k: w // g for k, w in weights.items()}, common // g)
