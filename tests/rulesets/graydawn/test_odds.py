@@ -210,3 +210,17 @@ def test_luck_check_routes_agree(
     spent = {left for (_, left) in fast.outcomes()}
     if reroll and points >= 2:
         assert points - 2 in spent  # some branch paid for a re-roll
+
+
+def test_full_auto_exact_hits_agree_with_seeded_sampling() -> None:
+    sit = situation({"attack": {"mode": "full_auto", "rounds": 30, "range_m": 50}})
+    report = RULESET.odds(sit)
+    hits = report.distributions["hits"]
+    dice = SeededDice(np.random.default_rng(7))
+    n = 1500
+    sample = [resolve_outcome(sit, dice).hits for _ in range(n)]
+    mean, sd = float(hits.mean), float(hits.variance) ** 0.5
+    assert abs(sum(sample) / n - mean) < 4 * sd / n**0.5
+    p0 = float(hits.p(0))
+    share0 = sum(1 for h in sample if h == 0) / n
+    assert abs(share0 - p0) < 4 * (p0 * (1 - p0) / n) ** 0.5

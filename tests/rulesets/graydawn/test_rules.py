@@ -346,3 +346,50 @@ def test_g19_a_turn_in_mortal_condition_bleeds_a_mark_and_needs_a_death_save() -
     turn = mortal_turn(ScriptedDice([7]), "t", 6, 16, H)  # 17 marks: -1, 7 > 5 fails
     assert turn.marks_added == 1 and turn.death_save_failed
     assert not mortal_turn(ScriptedDice([5]), "t", 6, 16, H).death_save_failed
+
+
+@pytest.mark.parametrize(
+    ("attack", "tn"),
+    [
+        ({"point_blank": True, "range_m": 1}, 10),
+        ({"range_m": 100}, 15),
+        ({"range_m": 200}, 20),
+        ({"range_m": 400}, 25),
+        ({"range_m": 800}, 30),
+    ],
+)
+def test_g05_range_tn_table(attack: dict[str, object], tn: int) -> None:
+    from firefight.rulesets.graydawn.attack import plan_attack
+
+    plan = plan_attack(situation({"target": {"mook": True}, "attack": attack}))
+    assert plan.tn == tn
+
+
+@pytest.mark.parametrize(
+    ("reliability", "face", "jams"),
+    [
+        ("very_reliable", 8, False),
+        ("very_reliable", 9, True),
+        ("standard", 5, False),
+        ("standard", 6, True),
+        ("unreliable", 3, False),
+        ("unreliable", 4, True),
+    ],
+)
+def test_g06_reliability_thresholds(reliability: str, face: int, jams: bool) -> None:
+    sit = situation(
+        {
+            "attacker": {"weapon": {"reliability": reliability}, "stats": {"REF": 1, "CL": 1}},
+            "attack": {"range_m": 20},
+        }
+    )
+    # 1 + 5 (rifle) - 10 on a first 1 then 10, 2: total 6 - 12 = -6 -> critical failure
+    result = scripted(sit, [1, 10, 2, 5, face])
+    assert result.summary["jammed"] is jams
+    assert result.summary["critical failure"] == "dumps the magazine"  # 6 below 1: one step
+
+
+def test_g26_shotguns_have_no_extreme_range() -> None:
+    sit = situation({"attacker": {"weapon": "pump shotgun"}, "attack": {"range_m": 60}})
+    with pytest.raises(InputError, match="no extreme range"):
+        RULESET.odds(sit)
