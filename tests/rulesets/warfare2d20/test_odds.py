@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from firefight.core.sampling import sample_outcomes
-from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice import SeededDice, Weighted, enumerate_outcomes
 from firefight.rulesets.warfare2d20 import RULESET
 from firefight.rulesets.warfare2d20.attack import resolve_attack
+from firefight.rulesets.warfare2d20.fast import AliasTable
 from firefight.rulesets.warfare2d20.odds import label, target_odds
 from firefight.rulesets.warfare2d20.soak import damage_table
 
@@ -183,5 +184,22 @@ def test_odds_enumerate_the_resolve_code() -> None:
     sit = situation("e_fire_team_c.toml")
     direct = enumerate_outcomes(lambda d: resolve_attack(sit, d).targets[0])
     assert direct == target_odds(sit, 0)
-    report = RULESET.odds(sit)
-    assert report.outcomes == {k: v for k, v in direct.map(label).probabilities().items()} | {}
+    assert RULESET.odds(sit).outcomes == direct.map(label).probabilities()
+
+
+def test_alias_table_samples_the_exact_distribution() -> None:
+    w = target_odds(situation("b_ak47_ambush.toml"), 0)
+    table = AliasTable.build(w)
+    n = 300_000
+    idx = table.sample(n, SEED)
+    counts = np.bincount(idx, minlength=len(table.outcomes))
+    for o, c in zip(table.outcomes, counts, strict=True):
+        assert within(c / n, w.p(o), n), o
+    damage = table.column("damage")[idx]
+    mean = float(sum(o.damage * w.p(o) for o in table.outcomes))
+    assert abs(damage.mean() - mean) < 0.05
+
+
+def test_alias_table_with_one_outcome() -> None:
+    table = AliasTable.build(Weighted({"only": 3}))
+    assert set(table.sample(1000, 1).tolist()) == {0}
