@@ -149,3 +149,17 @@ def test_script_too_short_is_one_line() -> None:
     )
     assert r.exit_code == 2
     assert r.stderr.startswith("error: scripted dice ran out")
+
+
+def test_suppress_command_takes_cover_fire_files() -> None:
+    path = str(EXAMPLES / "d_m249.toml")
+    dice = SCRIPTS["d_m249.toml"]
+    r = runner.invoke(
+        app,
+        ["suppress", "warfare2d20", path, "--set", "kind=suppression", "--dice", dice, "--json"],
+    )
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)["summary"]
+    assert summary["enemy by the rocks 1: suppressed"] is True
+    plain = runner.invoke(app, ["suppress", "warfare2d20", path])
+    assert plain.exit_code == 2 and "suppression" in plain.stderr

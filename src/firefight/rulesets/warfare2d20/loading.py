@@ -35,6 +35,7 @@ from firefight.rulesets.warfare2d20.situation import (
 PACKAGE = "firefight.rulesets.warfare2d20"
 FILES: dict[str, type[BaseModel]] = {
     "attack": AttackFile,
+    "suppression": AttackFile,
     "mortar": MortarFile,
     "thrown": ThrownFile,
     "initiative": InitiativeFile,
@@ -135,6 +136,7 @@ def _attack(f: AttackFile, catalog: Catalog, source: str, house: Warfare2d20Hous
         f.modifiers,
         _targets(catalog, f.targets, source),
         house,
+        f.kind,
     )
 
 

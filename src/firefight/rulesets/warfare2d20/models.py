@@ -116,9 +116,13 @@ def _one_or_many(data: Any) -> Any:
 
 
 class AttackFile(_Model):
-    """``kind = "attack"``: one attacker firing one weapon at one or more targets."""
+    """``kind = "attack"``: one attacker firing one weapon at one or more targets.
 
-    kind: Literal["attack"] = "attack"
+    ``kind = "suppression"`` is the same fire given as cover fire (W05), for ``firefight
+    suppress``: the rules are the same, a miss within delta s shocks.
+    """
+
+    kind: Literal["attack", "suppression"] = "attack"
     title: str = "attack"
     catalogs: tuple[str, ...] = ()
     attacker: Named | None = None

@@ -25,7 +25,13 @@ class Warfare2d20(Ruleset):
     id: ClassVar[str] = "warfare2d20"
     title: ClassVar[str] = "2d20 game mechanics for warfare RPGs (delta system)"
     house_model: ClassVar[type[HouseRules]] = Warfare2d20House
-    situation_kinds: ClassVar[tuple[str, ...]] = ("attack", "mortar", "thrown", "initiative")
+    situation_kinds: ClassVar[tuple[str, ...]] = (
+        "attack",
+        "suppression",
+        "mortar",
+        "thrown",
+        "initiative",
+    )
 
     def load_situation(
         self, data: Mapping[str, Any], *, source: str, house: HouseRules
