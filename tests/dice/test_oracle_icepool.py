@@ -116,7 +116,13 @@ def test_exploding_compounds_match_icepool(
 
 @pytest.mark.parametrize(
     ("expr", "sides", "chains", "build"),
-    [("d10x", 10, 1, cp2020), ("pm6", 6, 2, plus_minus), ("3d10x", 10, 3, None)],
+    [
+        ("d10x", 10, 1, cp2020),
+        ("pm6", 6, 2, plus_minus),
+        ("3d10x", 10, 3, None),
+        ("d10x + d10x + d10x + d10x + d10x + d10x", 10, 6, None),
+        ("pm6 + pm6 - pm6 + d10x", 6, 7, None),
+    ],
 )
 def test_default_mode_drops_less_than_1e12(
     expr: str, sides: int, chains: int, build: Callable[[int], icepool.Die] | None

@@ -39,6 +39,7 @@ from firefight.dice.nodes import (
     PlusMinus,
     Sorted,
     Sub,
+    walk,
 )
 from firefight.dice.parse import as_node
 from firefight.errors import DiceError
@@ -55,10 +56,16 @@ NO_TAGS: Tags = frozenset()
 
 @dataclass(frozen=True)
 class Depth:
-    """How open-ended dice are cut: ``depth`` re-rolls per chain (None = automatic)."""
+    """How open-ended dice are cut: ``depth`` re-rolls per chain (None = automatic).
+
+    ``chains`` is the number of open-ended chains in the whole expression; :func:`exact` sets it
+    so the automatic depth keeps the *expression's* left-out mass below the tolerance, however
+    many exploding dice it has (0 = count each die node on its own).
+    """
 
     depth: int | None = None
     stop: bool = False
+    chains: int = 0
 
     def for_die(self, sides: int, chains: int) -> int:
         """Re-rolls allowed so that ``chains`` chains lose at most the default tolerance."""
@@ -66,10 +73,28 @@ class Depth:
             if self.depth < 1:
                 raise DiceError("explosion depth must be at least 1", tip="use depth=1 or more")
             return self.depth
+        chains = max(chains, self.chains)
         k = 1
         while chains * sides ** -(k + 1) > DEFAULT_TOLERANCE / 10:
             k += 1
         return k
+
+
+def open_chains(node: Node) -> int:
+    """How many open-ended chains an expression can start (a pm die has two)."""
+    return sum(
+        n.count if isinstance(n, Exploding) else 2 * n.count
+        for n in walk(node)
+        if isinstance(n, (Exploding, PlusMinus))
+    )
+
+
+def resolve_depth(node: Node, depth: Depth) -> Depth:
+    """An automatic depth counts every chain of the expression, not just one die's."""
+    if depth.depth is not None or depth.chains:
+        return depth
+    chains = open_chains(node)
+    return Depth(None, depth.stop, chains) if chains > 1 else depth
 
 
 def _merge(groups: Iterable[tuple[Tags, Dist]]) -> Tagged:
@@ -245,12 +270,14 @@ def plain(node: Node, depth: Depth = Depth()) -> Dist:
 
 def exact_tagged(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Tagged:
     """The exact distribution split by tags: ``((tags, Dist), ...)`` over one denominator."""
-    return tagged(as_node(expr), Depth(depth, stop))
+    node = as_node(expr)
+    return tagged(node, resolve_depth(node, Depth(depth, stop)))
 
 
 def exact(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Dist:
     """The exact distribution of an integer dice expression (tags merged)."""
-    return plain(as_node(expr), Depth(depth, stop))
+    node = as_node(expr)
+    return plain(node, resolve_depth(node, Depth(depth, stop)))
 
 
 def clear_caches() -> None:

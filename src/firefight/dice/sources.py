@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from firefight.dice.dist import Weighted
-from firefight.dice.exact import Depth, exact_sorted, tagged
+from firefight.dice.exact import Depth, exact_sorted, resolve_depth, tagged
 from firefight.dice.nodes import Node, Sorted
 from firefight.dice.parse import as_node
 from firefight.dice.rolling import Rolled, Value, roll_tree
@@ -172,7 +172,7 @@ def _branches(node: Node, depth: Depth) -> Branches:
         w = exact_sorted(node)
         items = list(w.items())
         return tuple((v, frozenset()) for v, _ in items), tuple(x for _, x in items), w.total
-    groups = tagged(node, depth)
+    groups = tagged(node, resolve_depth(node, depth))
     keys: list[tuple[Any, frozenset[str]]] = []
     weights: list[int] = []
     for tags, d in groups:
