@@ -9,7 +9,6 @@ a small outcome, so exact odds branch on hit counts, locations and wound outcome
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,15 +20,15 @@ from firefight.core.resolution import Resolution
 from firefight.core.transcript import (
     Check,
     HouseRule,
-    Modifier,
     Note,
     StateChange,
     Transcript,
 )
-from firefight.dice import NATURAL_ONE, DiceSource, Dist, Weighted, exact
+from firefight.dice import DiceSource, Dist, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.checks import D10X, LuckUse
+from firefight.rulesets.graydawn.checks import D10X
+from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
 from firefight.rulesets.graydawn.damage import (
     EXTREMITY_FACES,
     BlastSpec,
@@ -52,35 +51,16 @@ from firefight.rulesets.graydawn.models import (
     Location,
     wound_state,
 )
-from firefight.rulesets.graydawn.ranges import CLOSE, LONG, MEDIUM, RangeBand, range_band
-from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices, load_attack
+from firefight.rulesets.graydawn.plan import Plan, plan_attack
+from firefight.rulesets.graydawn.plan import _wounded_base as _wounded_base
+from firefight.rulesets.graydawn.plan import stat_penalty as _stat_penalty
+from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
 __all__ = ["AttackOutcome", "attack_odds", "load_attack", "resolve_attack", "resolve_outcome"]
 
-#: G06 critical failure consequences, mildest first; severity = how far the total fell below 1.
-FIREARM_FUMBLES = (
-    "simply misses",
-    "dumps the magazine",
-    "critical weapon failure (repairs after the fight)",
-    "shoots himself (normal damage)",
-    "shoots at an ally (as suppressing fire)",
-    "wrong fire selection / cook-off",
-)
-MELEE_FUMBLES = (
-    "drops the weapon",
-    "the weapon slips: 1d3 damage to the attacker's hands",
-    "swings wild and hits himself (full damage + BTM bonus)",
-    "swings wild and hits a nearby ally",
-    "the weapon lodges in the scenery",
-)
-UNARMED_FUMBLES = (
-    "overextends: next attack at -3",
-    "falls down (no dodge/cover while prone)",
-    "hits the scenery: punch/kick damage to the own limb",
-    "swings wild and hits a nearby ally",
-    "a fist or leg is stuck in the scenery",
-)
-RELIABILITY = ("very_reliable", "standard", "unreliable")
+# The suppression half imports these two from here (its G10/G11 checks use the same G20 wound
+# penalties); they now live in plan.py.
+__all__ += ["_stat_penalty", "_wounded_base"]
 
 
 @dataclass(frozen=True)
@@ -97,523 +77,6 @@ class AttackOutcome:
     critical: str | None = None
     jammed: bool = False
     ally_hit: str | None = None
-
-
-@dataclass(frozen=True)
-class Contest:
-    """The part of the attack and defence rolls the rest of the rule needs."""
-
-    margin: int  # attack - defence, clipped to -1 (miss) .. cap
-    critical: int | None  # severity step when the attack total is 0 or less (G06)
-    attack_total: int | None  # kept only when allies in a melee must dodge it (G37)
-    attacker_luck: int
-    target_luck: int
-
-
-# ----------------------------------------------------------------------------------------------
-# Modifiers
-# ----------------------------------------------------------------------------------------------
-def _stat_penalty(stat: int, marks: int) -> int:
-    """G20: serious -1; critical -max(1/3 of the stat, 2); none when light."""
-    state = wound_state(marks)
-    if state == "serious":
-        return -1
-    if state in ("critical", "mortal"):
-        return -max(stat // 3, 2)
-    return 0
-
-
-def _wounded_base(c: Combatant, other: str, bracing: bool) -> tuple[int, int]:
-    """The blended stat of c (REF with CL/MA/BODY) before and after wound-state penalties."""
-    s = c.stats
-    marks = c.wounds.marks
-    other_value = getattr(s, other)
-    ref_pen = 0 if bracing else _stat_penalty(s.REF, marks)  # G32: bracing ignores REF penalty
-    other_pen = _stat_penalty(other_value, marks) if other in ("CL",) else 0
-    before = math.ceil((s.REF + other_value) / 2)
-    after = math.ceil((s.REF + ref_pen + other_value + other_pen) / 2)
-    return before, after
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The attack worked out from the situation before any die is rolled."""
-
-    attack_base: int
-    attack_mods: tuple[Modifier, ...]
-    defence_base: int | None  # None: a fixed TN
-    defence_mods: tuple[Modifier, ...]
-    tn: int | None
-    band: RangeBand | None
-    rounds_at_target: int
-    rounds_fired: int
-    notes: tuple[Note, ...]
-
-
-def _mod(name: str, value: int, target: str, source: str, rule: str) -> Modifier:
-    return Modifier(name, value, target, source, rule)
-
-
-def plan_attack(sit: AttackSituation) -> Plan:
-    """All modifiers of G04-G05, G24-G28, G31, G36-G39, named with source and rule (S03)."""
-    h = sit.house
-    a, t, spec = sit.attacker, sit.target, sit.attack
-    w = a.weapon
-    assert w is not None
-    mode = spec.mode
-    am: list[Modifier] = []
-    dm: list[Modifier] = []
-    notes: list[Note] = []
-    melee = mode == "melee"
-    bracing = a.stance.bracing
-
-    if mode == "aimed" and not (bracing or spec.close_quarters or spec.point_blank):
-        raise InputError(
-            "attack.mode: an aimed shot needs the attacker's bracing stance (G24)",
-            tip="set attacker.stance.bracing = true, or use centre_of_mass",
-        )
-    band: RangeBand | None = None
-    if not melee:
-        band = range_band(
-            w,
-            spec.range_m,
-            bracing=bracing,
-            use_scope=spec.use_scope,
-            point_blank=spec.point_blank,
-            house=h,
-        )
-        notes.append(
-            Note(
-                f"range {spec.range_m:g} m vs listed {band.listed_m} m: {band.name}"
-                + (f" (shifted {band.shift} by bracing/scope)" if band.shift else ""),
-                "G39",
-            )
-        )
-
-    # -- attacker side (G04, G01) --------------------------------------------------------------
-    other = "BODY" if melee else "CL"
-    before, after = _wounded_base(a, other, bracing)
-    attack_base = before
-    if after != before:
-        am.append(
-            _mod(
-                f"wound state ({wound_state(a.wounds.marks)})",
-                after - before,
-                "attack",
-                a.name,
-                "G20",
-            )
-        )
-    skill = a.skill(w.skill)
-    attack_base += skill
-    rounds_fired = rounds_at = 1
-    if mode == "burst":
-        am.append(_mod("burst fire (instead of WA)", h.burst_bonus, "attack", w.name, "G27"))
-        rounds_fired = rounds_at = h.burst_rounds
-    elif w.wa:
-        am.append(_mod("weapon accuracy (WA)", w.wa, "attack", w.name, "G41"))
-    if mode == "full_auto":
-        rounds_fired = spec.rounds or w.rof
-        lost = h.full_auto_gap_rounds_per_m * spec.spread_m
-        rounds_at = (rounds_fired - lost) // spec.spread_targets
-        if rounds_at < 1:
-            raise InputError(
-                f"attack.spread_m: {rounds_fired} rounds over {spec.spread_targets} targets "
-                f"{spec.spread_m} m apart leave none for each target (G28)",
-                tip="fire more rounds or spread over fewer, closer targets",
-            )
-        if spec.spread_targets > 1 or spec.spread_m:
-            notes.append(Note(f"{rounds_at} of {rounds_fired} rounds at this target", "G28"))
-        assert band is not None
-        step = h.full_auto_rounds_per_step
-        if band.effective == CLOSE:
-            am.append(
-                _mod(
-                    f"full auto, {rounds_at} rounds at close range",
-                    rounds_at // step,
-                    "attack",
-                    w.name,
-                    "G28",
-                )
-            )
-        elif not (spec.bipod and band.effective <= MEDIUM):
-            am.append(
-                _mod(
-                    f"full-auto recoil, {rounds_fired} rounds",
-                    -(rounds_fired // step),
-                    "attack",
-                    w.name,
-                    "G28",
-                )
-            )
-    if band is not None and not band.point_blank:
-        if w.kind == "shotgun":
-            bonus = h.shotgun_bonus[band.effective]
-            am.append(_mod(f"shotgun spread at {band.name} range", bonus, "attack", w.name, "G26"))
-        elif sit.attack.system == "opposed" and not t.mook:
-            pen = h.range_penalties[band.effective]
-            if pen:
-                am.append(_mod(f"{band.name} range", pen, "attack", "range", "G39"))
-    if mode == "aimed":
-        helpless = t.stance.prone or t.stance.incapacitated
-        value = h.aimed_penalty_helpless if helpless else h.aimed_penalty
-        am.append(_mod(f"aimed shot at the {spec.aim_location}", value, "attack", a.name, "G24"))
-    if mode == "centre_of_mass":
-        am.append(_mod("centre-of-mass shot", h.centre_of_mass_penalty, "attack", a.name, "G24"))
-    if spec.aim_rounds:
-        cap = h.aim_rounds_max
-        if band is not None and band.effective >= LONG:
-            cap += spec.concentration
-        rounds = min(spec.aim_rounds, cap)
-        am.append(
-            _mod(
-                f"{rounds} round(s) aiming", rounds * h.aim_bonus_per_round, "attack", a.name, "G39"
-            )
-        )
-    if spec.into_close_combat:
-        am.append(
-            _mod("firing into close combat", h.into_close_combat_penalty, "attack", a.name, "G37")
-        )
-    if spec.extra_actions:
-        am.append(
-            _mod(
-                f"{spec.extra_actions} extra action(s)",
-                spec.extra_actions * h.extra_action_penalty,
-                "attack",
-                a.name,
-                "G31",
-            )
-        )
-    if t.cover.effective and t.cover.position == "full" and not melee:
-        am.append(
-            _mod(
-                f"target in full cover (level {t.cover.level})",
-                -t.cover.level,
-                "attack",
-                t.name,
-                "G07",
-            )
-        )
-    for m in spec.modifiers:
-        if m.applies_to == "attack":
-            am.append(_mod(m.name, m.value, "attack", "situation", "S03"))
-
-    # -- defence side (G04, G05, G34, G35, G38) ------------------------------------------------
-    tn: int | None = None
-    use_tn = spec.system == "tn" or t.mook
-    dodges = spec.target_dodges if spec.target_dodges is not None else not t.mook
-    if use_tn and not melee:
-        assert band is not None
-        tn = h.range_tns[band.tn_index]
-        notes.append(Note(f"range TN {tn} ({band.name})", "G05"))
-        if t.stance.flanked or t.stance.ambushed or t.stance.suppressed:
-            tn -= h.suppression.flanked_tn_reduction
-            notes.append(Note(f"flanked/ambushed/suppressed target: TN {tn}", "G35"))
-    defence_base: int | None = None
-    if not use_tn or (dodges and not melee) or melee:
-        d_other = "BODY" if melee else "MA"
-        d_before, d_after = _wounded_base(t, d_other, t.stance.bracing)
-        defence_base = d_before
-        if d_after != d_before:
-            dm.append(
-                _mod(
-                    f"wound state ({wound_state(t.wounds.marks)})",
-                    d_after - d_before,
-                    "defence",
-                    t.name,
-                    "G20",
-                )
-            )
-        dskill = spec.defence_skill or (
-            (t.weapon.skill if t.weapon is not None and not t.weapon.is_firearm else "brawling")
-            if melee
-            else "dodge_cover"
-        )
-        lose = [
-            why
-            for why, flag in (
-                ("bracing (G32)", t.stance.bracing and not melee),
-                ("flanked (G35)", t.stance.flanked),
-                ("ambushed (G35)", t.stance.ambushed),
-                ("suppressed (G29)", t.stance.suppressed and not melee),
-                ("prone (G06)", t.stance.prone),
-            )
-            if flag
-        ]
-        if lose:
-            notes.append(Note(f"no {dskill} skill in defence: {', '.join(lose)}", "G32/G35"))
-        else:
-            defence_base += t.skill(dskill)
-        if not melee:
-            moves = t.stance.moves
-            move_bonus = 0
-            if moves == 2:
-                move_bonus = math.ceil(t.stats.MA / 2)
-            elif moves >= 3:
-                move_bonus = t.stats.MA
-            if move_bonus:
-                if band is not None and band.scope_used:
-                    move_bonus *= 2
-                dm.append(
-                    _mod(f"target moving ({moves} moves)", move_bonus, "defence", t.name, "G34/G39")
-                )
-            if use_tn:
-                assert band is not None
-                if band.point_blank:
-                    dm.append(
-                        _mod("point-blank dodge", h.point_blank_dodge, "defence", "range", "G05")
-                    )
-                elif band.effective > CLOSE:
-                    dm.append(
-                        _mod(
-                            f"dodging at {band.name} range",
-                            band.effective * h.dodge_per_band_beyond_short,
-                            "defence",
-                            "range",
-                            "G05",
-                        )
-                    )
-            if spec.close_quarters:
-                handling = w.close_quarters_handling
-                idx = {"rifle": 0, "carbine": 1, "pistol": 2}.get(handling)
-                if idx is not None:
-                    dm.append(
-                        _mod(
-                            f"close quarters vs a {handling}",
-                            h.close_quarters_dodge[idx],
-                            "defence",
-                            w.name,
-                            "G38",
-                        )
-                    )
-        for m in spec.modifiers:
-            if m.applies_to == "defence":
-                dm.append(_mod(m.name, m.value, "defence", "situation", "S03"))
-    return Plan(
-        attack_base=attack_base,
-        attack_mods=tuple(am),
-        defence_base=defence_base,
-        defence_mods=tuple(dm),
-        tn=tn,
-        band=band,
-        rounds_at_target=rounds_at,
-        rounds_fired=rounds_fired,
-        notes=tuple(notes),
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# The contest (G02, G04, G05, G06, G17)
-# ----------------------------------------------------------------------------------------------
-def _luck(
-    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouseRules, points: int | None = None
-) -> LuckUse:
-    return LuckUse(
-        c.name,
-        c.luck_available if points is None else points,
-        reroll=what in choices.reroll,
-        boost=what in choices.boost,
-        reroll_cost=h.luck_reroll_cost,
-        point_bonus=h.luck_point_bonus,
-    )
-
-
-ContestParts = tuple[Any, Callable[[DiceSource], Contest], Callable[[], Weighted[Contest]] | None]
-
-
-def _contest(
-    dice: DiceSource,
-    sit: AttackSituation,
-    plan: Plan,
-    cap: int,
-    keep_total: bool,
-    cache: dict[Any, Any],
-) -> Contest:
-    parts: ContestParts | None = cache.get("contest")
-    if parts is None:
-        parts = cache["contest"] = _contest_parts(sit, plan, cap, keep_total)
-    key, run, weighted = parts
-    return memo.branch(dice, "attack vs defence", run, key, weighted)
-
-
-def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool) -> ContestParts:
-    """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
-    h = sit.house
-    a, t = sit.attacker, sit.target
-    la, lt = sit.luck.attacker, sit.luck.target
-    a_mod = sum(m.value for m in plan.attack_mods)
-    d_mod = sum(m.value for m in plan.defence_mods)
-    a_base = plan.attack_base + a_mod
-    rolled_defence = plan.defence_base is not None
-    d_base = (plan.defence_base or 0) + d_mod
-    tn = plan.tn
-
-    def run(d: DiceSource) -> Contest:
-        ap, tp = a.luck_available, t.luck_available
-        roll = d.roll(D10X, why="attack roll (G02/G04)")
-        attack = a_base + roll.total
-        natural = NATURAL_ONE in roll.tags
-        defence = 0
-        if rolled_defence:
-            defence = d_base + d.roll(D10X, why="defence roll (G04)").total
-            if tn is not None and not h.tn_dodge_replaces_tn:
-                defence = max(defence, tn)
-        else:
-            assert tn is not None
-            defence = tn
-        log = not d.is_exact
-        if log:
-            d.record(
-                Check(
-                    "attack vs defence",
-                    attack,
-                    defence,
-                    attack >= defence and attack > 0,
-                    "G04" if tn is None else "G05",
-                    f"{a_base} + d10x" + (f" vs {d_base} + d10x" if rolled_defence else ""),
-                )
-            )
-        # G17 luck, in the order: attacker re-roll, target re-roll, attacker +2s, target +2s.
-        cost = h.luck_reroll_cost
-        wants = ("attack" in la.reroll and attack < defence) or (
-            "fumble" in la.reroll and natural and attack <= 0
-        )
-        if wants and ap >= cost and a.uses_luck:
-            d.record(StateChange(a.name, "luck points", ap, ap - cost, "G17 (re-roll attack)"))
-            ap -= cost
-            attack = a_base + d.roll(D10X, why="attack re-rolled with luck (G17)").total
-            d.record(Check("attack (re-roll)", attack, defence, attack >= defence, "G17"))
-        if (
-            rolled_defence
-            and "defence" in lt.reroll
-            and attack >= defence
-            and attack > 0
-            and tp >= cost
-            and t.uses_luck
-        ):
-            d.record(StateChange(t.name, "luck points", tp, tp - cost, "G17 (re-roll defence)"))
-            tp -= cost
-            defence = d_base + d.roll(D10X, why="defence re-rolled with luck (G17)").total
-            d.record(
-                Check("attack vs defence (re-roll)", attack, defence, attack >= defence, "G17")
-            )
-        bonus = h.luck_point_bonus
-        if "attack" in la.boost and attack < defence and a.uses_luck:
-            need = math.ceil((max(defence, 1) - attack) / bonus)
-            if 0 < need <= ap:
-                d.record(StateChange(a.name, "luck points", ap, ap - need, "G17 (+2 each)"))
-                ap -= need
-                attack += need * bonus
-        if rolled_defence and "defence" in lt.boost and attack >= defence and t.uses_luck:
-            need = math.ceil((attack - defence + 1) / bonus)
-            if 0 < need <= tp:
-                d.record(StateChange(t.name, "luck points", tp, tp - need, "G17 (+2 each)"))
-                tp -= need
-                defence += need * bonus
-        if attack <= 0:
-            severity = (-attack) // 5
-            return Contest(-1, severity, attack if keep_total else None, ap, tp)
-        margin = max(-1, min(attack - defence, cap))
-        return Contest(margin, None, attack if keep_total else None, ap, tp)
-
-    plain = (
-        not keep_total
-        and not ({"attack", "fumble"} & set(la.reroll))
-        and "attack" not in la.boost
-        and "defence" not in lt.reroll
-        and "defence" not in lt.boost
-    )
-
-    def weighted() -> Weighted[Contest]:
-        """Without luck choices: the same comparison over both d10x distributions at once."""
-        dist = exact(D10X)
-        items = list(dist.items())
-        ap, tp = a.luck_available, t.luck_available
-        acc: dict[Contest, int] = {}
-        d_total = dist.total if rolled_defence else 1
-        contests = {m: Contest(m, None, None, ap, tp) for m in range(-1, cap + 1)}
-        for va, wa in items:
-            attack = a_base + va
-            if attack <= 0:
-                c = Contest(-1, (-attack) // 5, None, ap, tp)
-                # the defence is rolled all the same: only its kept mass counts
-                acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
-                continue
-            if not rolled_defence:
-                assert tn is not None
-                c = Contest(max(-1, min(attack - tn, cap)), None, None, ap, tp)
-                acc[c] = acc.get(c, 0) + wa
-                continue
-            by_margin: dict[int, int] = {}
-            for vd, wd in items:
-                defence = d_base + vd
-                if tn is not None and not h.tn_dodge_replaces_tn:
-                    defence = max(defence, tn)
-                m = attack - defence
-                m = -1 if m < -1 else (cap if m > cap else m)
-                by_margin[m] = by_margin.get(m, 0) + wd
-            for m, wd in by_margin.items():
-                c = contests[m]
-                acc[c] = acc.get(c, 0) + wa * wd
-        return Weighted(acc, dist.total * d_total)
-
-    key = (
-        "contest",
-        memo.new_token(),
-        a_base,
-        d_base if rolled_defence else None,
-        tn,
-        cap,
-        keep_total,
-        a.luck_available,
-        t.luck_available,
-        la,
-        lt,
-        a.uses_luck,
-        t.uses_luck,
-        memo.token(h),
-    )
-    return key, run, (weighted if plain else None)
-
-
-def _critical(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
-    """G06: reliability roll and the consequence (severity steps down the weapon's list)."""
-    h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
-    if w.kind == "unarmed":
-        table: tuple[str, ...] = UNARMED_FUMBLES
-    elif w.kind == "melee":
-        table = MELEE_FUMBLES
-    else:
-        table = FIREARM_FUMBLES if (w.full_auto or w.burst) else FIREARM_FUMBLES[:-1]
-    consequence = table[min(severity, len(table) - 1)]
-    jammed = False
-    if w.kind != "unarmed":
-        fails_on = h.reliability_fails_on[RELIABILITY.index(w.reliability)]
-
-        def run(d: DiceSource) -> bool:
-            face = d.roll("d10", why=f"reliability ({w.reliability}) (G06)").total
-            failed = face >= fails_on
-            d.record(
-                Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
-            )
-            return failed
-
-        jammed = memo.derive(dice, "reliability", run, ("reliability", fails_on))
-        if jammed:
-            what = "jams" if w.is_firearm else "breaks"
-            dice.record(Note(f"{w.name} {what}", "G06"))
-            if w.is_firearm:
-                dice.record(
-                    Note(
-                        f"clearing: an action and weaponsmith {h.jam_clear_weaponsmith_tn} "
-                        f"or weapon skill {h.jam_clear_skill_tn}; 1d3 rounds lost",
-                        "G06",
-                    )
-                )
-    dice.record(Note(f"critical failure: {consequence}", "G06"))
-    return consequence, jammed
 
 
 # ----------------------------------------------------------------------------------------------
@@ -670,7 +133,7 @@ def _locate(
         expr = "d8"
     else:
         expr = "d10"
-    luck = _luck(t, sit.luck.target, "hit_location_head", h, luck_points)
+    luck = luck_use(t, sit.luck.target, "hit_location_head", h, luck_points)
 
     def run(d: DiceSource) -> tuple[Location, bool, int]:
         left = luck.points
@@ -757,8 +220,8 @@ def _wound_spec(
         damage_type=w.damage_type,
         limb_already_crippled=location in target.wounds.crippled,
         track_stun=target.wounds.stun,
-        graze_luck=_luck(target, lt, "graze", h, luck_points),
-        sever_luck=_luck(target, lt, "sever", h, luck_points),
+        graze_luck=luck_use(target, lt, "graze", h, luck_points),
+        sever_luck=luck_use(target, lt, "sever", h, luck_points),
         house=h,
         house_token=memo.token(h),
     )
@@ -780,8 +243,8 @@ def _save_spec(
         marks_after=after,
         needs_death_save=after > h.mortal_above or wound.crippled,
         death_save_fails=wound.killed_outright,
-        stun_luck=_luck(target, lt, "stun_save", h, wound.luck_left),
-        death_luck=_luck(target, lt, "death_save", h, wound.luck_left),
+        stun_luck=luck_use(target, lt, "stun_save", h, wound.luck_left),
+        death_luck=luck_use(target, lt, "death_save", h, wound.luck_left),
         house=h,
         house_token=memo.token(h),
     )
@@ -915,7 +378,7 @@ def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
         btm=t.stats.btm,
         body=t.stats.BODY,
         luck_stat=t.stats.LUCK,
-        sever_luck=_luck(t, sit.luck.target, "sever", h),
+        sever_luck=luck_use(t, sit.luck.target, "sever", h),
         house=h,
         house_token=memo.token(h),
     )
@@ -973,9 +436,9 @@ def resolve_outcome(
     mode = sit.attack.mode
     cap = max(plan.rounds_at_target - 1, 2) if mode == "full_auto" else 2
     keep_total = bool(sit.attack.allies_in_melee) and sit.attack.into_close_combat
-    c = _contest(dice, sit, plan, cap, keep_total, cache)
+    c = contest(dice, sit, plan, cap, keep_total, cache)
     if c.critical is not None:
-        consequence, jammed = _critical(dice, sit, c.critical)
+        consequence, jammed = critical_failure(dice, sit, c.critical)
         return AttackOutcome(critical=consequence, jammed=jammed)
     if c.margin < 0:
         dice.record(Note("miss", "G04"))

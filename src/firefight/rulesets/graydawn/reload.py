@@ -20,7 +20,7 @@ from firefight.dice import NATURAL_ONE, DiceSource
 from firefight.errors import InputError
 from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, roll_over
-from firefight.rulesets.graydawn.models import wound_state
+from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.situation import AttackSituation
 
 
@@ -32,14 +32,9 @@ class ReloadOutcome:
 
 
 def _ref(sit: AttackSituation) -> int:
+    """REF less the G20 wound-state penalty."""
     a = sit.attacker
-    state = wound_state(a.wounds.marks)
-    pen = 0
-    if state == "serious":
-        pen = -1
-    elif state in ("critical", "mortal"):
-        pen = -max(a.stats.REF // 3, 2)
-    return a.stats.REF + pen
+    return a.stats.REF + stat_penalty(a.stats.REF, a.wounds.marks)
 
 
 def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:

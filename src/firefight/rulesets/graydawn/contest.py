@@ -1,0 +1,269 @@
+"""The opposed roll (G02, G04, G05) with the caller's luck (G17), and critical failures (G06).
+
+The contest is a sub-rule returning only what the rest of the attack needs: the margin clipped to
+what matters (miss, 0, 1, ... up to the full-auto cap) or the critical-failure step, and the luck
+points left. On exact dice without luck choices it is computed from the two d10x distributions
+directly (the same comparison, integer weights).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from firefight.core.transcript import Check, Note, StateChange
+from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact
+from firefight.rulesets.graydawn import memo
+from firefight.rulesets.graydawn.checks import D10X, LuckUse
+from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules
+from firefight.rulesets.graydawn.plan import Plan
+from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
+
+#: G06 critical failure consequences, mildest first; severity = how far the total fell below 1.
+FIREARM_FUMBLES = (
+    "simply misses",
+    "dumps the magazine",
+    "critical weapon failure (repairs after the fight)",
+    "shoots himself (normal damage)",
+    "shoots at an ally (as suppressing fire)",
+    "wrong fire selection / cook-off",
+)
+MELEE_FUMBLES = (
+    "drops the weapon",
+    "the weapon slips: 1d3 damage to the attacker's hands",
+    "swings wild and hits himself (full damage + BTM bonus)",
+    "swings wild and hits a nearby ally",
+    "the weapon lodges in the scenery",
+)
+UNARMED_FUMBLES = (
+    "overextends: next attack at -3",
+    "falls down (no dodge/cover while prone)",
+    "hits the scenery: punch/kick damage to the own limb",
+    "swings wild and hits a nearby ally",
+    "a fist or leg is stuck in the scenery",
+)
+RELIABILITY = ("very_reliable", "standard", "unreliable")
+
+
+@dataclass(frozen=True)
+class Contest:
+    """The part of the attack and defence rolls the rest of the rule needs."""
+
+    margin: int  # attack - defence, clipped to -1 (miss) .. cap
+    critical: int | None  # severity step when the attack total is 0 or less (G06)
+    attack_total: int | None  # kept only when allies in a melee must dodge it (G37)
+    attacker_luck: int
+    target_luck: int
+
+
+def luck_use(
+    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouseRules, points: int | None = None
+) -> LuckUse:
+    return LuckUse(
+        c.name,
+        c.luck_available if points is None else points,
+        reroll=what in choices.reroll,
+        boost=what in choices.boost,
+        reroll_cost=h.luck_reroll_cost,
+        point_bonus=h.luck_point_bonus,
+    )
+
+
+ContestParts = tuple[Any, Callable[[DiceSource], Contest], Callable[[], Weighted[Contest]] | None]
+
+
+def contest(
+    dice: DiceSource,
+    sit: AttackSituation,
+    plan: Plan,
+    cap: int,
+    keep_total: bool,
+    cache: dict[Any, Any],
+) -> Contest:
+    parts: ContestParts | None = cache.get("contest")
+    if parts is None:
+        parts = cache["contest"] = _contest_parts(sit, plan, cap, keep_total)
+    key, run, weighted = parts
+    return memo.branch(dice, "attack vs defence", run, key, weighted)
+
+
+def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool) -> ContestParts:
+    """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
+    h = sit.house
+    a, t = sit.attacker, sit.target
+    la, lt = sit.luck.attacker, sit.luck.target
+    a_mod = sum(m.value for m in plan.attack_mods)
+    d_mod = sum(m.value for m in plan.defence_mods)
+    a_base = plan.attack_base + a_mod
+    rolled_defence = plan.defence_base is not None
+    d_base = (plan.defence_base or 0) + d_mod
+    tn = plan.tn
+
+    def run(d: DiceSource) -> Contest:
+        ap, tp = a.luck_available, t.luck_available
+        roll = d.roll(D10X, why="attack roll (G02/G04)")
+        attack = a_base + roll.total
+        natural = NATURAL_ONE in roll.tags
+        defence = 0
+        if rolled_defence:
+            defence = d_base + d.roll(D10X, why="defence roll (G04)").total
+            if tn is not None and not h.tn_dodge_replaces_tn:
+                defence = max(defence, tn)
+        else:
+            assert tn is not None
+            defence = tn
+        log = not d.is_exact
+        if log:
+            d.record(
+                Check(
+                    "attack vs defence",
+                    attack,
+                    defence,
+                    attack >= defence and attack > 0,
+                    "G04" if tn is None else "G05",
+                    f"{a_base} + d10x" + (f" vs {d_base} + d10x" if rolled_defence else ""),
+                )
+            )
+        # G17 luck, in the order: attacker re-roll, target re-roll, attacker +2s, target +2s.
+        cost = h.luck_reroll_cost
+        wants = ("attack" in la.reroll and attack < defence) or (
+            "fumble" in la.reroll and natural and attack <= 0
+        )
+        if wants and ap >= cost and a.uses_luck:
+            d.record(StateChange(a.name, "luck points", ap, ap - cost, "G17 (re-roll attack)"))
+            ap -= cost
+            attack = a_base + d.roll(D10X, why="attack re-rolled with luck (G17)").total
+            d.record(Check("attack (re-roll)", attack, defence, attack >= defence, "G17"))
+        if (
+            rolled_defence
+            and "defence" in lt.reroll
+            and attack >= defence
+            and attack > 0
+            and tp >= cost
+            and t.uses_luck
+        ):
+            d.record(StateChange(t.name, "luck points", tp, tp - cost, "G17 (re-roll defence)"))
+            tp -= cost
+            defence = d_base + d.roll(D10X, why="defence re-rolled with luck (G17)").total
+            d.record(
+                Check("attack vs defence (re-roll)", attack, defence, attack >= defence, "G17")
+            )
+        bonus = h.luck_point_bonus
+        if "attack" in la.boost and attack < defence and a.uses_luck:
+            need = math.ceil((max(defence, 1) - attack) / bonus)
+            if 0 < need <= ap:
+                d.record(StateChange(a.name, "luck points", ap, ap - need, "G17 (+2 each)"))
+                ap -= need
+                attack += need * bonus
+        if rolled_defence and "defence" in lt.boost and attack >= defence and t.uses_luck:
+            need = math.ceil((attack - defence + 1) / bonus)
+            if 0 < need <= tp:
+                d.record(StateChange(t.name, "luck points", tp, tp - need, "G17 (+2 each)"))
+                tp -= need
+                defence += need * bonus
+        if attack <= 0:
+            severity = (-attack) // 5
+            return Contest(-1, severity, attack if keep_total else None, ap, tp)
+        margin = max(-1, min(attack - defence, cap))
+        return Contest(margin, None, attack if keep_total else None, ap, tp)
+
+    plain = (
+        not keep_total
+        and not ({"attack", "fumble"} & set(la.reroll))
+        and "attack" not in la.boost
+        and "defence" not in lt.reroll
+        and "defence" not in lt.boost
+    )
+
+    def weighted() -> Weighted[Contest]:
+        """Without luck choices: the same comparison over both d10x distributions at once."""
+        dist = exact(D10X)
+        items = list(dist.items())
+        ap, tp = a.luck_available, t.luck_available
+        acc: dict[Contest, int] = {}
+        d_total = dist.total if rolled_defence else 1
+        contests = {m: Contest(m, None, None, ap, tp) for m in range(-1, cap + 1)}
+        for va, wa in items:
+            attack = a_base + va
+            if attack <= 0:
+                c = Contest(-1, (-attack) // 5, None, ap, tp)
+                # the defence is rolled all the same: only its kept mass counts
+                acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
+                continue
+            if not rolled_defence:
+                assert tn is not None
+                c = Contest(max(-1, min(attack - tn, cap)), None, None, ap, tp)
+                acc[c] = acc.get(c, 0) + wa
+                continue
+            by_margin: dict[int, int] = {}
+            for vd, wd in items:
+                defence = d_base + vd
+                if tn is not None and not h.tn_dodge_replaces_tn:
+                    defence = max(defence, tn)
+                m = attack - defence
+                m = -1 if m < -1 else (cap if m > cap else m)
+                by_margin[m] = by_margin.get(m, 0) + wd
+            for m, wd in by_margin.items():
+                c = contests[m]
+                acc[c] = acc.get(c, 0) + wa * wd
+        return Weighted(acc, dist.total * d_total)
+
+    key = (
+        "contest",
+        memo.new_token(),
+        a_base,
+        d_base if rolled_defence else None,
+        tn,
+        cap,
+        keep_total,
+        a.luck_available,
+        t.luck_available,
+        la,
+        lt,
+        a.uses_luck,
+        t.uses_luck,
+        memo.token(h),
+    )
+    return key, run, (weighted if plain else None)
+
+
+def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
+    """G06: reliability roll and the consequence (severity steps down the weapon's list)."""
+    h = sit.house
+    w = sit.attacker.weapon
+    assert w is not None
+    if w.kind == "unarmed":
+        table: tuple[str, ...] = UNARMED_FUMBLES
+    elif w.kind == "melee":
+        table = MELEE_FUMBLES
+    else:
+        table = FIREARM_FUMBLES if (w.full_auto or w.burst) else FIREARM_FUMBLES[:-1]
+    consequence = table[min(severity, len(table) - 1)]
+    jammed = False
+    if w.kind != "unarmed":
+        fails_on = h.reliability_fails_on[RELIABILITY.index(w.reliability)]
+
+        def run(d: DiceSource) -> bool:
+            face = d.roll("d10", why=f"reliability ({w.reliability}) (G06)").total
+            failed = face >= fails_on
+            d.record(
+                Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
+            )
+            return failed
+
+        jammed = memo.derive(dice, "reliability", run, ("reliability", fails_on))
+        if jammed:
+            what = "jams" if w.is_firearm else "breaks"
+            dice.record(Note(f"{w.name} {what}", "G06"))
+            if w.is_firearm:
+                dice.record(
+                    Note(
+                        f"clearing: an action and weaponsmith {h.jam_clear_weaponsmith_tn} "
+                        f"or weapon skill {h.jam_clear_skill_tn}; 1d3 rounds lost",
+                        "G06",
+                    )
+                )
+    dice.record(Note(f"critical failure: {consequence}", "G06"))
+    return consequence, jammed
