@@ -52,6 +52,7 @@ def wall(cmd: list[str], repeat: int) -> tuple[float, float]:
     return statistics.median(times), statistics.median(cpus)
 
 
+CORE_AND_RULESET = "import firefight.cli.ruleset_commands, firefight.rulesets.warfare2d20"
 ODDS = [sys.executable, "-m", "firefight.cli.app", "odds", "warfare2d20", str(AMBUSH)]
 
 COLD = """
@@ -97,6 +98,8 @@ def main() -> None:
     for name, cmd in [
         ("python startup", [sys.executable, "-c", "pass"]),
         ("firefight --help", [sys.executable, "-m", "firefight.cli.app", "--help"]),
+        ("import core + CLI", [sys.executable, "-c", "import firefight.cli.ruleset_commands"]),
+        ("  + warfare2d20", [sys.executable, "-c", CORE_AND_RULESET]),
         ("firefight odds (W15 b)", [*ODDS]),
         ("firefight odds --json", [*ODDS, "--json"]),
     ]:
@@ -146,13 +149,16 @@ def main() -> None:
     table.sample(1000, 0)  # warm up
     t = time.perf_counter()
     idx = table.sample(n_vec, 1)
-    damage = table.column("damage")[idx]
     t_vec = time.perf_counter() - t
+    t = time.perf_counter()
+    damage = table.column("damage")[idx]
+    t_gather = time.perf_counter() - t
     vec_rate = n_vec / t_vec
     print(
         f"vectorised (alias, numpy)  {vec_rate:9,.0f} attacks/s "
         f"({n_vec:,} in {t_vec * 1000:.0f} ms; exact table {t_exact * 1000:.0f} ms once)"
     )
+    print(f"  + damage of every attack {t_gather * 1000:7.0f} ms (one gather)")
     print(f"vectorised / plain loop    {vec_rate / plain_rate:9.0f} x")
     n_core = 2_000_000
     t = time.perf_counter()
