@@ -83,6 +83,9 @@ BAD = [
     ({"attacker.stats.REF": "-3"}, "attacker.stats.REF"),
     ({"kind": '"duel"'}, "kind"),
     ({"luck.attacker.reroll": '["everything"]'}, "luck.attacker.reroll"),
+    ({"house.graze_tn": "10"}, "--house"),
+    ({"attacker.weapon": '"club"'}, "needs a firearm"),
+    ({"attacker.weapon": '"pump shotgun"', "attack.range_m": "60"}, "no extreme range"),
 ]
 
 

@@ -197,6 +197,11 @@ def _combatant(raw: Any, catalog: Catalog, source: str) -> Any:
 
 def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules) -> AttackSituation:
     """Validate an attack situation; catalog names become full tables first."""
+    if "house" in data:
+        raise InputError(
+            f"{source}: field house: house rules come from a separate file",
+            tip="move them to a TOML file and pass --house FILE",
+        )
     extra = data.get("catalogs", ())
     if not isinstance(extra, list | tuple) or not all(isinstance(x, str) for x in extra):
         raise InputError(f"{source}: field catalogs: must be a list of file paths")
