@@ -393,3 +393,88 @@ def test_g26_shotguns_have_no_extreme_range() -> None:
     sit = situation({"attacker": {"weapon": "pump shotgun"}, "attack": {"range_m": 60}})
     with pytest.raises(InputError, match="no extreme range"):
         RULESET.odds(sit)
+
+
+# -- more options, one each --------------------------------------------------------------------
+def test_g28_bipod_removes_recoil_to_medium_and_spread_shares_rounds() -> None:
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    medium = {"mode": "full_auto", "rounds": 30, "range_m": 150}
+    assert "full-auto recoil, 30 rounds" in {
+        m.name for m in plan_attack(situation({"attack": medium})).attack_mods
+    }
+    bipod = plan_attack(situation({"attack": {**medium, "bipod": True}}))
+    assert not any("recoil" in m.name for m in bipod.attack_mods)
+    spread = plan_attack(
+        situation(
+            {"attack": {"mode": "full_auto", "rounds": 30, "spread_targets": 2, "spread_m": 2}}
+        )
+    )
+    assert spread.rounds_at_target == (30 - 10) // 2
+    with pytest.raises(InputError, match="leave none"):
+        plan_attack(situation({"attack": {"mode": "full_auto", "rounds": 10, "spread_m": 2}}))
+
+
+def test_g39_aiming_caps_at_3_rounds_plus_concentration_at_long_range() -> None:
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    def aim(attack: dict[str, object]) -> int:
+        mods = plan_attack(situation({"attack": attack})).attack_mods
+        return sum(m.value for m in mods if "aiming" in m.name)
+
+    assert aim({"aim_rounds": 5, "range_m": 20}) == 3
+    assert aim({"aim_rounds": 5, "concentration": 1, "range_m": 20}) == 3  # close range
+    assert aim({"aim_rounds": 5, "concentration": 1, "range_m": 300}) == 4  # long range
+
+
+def test_g39_a_scoped_shot_doubles_the_movement_bonus() -> None:
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    sit = situation(
+        {
+            "attacker": {"weapon": "sniper rifle", "stance": {"bracing": True}},
+            "target": {"stance": {"moves": 3}},
+            "attack": {"range_m": 300},
+        }
+    )
+    mods = {m.name: m.value for m in plan_attack(sit).defence_mods}
+    assert mods["target moving (3 moves)"] == 12  # MA 6, doubled
+
+
+def test_g36_armour_that_stops_point_blank_rolls_damage() -> None:
+    sit = situation(
+        {
+            "target": {"mook": True},
+            "attack": {"point_blank": True, "range_m": 1, "armour_stops_point_blank": True},
+        }
+    )
+    result = scripted(sit, [2, 3, 1, 1, 1, 1, 1])
+    assert result.outcome.damage == 5 - 2
+
+
+def test_g17_target_rerolls_a_head_location_and_a_failed_death_save() -> None:
+    sit = situation(
+        {
+            "target": {"stats": {"LUCK": 6}, "wounds": {"wounding": 14}},
+            "luck": {"target": {"reroll": ["hit_location_head", "death_save"]}},
+        }
+    )
+    # attack 20 vs 11; location 1 -> re-rolled (2 points) to 3; 4d6+1 = 5: no graze roll;
+    # 3 marks -> 17 (mortal): stun save 9 fails; death save 9 fails -> re-rolled (2 points): 2
+    result = scripted(sit, [9, 2, 1, 3, 1, 1, 1, 1, 9, 9, 2])
+    assert result.summary["location"] == "torso"
+    assert result.summary["death save failed"] is False
+    luck = [e for e in result.transcript if getattr(e, "field", "") == "luck points"]
+    assert [(e.before, e.after) for e in luck] == [(6, 4), (4, 2)]
+
+
+def test_g22_luck_boost_keeps_a_crippled_leg() -> None:
+    sit = situation(
+        {
+            "target": {"mook": True, "stats": {"LUCK": 3}},
+            "luck": {"target": {"boost": ["sever"]}},
+        }
+    )
+    # leg hit for 17 - 2 = 15; BODY 6 + LUCK 3 + 4 = 13 < 15: one point (+2) makes 15
+    result = scripted(sit, [9, 7, 4, 4, 4, 4, 4, 3, 4])
+    assert result.summary["crippled"] is True and result.summary["severed"] is False
