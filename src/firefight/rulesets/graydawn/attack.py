@@ -1,10 +1,11 @@
 """Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39) and its exact odds.
 
-``resolve_outcome(situation, dice)`` is the one rule: the attack and defence rolls (or the range
-TN), critical failures, the number of hits, the hit location, the wound and the saves. It runs on
-seeded, scripted and exact dice; :func:`attack_odds` only enumerates it. Every stage that rolls an
-open-ended d10 or a pile of damage dice sits behind ``dice.derive`` with a hashable key and returns
-a small outcome, so exact odds branch on hit counts, locations and wound outcomes.
+``resolve_outcome(situation, dice)`` is the one rule: the plan of modifiers (:mod:`.plan`), the
+attack and defence rolls or the range TN and critical failures (:mod:`.contest`), the number of
+hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted and
+exact dice; :func:`attack_odds` only enumerates it. Every stage that rolls an open-ended d10 or a
+pile of damage dice is a sub-rule with a hashable key returning a small outcome (``memo.branch``),
+so exact odds branch on hit counts, locations and wound outcomes, not on every die.
 """
 
 from __future__ import annotations
