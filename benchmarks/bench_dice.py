@@ -56,18 +56,22 @@ Table = dict[tuple[int, int], Fraction]
 
 
 # -- the queries, firefight ------------------------------------------------------------------
-def fill_table(at_most: Callable[[int], Fraction]) -> Table:
-    """The 121 cells from P(D <= k); cells with the same T - m share one value (both tools)."""
-    values = {k: at_most(k) for k in {t - m for m in M_RANGE for t in T_RANGE}}
-    return {(m, t): values[t - m] for m in M_RANGE for t in T_RANGE}
+#: Query A's structure, shared by both tools: the cells, the distinct thresholds k = T - m, and
+#: which k each cell reads (cells with the same T - m have the same probability).
+CELLS = [(m, t) for m in M_RANGE for t in T_RANGE]
+KEYS = sorted({t - m for m, t in CELLS})
+CELL_KEY = [KEYS.index(t - m) for m, t in CELLS]
+
+
+def fill_table(values: list[Fraction]) -> Table:
+    """The 121 cells from P(D <= k) for each distinct k (the same step for both tools)."""
+    return dict(zip(CELLS, [values[i] for i in CELL_KEY], strict=True))
 
 
 def ff_a() -> Table:
     d = exact("abs(2d20-2d20)")
-    keys = sorted({t - m for m in M_RANGE for t in T_RANGE})
-    nums = d.cdf_array(keys).tolist()  # one vectorised lookup for every distinct k
-    values = {k: Fraction(n, d.total) for k, n in zip(keys, nums, strict=True)}
-    return {(m, t): values[t - m] for m in M_RANGE for t in T_RANGE}
+    total = d.total
+    return fill_table([Fraction(n, total) for n in d.cdf_array(KEYS).tolist()])
 
 
 def ff_b() -> Fraction:
@@ -83,7 +87,7 @@ def ff_c() -> Fraction:
 # -- the queries, icepool --------------------------------------------------------------------
 def ip_a() -> Table:
     d = abs(2 @ icepool.d20 - 2 @ icepool.d20)
-    return fill_table(lambda k: d.probability("<=", k))
+    return fill_table([d.probability("<=", k) for k in KEYS])
 
 
 def ip_cp2020(depth: int) -> icepool.Die:

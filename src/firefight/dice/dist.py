@@ -269,7 +269,7 @@ class Dist:
 
     def _weight_at_most(self, values: npt.NDArray[np.int64]) -> WeightArray:
         """Kept weight of ``X <= v`` for each ``v`` (vectorised)."""
-        idx = np.clip(values - (self._lo - 1), 0, len(self._w))
+        idx = np.minimum(np.maximum(values - (self._lo - 1), 0), len(self._w))
         return self._cumulative()[idx]
 
     def cdf(self, value: int) -> Fraction:
@@ -305,11 +305,13 @@ class Dist:
     # -- arithmetic: every operation returns a new value ------------------------------------
     def __add__(self, other: Dist | Number) -> Dist:
         if isinstance(other, (int, np.integer)):
-            return Dist(self._lo + int(other), self._w, self._total)
+            return Dist._raw(self._lo + int(other), self._w, self._total, self._kept)
         if not isinstance(other, Dist):
             return NotImplemented
         total = self._total * other._total
-        return Dist(self._lo + other._lo, _convolve(self._w, other._w, total >= INT64_SAFE), total)
+        w = _convolve(self._w, other._w, total >= INT64_SAFE)
+        # trimmed ends multiply to non-zero ends: the product is trimmed too
+        return Dist._raw(self._lo + other._lo, w, total, self._kept * other._kept)
 
     __radd__ = __add__
 
@@ -317,6 +319,10 @@ class Dist:
         return Dist._raw(-self.hi, self._w[::-1], self._total, self._kept)
 
     def __sub__(self, other: Dist | Number) -> Dist:
+        if isinstance(other, Dist):  # convolve with the reversed weights: no negated copy
+            total = self._total * other._total
+            w = _convolve(self._w, other._w[::-1], total >= INT64_SAFE)
+            return Dist._raw(self._lo - other.hi, w, total, self._kept * other._kept)
         return self + (-other)
 
     def __rsub__(self, other: Number) -> Dist:

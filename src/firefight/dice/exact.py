@@ -257,7 +257,9 @@ def _plain(node: Node, depth: Depth) -> Dist:
         return plain(node.operand, depth).times(node.factor)
     if isinstance(node, Abs):
         return plain(node.operand, depth).abs()
-    (_, d), *rest = tagged(node, depth)  # constants, plain dice, keep/drop: one untagged group
+    if isinstance(node, Dice) and node.keep is None:
+        return Dist.uniform(1, node.sides).repeat(node.count)
+    (_, d), *rest = tagged(node, depth)  # constants, keep/drop dice: one untagged group
     assert not rest
     return d
 
@@ -276,13 +278,21 @@ def exact_tagged(expr: str | Node, *, depth: int | None = None, stop: bool = Fal
 
 def exact(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Dist:
     """The exact distribution of an integer dice expression (tags merged)."""
+    if isinstance(expr, str):
+        return _exact_text(expr, depth, stop)
+    return plain(expr, resolve_depth(expr, Depth(depth, stop)))
+
+
+@lru_cache(maxsize=1024)
+def _exact_text(expr: str, depth: int | None, stop: bool) -> Dist:
+    """``exact`` of notation text: a repeated question is one dictionary lookup."""
     node = as_node(expr)
     return plain(node, resolve_depth(node, Depth(depth, stop)))
 
 
 def clear_caches() -> None:
     """Forget every memoised distribution (for cold-start benchmarks and tests)."""
-    for fn in (tagged, plain, chain, _cp2020_plain, _sorted_weights):
+    for fn in (_exact_text, tagged, plain, chain, _cp2020_plain, _sorted_weights):
         fn.cache_clear()
 
 
