@@ -203,3 +203,34 @@ def test_alias_table_samples_the_exact_distribution() -> None:
 def test_alias_table_with_one_outcome() -> None:
     table = AliasTable.build(Weighted({"only": 3}))
     assert set(table.sample(1000, 1).tolist()) == {0}
+
+
+def test_m249_targets_hit_count_matches_brute_force() -> None:
+    """Three targets against one shared roll: P(k hit) by a plain loop over every attacker total
+    and defender total (modified delta = delta + 6 against delta t 8)."""
+    report = RULESET.odds(situation("d_m249.toml"))
+    two_d20 = Counter(a + b for a in range(1, 21) for b in range(1, 21))
+    expected: Counter[int] = Counter()
+    for att, wa in two_d20.items():
+        hit = sum(w for d, w in two_d20.items() if abs(att - d) + 6 <= 8)
+        p = Fraction(hit, 400)
+        for k in range(4):
+            expected[k] += Fraction(wa, 400) * math.comb(3, k) * p**k * (1 - p) ** (3 - k)
+    counts = report.distributions["targets_hit"]
+    assert {k: counts.p(k) for k in range(4)} == dict(expected)
+    assert report.probabilities["p_any_hit"] == 1 - expected[0]
+
+
+def test_m249_counts_agree_with_seeded_resolution() -> None:
+    sit = situation("d_m249.toml")
+    report = RULESET.odds(sit)
+    rng = np.random.default_rng(SEED + 3)
+    n = 2000
+    runs = [resolve_attack(sit, SeededDice(rng)).targets for _ in range(n)]
+    for name, pred in (
+        ("targets_hit", lambda o: o.result == "hit"),
+        ("targets_suppressed", lambda o: o.suppressed),
+    ):
+        seen = Counter(sum(map(pred, r)) for r in runs)
+        for k, p in report.distributions[name].probabilities():
+            assert within(seen[k] / n, p, n), (name, k)

@@ -1,23 +1,28 @@
 """Exact odds by enumerating the resolution code itself (one rule, three uses).
 
 Several targets: each target's odds are its own (marginal) distribution, computed by running the
-attack with that target alone; targets that share a roll are not independent, and the joint is
-left out.
+attack with that target alone. How many targets are hit, suppressed or put down is exact too:
+targets are independent once the shared attacker roll is known, so for every value of that roll
+each target's outcomes are enumerated from ``resolve_target`` and the counts convolved, then
+mixed over the roll (with one roll per target, the marginals convolve directly). Mortar files
+report marginals only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
 from firefight.core.odds import OddsReport
-from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
-from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack
+from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
+from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack, resolve_target
+from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
 from firefight.rulesets.warfare2d20.models import Combatant
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar
-from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Thrown
+from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 
 RULESET = "warfare2d20"
@@ -58,14 +63,52 @@ def target_odds(s: Attack | Mortar, i: int) -> Weighted[TargetOutcome]:
     return enumerate_outcomes(lambda d: resolve_mortar(m, d).targets[0])
 
 
+COUNTS: dict[str, Callable[[TargetOutcome], bool]] = {
+    "targets_hit": lambda o: o.result == "hit",
+    "targets_suppressed": lambda o: o.suppressed,
+    "targets_down": lambda o: o.status in ("unconscious", "dead"),
+}
+
+
+def _bernoulli(p: Fraction) -> Dist:
+    return Dist.from_mapping({0: p.denominator - p.numerator, 1: p.numerator}, p.denominator)
+
+
+def _count(ps: list[Fraction]) -> Dist:
+    out = Dist.constant(0)
+    for p in ps:
+        out = out + _bernoulli(p)
+    return out
+
+
+def _given_roll(a: Attack, t: Target, total: int) -> Weighted[TargetOutcome]:
+    def run(d: DiceSource) -> TargetOutcome:
+        return resolve_target(d, a, t, total)
+
+    return enumerate_outcomes(run)
+
+
+def target_counts(a: Attack, marginals: list[Weighted[TargetOutcome]]) -> dict[str, Dist]:
+    """Exact distributions of how many targets are hit / suppressed / down."""
+    if a.attack_roll == "each":
+        return {k: _count([w.probability(f) for w in marginals]) for k, f in COUNTS.items()}
+    roll = exact(pool(a.house.opposed_dice))
+    parts: dict[str, list[tuple[int, Dist]]] = {k: [] for k in COUNTS}
+    for value, weight in roll.items():
+        given = [_given_roll(a, t, value) for t in a.targets]
+        for k, f in COUNTS.items():
+            parts[k].append((weight, _count([w.probability(f) for w in given])))
+    return {k: Dist.mix(v, roll.total) for k, v in parts.items()}
+
+
 def attack_report(s: Attack | Mortar) -> OddsReport:
     many = len(s.targets) > 1
     outcomes: dict[str, Fraction] = {}
     dists: dict[str, Dist] = {}
     probs: dict[str, Fraction] = {}
     p_hit: Fraction | None = None
-    for i, t in enumerate(s.targets):
-        w = target_odds(s, i)
+    marginals = [target_odds(s, i) for i in range(len(s.targets))]
+    for t, w in zip(s.targets, marginals, strict=True):
         pre = f"{t.name}: " if many else ""
         suf = f" ({t.name})" if many else ""
         labelled = w.map(label).probabilities()
@@ -85,6 +128,9 @@ def attack_report(s: Attack | Mortar) -> OddsReport:
         probs[f"p_dead{suf}"] = w.probability(lambda o: o.status == "dead")
         dists[f"damage{suf}"] = w.to_dist(lambda o: o.damage)
         dists[f"hp_damage{suf}"] = w.to_dist(lambda o: o.hp_lost)
+    if many and isinstance(s, Attack):
+        dists.update(target_counts(s, marginals))
+        probs["p_any_hit"] = 1 - dists["targets_hit"].p(0)
     notes: tuple[str, ...] = ("damage: through all soak, before stamina; hp_damage: HP lost",)
     if many:
         notes += ("several targets: each target's odds are its own; a shared roll links them",)
