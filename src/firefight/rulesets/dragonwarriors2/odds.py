@@ -55,21 +55,30 @@ ROLL_DEPTH = 14
 _DEPTHS = ((8, 4 * 6.0**-9), (11, 4 * 6.0**-12))
 
 
-def roll_dists(hook: DoubleSixHook | None) -> RollDists:
-    """Exact distribution of each (who, role) plus-minus roll, enumerated from the rule code."""
-    cache: dict[tuple[str, str, int], Dist] = {}
+class RollCache:
+    """Exact distribution of each (who, role) plus-minus roll, enumerated from the rule code,
+    and of each contest's roll difference, memoised."""
 
-    def get(who: str, role: str, depth: int = ROLL_DEPTH) -> Dist:
-        key = (who, role, depth) if hook is not None else ("", "", depth)
-        if key not in cache:
+    def __init__(self, hook: DoubleSixHook | None) -> None:
+        self.hook = hook
+        self.dists: dict[tuple[str, str, int], Dist] = {}
+        self.margins: dict[tuple[str, str, str, bool, int], _Margins] = {}
+
+    def __call__(self, who: str, role: str, depth: int = ROLL_DEPTH) -> Dist:
+        key = (who, role, depth) if self.hook is not None else ("", "", depth)
+        if key not in self.dists:
+            hook = self.hook
 
             def one(d: DiceSource) -> int:
                 return plus_minus(d, who, role, hook)
 
-            cache[key] = enumerate_outcomes(one, depth=Depth(depth)).to_dist()
-        return cache[key]
+            self.dists[key] = enumerate_outcomes(one, depth=Depth(depth)).to_dist()
+        return self.dists[key]
 
-    return get
+
+def roll_dists(hook: DoubleSixHook | None) -> RollDists:
+    """A fresh :class:`RollCache` for ``hook``."""
+    return RollCache(hook)
 
 
 _SHARED: dict[int, RollDists] = {}
@@ -130,7 +139,7 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
     per_level: list[tuple[int, dict[Terminal, int]]] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
     judged: dict[tuple[object, int], Step] = {}
-    margins: dict[tuple[str, str, str, bool, int], _Margins] = {}
+    margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
         defence, _ = bout.defence_at(level)
@@ -160,7 +169,7 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
             ww = int(acc[idx])
             step = judged.get((level_key, margin))
             if step is None:
-                step = judge_contest(bout, level, margin)
+                step = judge_contest(bout, level, margin, explain=False)
                 judged[(level_key, margin)] = step
             if step.kind == "riposte":
                 nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
@@ -184,19 +193,56 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
     return ChainOdds(terminals, lengths, total)
 
 
+def stun_weights(
+    bout: Bout, victim: Fighter, totals: list[int], rolls: RollDists
+) -> dict[int, dict[Status, int]]:
+    """Exact stun-check weights (D06) for each wounds total in ``totals``, over the roll's total.
+
+    A passive check (D02) depends only on how far Toughness + roll is from Wounds, so
+    :func:`.rules.judge_stun` is asked once per distance; its results form runs, and each wounds
+    total adds up the roll's weights run by run (prefix sums).
+    """
+    stun = rolls(victim.name, "stun check", ROLL_DEPTH)
+    t = victim.toughness
+    prefix = [0]
+    for w in stun.weights.tolist():
+        prefix.append(prefix[-1] + int(w))
+    lo, hi = stun.lo, stun.hi
+    d_lo, d_hi = t + lo - max(totals), t + hi - min(totals)
+    runs: list[tuple[int, int, Status]] = []  # (first distance, last distance, result)
+    for dist in range(d_lo, d_hi + 1):
+        result = judge_stun(bout.house, t, t - dist, 0)[0]  # a roll of 0 at that distance
+        if runs and runs[-1][2] == result:
+            runs[-1] = (runs[-1][0], dist, result)
+        else:
+            runs.append((dist, dist, result))
+    out: dict[int, dict[Status, int]] = {}
+    for after in totals:
+        shift = t - after  # distance = roll + shift
+        weights: dict[Status, int] = {}
+        for first, last, result in runs:
+            a = max(first - shift, lo) - lo
+            b = min(last - shift, hi) - lo + 1
+            if a < b:
+                weights[result] = weights.get(result, 0) + prefix[b] - prefix[a]
+        out[after] = weights
+    return out
+
+
 def injury_weights(
-    bout: Bout, victim: Fighter, new_wounds: int, rolls: RollDists
+    bout: Bout,
+    victim: Fighter,
+    new_wounds: int,
+    rolls: RollDists,
+    stun: dict[Status, int] | None = None,
 ) -> tuple[dict[Status, int], int]:
     """Exact weights of the victim's status after a wound (D06, D07), and their total."""
     death = rolls(victim.name, "death check", ROLL_DEPTH)
-    stun = rolls(victim.name, "stun check", ROLL_DEPTH)
-    total = death.total * stun.total
+    stun_total = rolls(victim.name, "stun check", ROLL_DEPTH).total
+    total = death.total * stun_total
     after = victim.wounds + new_wounds
     t = victim.toughness
-    stun_w: dict[Status, int] = {}
-    for roll, w in stun.items():
-        result, _, _ = judge_stun(bout.house, t, after, roll)
-        stun_w[result] = stun_w.get(result, 0) + w
+    stun_w = stun if stun is not None else stun_weights(bout, victim, [after], rolls)[after]
     if not death_check_due(victim.wounds, t):
         return {k: v * death.total for k, v in stun_w.items()}, total
     alive = dead = 0
@@ -208,7 +254,7 @@ def injury_weights(
             dead += w
     out: dict[Status, int] = {k: v * alive for k, v in stun_w.items()}
     if dead:
-        out["dead"] = dead * stun.total
+        out["dead"] = dead * stun_total
     return out, total
 
 
@@ -244,11 +290,14 @@ def exchange_odds(
         eps /= 10
         chain = chain_odds(bout, rolls, eps)
     injuries: dict[Terminal, tuple[dict[Status, int], int]] = {}
-    for victim, wounds in chain.terminals:
-        if victim == "none":
+    for role, who in (("defender", bout.defender), ("attacker", bout.attacker)):
+        hits = [w for v, w in chain.terminals if v == role]
+        if not hits:
             continue
-        who = bout.defender if victim == "defender" else bout.attacker
-        injuries[(victim, wounds)] = injury_weights(bout, who, wounds, rolls)
+        stuns = stun_weights(bout, who, [who.wounds + w for w in hits], rolls)
+        for w in hits:
+            stun = stuns[who.wounds + w]
+            injuries[(role, w)] = injury_weights(bout, who, w, rolls, stun)
     check_total = max((t for _, t in injuries.values()), default=1)
     out: dict[OddsKey, int] = {}
     for (victim, wounds), w in chain.terminals.items():

@@ -143,52 +143,71 @@ class Step:
     events: tuple[Any, ...] = field(default=(), compare=False)
 
 
-def judge_contest(bout: Bout, level: int, margin: int) -> Step:
-    """The decision after a contest (D04, D05, D08, D09): pure, so odds reuse it exactly."""
+def judge_contest(bout: Bout, level: int, margin: int, explain: bool = True) -> Step:
+    """The decision after a contest (D04, D05, D08, D09): pure, so odds reuse it exactly.
+
+    ``explain=False`` skips building the transcript events (the odds need only the decision).
+    """
     att, dfn, victim = bout.sides(level)
+    events: list[Any] = []
     if margin > 0:
         weapon = bout.weapon_of(att)
-        events: list[Any] = []
         dmg = weapon.damage if weapon is not None else 0
-        if weapon is not None and dmg:
-            events.append(Modifier(weapon.weapon_class, dmg, "damage", weapon.name, "D10"))
-        if dfn.armour_reduction:
-            events.append(
-                Modifier("armour", -dfn.armour_reduction, "damage", dfn.armour or "armour", "D10")
-            )
         wounds = max(0, margin + dmg - dfn.armour_reduction)
+        if explain:
+            if weapon is not None and dmg:
+                events.append(Modifier(weapon.weapon_class, dmg, "damage", weapon.name, "D10"))
+            if dfn.armour_reduction:
+                events.append(
+                    Modifier(
+                        "armour", -dfn.armour_reduction, "damage", dfn.armour or "armour", "D10"
+                    )
+                )
         if wounds == 0:
-            events.append(Note(f"{att.name} wins by {margin} but the blow does no harm", "D04"))
+            if explain:
+                events.append(Note(f"{att.name} wins by {margin} but the blow does no harm", "D04"))
             return Step("no wound", events=tuple(events))
-        events.append(Note(f"{att.name} wins by {margin}: {wounds} wounds to {dfn.name}", "D04"))
+        if explain:
+            events.append(
+                Note(f"{att.name} wins by {margin}: {wounds} wounds to {dfn.name}", "D04")
+            )
         return Step("hit", victim, wounds, events=tuple(events))
     if margin == 0:
-        return Step("no wound", events=(Note("a tie: no damage and no riposte (reading)", "D02"),))
+        if explain:
+            events.append(Note("a tie: no damage and no riposte (reading)", "D02"))
+        return Step("no wound", events=tuple(events))
     won_by = -margin
     if level == 0 and bout.missile is not None:
-        note = Note(f"{dfn.name} is not hit (missed by {won_by}); no riposte to a missile", "D09")
-        return Step("no wound", events=(note,))
-    if level == 0 and dfn.stance == "full parry":
-        note = Note(f"{dfn.name} wins by {won_by}; full parry allows no riposte", "D08")
-        return Step("no wound", events=(note,))
-    yes, why = dfn.policy.decide(won_by, bout.choice_index(level))
-    word = "ripostes" if level == 0 else "counter-ripostes"
-    if not yes:
-        note = Note(f"{dfn.name} wins by {won_by} and does not riposte ({why})", "D05")
-        return Step("no wound", decided=True, events=(note,))
-    score = won_by
-    events = []
-    weapon = dfn.weapon
-    if bout.options.weapon_bonus_on_riposte and weapon is not None and weapon.attack:
-        score += weapon.attack
-        events.append(
-            Modifier(
-                weapon.weapon_class, weapon.attack, f"{dfn.name}'s riposte", weapon.name, "D10"
+        if explain:
+            events.append(
+                Note(f"{dfn.name} is not hit (missed by {won_by}); no riposte to a missile", "D09")
             )
+        return Step("no wound", events=tuple(events))
+    if level == 0 and dfn.stance == "full parry":
+        if explain:
+            events.append(Note(f"{dfn.name} wins by {won_by}; full parry allows no riposte", "D08"))
+        return Step("no wound", events=tuple(events))
+    yes, why = dfn.policy.decide(won_by, bout.choice_index(level))
+    if not yes:
+        if explain:
+            events.append(Note(f"{dfn.name} wins by {won_by} and does not riposte ({why})", "D05"))
+        return Step("no wound", decided=True, events=tuple(events))
+    score = won_by
+    weapon = dfn.weapon
+    bonus = bout.options.weapon_bonus_on_riposte and weapon is not None and weapon.attack
+    if bonus and weapon is not None:
+        score += weapon.attack
+    if explain:
+        word = "ripostes" if level == 0 else "counter-ripostes"
+        events.append(
+            Note(f"{dfn.name} wins by {won_by} and {word} with Attack {score} ({why})", "D05")
         )
-    events.insert(
-        0, Note(f"{dfn.name} wins by {won_by} and {word} with Attack {score} ({why})", "D05")
-    )
+        if bonus and weapon is not None:
+            events.append(
+                Modifier(
+                    weapon.weapon_class, weapon.attack, f"{dfn.name}'s riposte", weapon.name, "D10"
+                )
+            )
     return Step("riposte", next_score=score, decided=True, events=tuple(events))
 
 
