@@ -24,7 +24,7 @@ from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.exactly import derive_table
-from firefight.rulesets.warfare2d20.house import MortarShell
+from firefight.rulesets.warfare2d20.house import MortarShell, Warfare2d20House
 from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
@@ -80,7 +80,7 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
                 "delta t",
                 m.shell,
                 "W12",
-                house=h.mortar_shells != type(h)().mortar_shells,
+                house=shell != Warfare2d20House().mortar_shells.get(m.shell),
             )
         )
     node = pool(h.opposed_dice)
@@ -106,6 +106,7 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
                 dice.record(Note(f"{t.name} is outside the lethal radius", "W12"))
         inside = [(t, z) for t, z in in_blast if z is not None]
         if not inside:
+            dice.record(Note("nobody in the blast radius: no rolls", "W12"))
             continue
         # Ask for what the rule needs: with one roll against the mortar's, the pair is one
         # derive (a few branches); only several rolls against one mortar roll need it apart.
