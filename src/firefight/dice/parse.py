@@ -86,17 +86,19 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
         tok = node.children[0]
         return 100 if str(tok) == "%" else int(tok)
 
-    def check(count: int, sides: int) -> None:
+    def check(count: int, sides: int, kind: str = "d") -> None:
         if count < 1:
             raise DiceSyntaxError(
-                f"{count}d{sides} throws no dice",
+                f"{count}{kind}{sides} throws no dice",
                 expr=expr,
                 column=column,
                 tip="use 1 or more dice",
             )
         if sides < 2:
             raise DiceSyntaxError(
-                f"a d{sides} is not a die",
+                f"a d{sides} is not a die"
+                if kind == "d"
+                else f"pm{sides} rolls a d{sides}, which is not a die",
                 expr=expr,
                 column=column,
                 tip="dice need 2 or more sides",
@@ -142,9 +144,7 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
         return Dice(count, sides, mode, n)
     if kind == "plusminus":
         count, sides = count_of(kids[0]), int(kids[1])
-        check(count, sides)
-        if sides < 2:
-            raise DiceSyntaxError("pm needs 2 or more sides", expr=expr, column=column)
+        check(count, sides, "pm")
         return PlusMinus(count, sides)
     if kind == "sort":
         inner = _build(kids[0], expr, level + 1)
