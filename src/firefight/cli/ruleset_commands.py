@@ -139,21 +139,26 @@ def _pct(p: Fraction) -> str:
     return f"{100 * float(p):.2f}%"
 
 
+def _frac(p: Fraction, limit: int = 24) -> str:
+    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
+    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
+    text = fraction_text(p)
+    return text if len(text) <= limit else f"~{float(p):.6g}"
+
+
 def render_odds(report: OddsReport) -> None:
     console = Console()
     console.print(f"[bold]{report.title}[/bold]", highlight=False)
     if report.p_hit is not None:
-        console.print(
-            f"P(hit) = {_pct(report.p_hit)}  ({fraction_text(report.p_hit)})", markup=False
-        )
+        console.print(f"P(hit) = {_pct(report.p_hit)}  ({_frac(report.p_hit)})", markup=False)
     main = Table(title="outcomes", title_justify="left")
     main.add_column("outcome")
     main.add_column("probability", justify="right")
     main.add_column("%", justify="right")
     for label, p in report.outcomes.items():
-        main.add_row(label, fraction_text(p), _pct(p))
+        main.add_row(label, _frac(p), _pct(p))
     for label, p in report.probabilities.items():
-        main.add_row(label, fraction_text(p), _pct(p))
+        main.add_row(label, _frac(p), _pct(p))
     console.print(main)
     for name, table_data in report.tables.items():
         t = Table(title=name, title_justify="left")
