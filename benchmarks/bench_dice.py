@@ -24,6 +24,7 @@ docs/performance.md; ``--no-write`` only prints).
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import re
 import shutil
@@ -184,7 +185,9 @@ def render(
         "",
         "Written by `python benchmarks/bench_dice.py`; numbers from one run on "
         f"{platform.machine()} / Python {platform.python_version()} / numpy {np.__version__} / "
-        f"icepool {icepool.__version__}. Medians of {runs} firefight runs and {ip_runs} icepool "
+        f"icepool {icepool.__version__}, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f} at the end of the run (timings drift with load; the ratios "
+        f"are steadier). Medians of {runs} firefight runs and {ip_runs} icepool "
         "runs in one process. Every answer is checked to be the identical Fraction before "
         "timing. Open-ended dice use firefight's default depth (left-out mass < 1e-12) in "
         "icepool's `explode(depth=...)` convention (`stop=True`).",

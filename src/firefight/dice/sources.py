@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -166,6 +166,7 @@ class ScriptedDice(_RollingDice):
 Branches = tuple[tuple[tuple[Any, frozenset[str]], ...], tuple[int, ...], int]
 
 
+@lru_cache(maxsize=1024)
 def _branches(node: Node, depth: Depth) -> Branches:
     """Distinct (value, tags) of a request, their weights and the denominator."""
     if isinstance(node, Sorted):
