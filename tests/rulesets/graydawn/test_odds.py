@@ -224,3 +224,59 @@ def test_full_auto_exact_hits_agree_with_seeded_sampling() -> None:
     p0 = float(hits.p(0))
     share0 = sum(1 for h in sample if h == 0) / n
     assert abs(share0 - p0) < 4 * (p0 * (1 - p0) / n) ** 0.5
+
+
+def _contest_dist(extra: dict[str, object], vectorise: bool):  # type: ignore[no-untyped-def]
+    from firefight.rulesets.graydawn.contest import contest
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    sit = situation(extra)
+    plan = plan_attack(sit)
+    cache: dict[object, object] = {"token": memo.new_token()}
+    memo.clear()
+    memo.VECTORISE = vectorise
+    try:
+        return enumerate_outcomes(lambda d: contest(d, sit, plan, 2, False, cache))
+    finally:
+        memo.VECTORISE = True
+        memo.clear()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {
+            "luck": {"attacker": {"reroll": ["fumble"]}},
+            "attacker": {"stats": {"REF": 1, "CL": 1}},
+            "target": {"mook": True},
+        },
+        {"luck": {"attacker": {"boost": ["attack"]}, "target": {"boost": ["defence"]}}},
+        {
+            "luck": {"attacker": {"reroll": ["attack"], "boost": ["attack"]}},
+            "target": {"mook": True},
+            "attack": {"range_m": 300},
+        },
+    ],
+)
+def test_contest_with_luck_routes_agree(extra: dict[str, object]) -> None:
+    fast = _contest_dist(extra, True)
+    slow = _contest_dist(extra, False)
+    assert fast.probabilities() == slow.probabilities()
+    assert fast.truncated_mass == slow.truncated_mass
+
+
+def test_attacker_reroll_of_a_miss_matches_an_independent_computation() -> None:
+    """P(hit) with one luck re-roll of a miss = sum over D of P(D) (P(A >= D) + P(A < D)^2)."""
+    dist = _contest_dist({"luck": {"attacker": {"reroll": ["attack"]}}}, True)
+    p_hit = float(dist.probability(lambda c: c.critical is None and c.margin >= 0))
+    a_base, d_base = 11, 9
+    total = 0.0
+    for y, wy in D10X.items():
+        defence = d_base + y
+        hit = sum(w for x, w in D10X.items() if a_base + x >= defence and a_base + x > 0)
+        miss = sum(w for x, w in D10X.items() if a_base + x < defence)
+        t = D10X.total
+        # a miss re-rolls only when the attack fell short of the defence (not a critical at or
+        # above it), exactly as the rule reads
+        total += wy / t * (hit / t + miss / t * hit / t)
+    assert abs(p_hit - total) < 1e-11

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firefight.core.transcript import Check, Note, StateChange
-from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact
+from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
 from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules
@@ -127,47 +127,123 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
                 )
             )
         # G17 luck, in the order: attacker re-roll, target re-roll, attacker +2s, target +2s.
-        cost = h.luck_reroll_cost
-        wants = ("attack" in la.reroll and attack < defence) or (
-            "fumble" in la.reroll and natural and attack <= 0
-        )
-        if wants and ap >= cost and a.uses_luck:
+        if attacker_rerolls(attack, defence, natural, ap):
             d.record(StateChange(a.name, "luck points", ap, ap - cost, "G17 (re-roll attack)"))
             ap -= cost
             attack = a_base + d.roll(D10X, why="attack re-rolled with luck (G17)").total
             d.record(Check("attack (re-roll)", attack, defence, attack >= defence, "G17"))
-        if (
-            rolled_defence
-            and "defence" in lt.reroll
-            and attack >= defence
-            and attack > 0
-            and tp >= cost
-            and t.uses_luck
-        ):
+        if target_rerolls(attack, defence, tp):
             d.record(StateChange(t.name, "luck points", tp, tp - cost, "G17 (re-roll defence)"))
             tp -= cost
             defence = d_base + d.roll(D10X, why="defence re-rolled with luck (G17)").total
             d.record(
                 Check("attack vs defence (re-roll)", attack, defence, attack >= defence, "G17")
             )
-        bonus = h.luck_point_bonus
+        attack, new_ap = attacker_boost(attack, defence, ap)
+        if new_ap != ap:
+            d.record(StateChange(a.name, "luck points", ap, new_ap, "G17 (+2 each)"))
+        defence, new_tp = target_boost(attack, defence, tp)
+        if new_tp != tp:
+            d.record(StateChange(t.name, "luck points", tp, new_tp, "G17 (+2 each)"))
+        return classify(attack, defence, new_ap, new_tp)
+
+    # -- the steps of run() as pure functions, shared with the vectorised routes -------------
+    cost = h.luck_reroll_cost
+    bonus = h.luck_point_bonus
+
+    def attacker_rerolls(attack: int, defence: int, natural: bool, ap: int) -> bool:
+        wants = ("attack" in la.reroll and attack < defence) or (
+            "fumble" in la.reroll and natural and attack <= 0
+        )
+        return wants and ap >= cost and a.uses_luck
+
+    def target_rerolls(attack: int, defence: int, tp: int) -> bool:
+        return (
+            rolled_defence
+            and "defence" in lt.reroll
+            and attack >= defence
+            and attack > 0
+            and tp >= cost
+            and t.uses_luck
+        )
+
+    def attacker_boost(attack: int, defence: int, ap: int) -> tuple[int, int]:
         if "attack" in la.boost and attack < defence and a.uses_luck:
             need = math.ceil((max(defence, 1) - attack) / bonus)
             if 0 < need <= ap:
-                d.record(StateChange(a.name, "luck points", ap, ap - need, "G17 (+2 each)"))
-                ap -= need
-                attack += need * bonus
+                return attack + need * bonus, ap - need
+        return attack, ap
+
+    def target_boost(attack: int, defence: int, tp: int) -> tuple[int, int]:
         if rolled_defence and "defence" in lt.boost and attack >= defence and t.uses_luck:
             need = math.ceil((attack - defence + 1) / bonus)
             if 0 < need <= tp:
-                d.record(StateChange(t.name, "luck points", tp, tp - need, "G17 (+2 each)"))
-                tp -= need
-                defence += need * bonus
+                return defence + need * bonus, tp - need
+        return defence, tp
+
+    def classify(attack: int, defence: int, ap: int, tp: int) -> Contest:
+        total = attack if keep_total else None
         if attack <= 0:
-            severity = (-attack) // 5
-            return Contest(-1, severity, attack if keep_total else None, ap, tp)
-        margin = max(-1, min(attack - defence, cap))
-        return Contest(margin, None, attack if keep_total else None, ap, tp)
+            return Contest(-1, (-attack) // 5, total, ap, tp)
+        return Contest(max(-1, min(attack - defence, cap)), None, total, ap, tp)
+
+    def weighted_luck() -> Weighted[Contest]:
+        """With luck choices: the same steps over states (attack, defence, points), each re-roll
+        replacing one side's value by its whole distribution (grouped, so ~n^2 work)."""
+        groups = exact_tagged(D10X)
+        big_t = groups[0][1].total
+        a_items = [(v, w, NATURAL_ONE in tags) for tags, dist in groups for v, w in dist.items()]
+        merged = exact(D10X)
+        d_items = list(merged.items()) if rolled_defence else [(0, 1)]
+        d_total = big_t if rolled_defence else 1
+        spare = big_t**2  # room for up to two re-rolls: each uses one factor of the total
+        ap0, tp0 = a.luck_available, t.luck_available
+
+        def defence_of(v: int) -> int:
+            if not rolled_defence:
+                assert tn is not None
+                return tn
+            value = d_base + v
+            return max(value, tn) if tn is not None and not h.tn_dodge_replaces_tn else value
+
+        states: dict[tuple[int, bool, int, int, int], int] = {}
+        for va, wa, nat in a_items:
+            for vd, wd in d_items:
+                key = (a_base + va, nat, defence_of(vd), ap0, tp0)
+                states[key] = states.get(key, 0) + wa * wd * spare
+        # attacker re-roll: the attack is replaced; group the re-rolled states by what stays
+        after: dict[tuple[int, bool, int, int, int], int] = {}
+        regroup: dict[tuple[int, int, int], int] = {}
+        for (atk, nat, dfc, ap, tp), w in states.items():
+            if attacker_rerolls(atk, dfc, nat, ap):
+                k = (dfc, ap - cost, tp)
+                regroup[k] = regroup.get(k, 0) + w // big_t
+            else:
+                after[(atk, nat, dfc, ap, tp)] = after.get((atk, nat, dfc, ap, tp), 0) + w
+        for (dfc, ap, tp), w in regroup.items():
+            for va, wa, _ in a_items:
+                k2 = (a_base + va, False, dfc, ap, tp)
+                after[k2] = after.get(k2, 0) + w * wa
+        # target re-roll: the defence is replaced
+        final: dict[tuple[int, int, int, int], int] = {}
+        regroup_t: dict[tuple[int, int, int], int] = {}
+        for (atk, _, dfc, ap, tp), w in after.items():
+            if target_rerolls(atk, dfc, tp):
+                k3 = (atk, ap, tp - cost)
+                regroup_t[k3] = regroup_t.get(k3, 0) + w // big_t
+            else:
+                final[(atk, dfc, ap, tp)] = final.get((atk, dfc, ap, tp), 0) + w
+        for (atk, ap, tp), w in regroup_t.items():
+            for vd, wd in d_items:
+                k4 = (atk, defence_of(vd), ap, tp)
+                final[k4] = final.get(k4, 0) + w * wd
+        acc: dict[Contest, int] = {}
+        for (atk, dfc, ap, tp), w in final.items():
+            atk, ap = attacker_boost(atk, dfc, ap)
+            dfc, tp = target_boost(atk, dfc, tp)
+            c = classify(atk, dfc, ap, tp)
+            acc[c] = acc.get(c, 0) + w
+        return Weighted(acc, big_t * d_total * spare)
 
     plain = (
         not keep_total
@@ -226,7 +302,9 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
         t.uses_luck,
         memo.token(h),
     )
-    return key, run, (weighted if plain else None)
+    if plain:
+        return key, run, weighted
+    return key, run, (None if keep_total else weighted_luck)
 
 
 def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
