@@ -280,3 +280,16 @@ def test_attacker_reroll_of_a_miss_matches_an_independent_computation() -> None:
         # above it), exactly as the rule reads
         total += wy / t * (hit / t + miss / t * hit / t)
     assert abs(p_hit - total) < 1e-11
+
+
+def test_a_custom_explosion_depth_is_honoured_path_by_path() -> None:
+    from firefight.core.odds import outcome_distribution
+
+    sit = situation({"target": {"mook": True}})
+    memo.clear()
+    shallow = outcome_distribution(lambda d: resolve_outcome(sit, d), depth=2)
+    memo.clear()
+    full = attack_distribution(sit)
+    assert shallow.truncated_mass > Fraction(1, 10**4)  # 2 re-rolls leave a visible tail
+    gap = abs(shallow.probability(lambda o: o.hit) - full.probability(lambda o: o.hit))
+    assert 0 < gap <= shallow.truncated_mass

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from firefight.dice import DiceSource, ExactDice, Weighted, enumerate_outcomes
+from firefight.dice import Depth, DiceSource, ExactDice, Weighted, enumerate_outcomes
 
 T = TypeVar("T", bound=Hashable)
 
@@ -83,6 +83,10 @@ def branch(
     (else ``fn`` is enumerated path by path, as :func:`derive` does).
     """
     if not isinstance(dice, ExactDice) or weighted is None or not VECTORISE:
+        return derive(dice, why, fn, key)
+    if getattr(getattr(dice, "_shared", None), "depth", Depth()) != Depth():
+        # the vectorised stages use the core's default explosion depth; any other depth is
+        # honoured by enumerating path by path
         return derive(dice, why, fn, key)
     _seed(dice, ("vectorised", key), lambda depth: weighted())
     return dice.derive(why, fn, key=("vectorised", key))
