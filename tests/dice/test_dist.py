@@ -201,3 +201,20 @@ def test_weighted_from_fractions_and_marginals() -> None:
     assert d.p(2) == Fraction(1, 2) and d.truncated_mass == Fraction(1, 6)
     with pytest.raises(DiceError, match="not an integer"):
         w.to_dist()
+
+
+def test_big_integer_convolution_matches_schoolbook() -> None:
+    """The packed big-integer product (Kronecker substitution) against a plain double loop."""
+    from firefight.dice.dist import _convolve
+
+    rng = np.random.default_rng(4)
+    for trial in range(60):
+        na, nb = (int(x) for x in rng.integers(1, 40, 2))
+        shift = int(rng.integers(0, 200))
+        a = np.array([int(x) << shift for x in rng.integers(1, 2**62, na)], dtype=object)
+        b = rng.integers(0, 2**45, nb) if trial % 2 else a[::-1].copy()
+        expected = [0] * (na + len(b) - 1)
+        for i, x in enumerate(a.tolist()):
+            for j, y in enumerate(b.tolist()):
+                expected[i + j] += int(x) * int(y)
+        assert _convolve(a, b, True).tolist() == expected

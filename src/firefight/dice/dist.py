@@ -83,20 +83,37 @@ def _convolve(a: WeightArray, b: WeightArray, big: bool) -> WeightArray:
     return _convolve_kronecker(a, b)
 
 
+_WORD = 64
+_WORD_MASK = (1 << _WORD) - 1
+
+
+def _pack(arr: WeightArray, words: int) -> int:
+    """Non-negative integers as one big integer, ``words`` 64-bit words per slot (numpy packs)."""
+    grid = np.zeros((len(arr), words), dtype="<u8")
+    if arr.dtype != object:
+        grid[:, 0] = arr
+    else:
+        for i in range(words):
+            grid[:, i] = ((arr >> (_WORD * i)) & _WORD_MASK).astype(np.uint64)
+    return int.from_bytes(grid.tobytes(), "little")
+
+
 def _convolve_kronecker(a: WeightArray, b: WeightArray) -> WeightArray:
     """Kronecker substitution: pack each array into one big integer with slots wide enough for
-    any coefficient of the product, multiply once (CPython's Karatsuba), and unpack."""
-    al, bl = [int(x) for x in a.tolist()], [int(x) for x in b.tolist()]
-    bound = max(al) * max(bl) * min(len(al), len(bl))
-    slot = max(1, (bound.bit_length() + 7) // 8)
-    if 8 * slot * max(len(al), len(bl)) > MAX_PACKED_BITS:
+    any coefficient of the product, multiply once (CPython's Karatsuba), and unpack. Packing and
+    unpacking are numpy byte views, so only the multiplication works digit by digit."""
+    amax, bmax = int(a.max()), int(b.max())
+    bound = amax * bmax * min(len(a), len(b))
+    words = max(1, -(-bound.bit_length() // _WORD))
+    if _WORD * words * max(len(a), len(b)) > MAX_PACKED_BITS:
         raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
-    pa = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in al), "little")
-    pb = int.from_bytes(b"".join(x.to_bytes(slot, "little") for x in bl), "little")
-    n = len(al) + len(bl) - 1
-    raw = (pa * pb).to_bytes(slot * n, "little")
-    out = [int.from_bytes(raw[i * slot : (i + 1) * slot], "little") for i in range(n)]
-    return np.array(out, dtype=object)
+    n = len(a) + len(b) - 1
+    product = _pack(a, words) * _pack(b, words)
+    raw = np.frombuffer(product.to_bytes(8 * words * n, "little"), dtype="<u8").reshape(n, words)
+    out = raw[:, words - 1].astype(object)
+    for i in range(words - 2, -1, -1):
+        out = (out << _WORD) + raw[:, i].astype(object)
+    return out
 
 
 def _dot(a: WeightArray, b: WeightArray) -> int:
