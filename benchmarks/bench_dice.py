@@ -130,6 +130,25 @@ def median_us(fn: Callable[[], Any], runs: int, before: Callable[[], None] | Non
     return statistics.median(times) * 1e6
 
 
+def interleaved(
+    ours: Callable[[], Any], theirs: Callable[[], Any], runs: int, ip_runs: int
+) -> tuple[float, float, float, float]:
+    """Medians (µs) of firefight warm / cold / cold + parse and of icepool, measured in
+    interleaved rounds so that a burst of load on the machine hits both tools alike."""
+    per_round = max(1, runs // ip_runs)
+    samples: dict[str, list[float]] = {"warm": [], "cold": [], "parse": [], "ice": []}
+    ours()  # fill the caches once before the first warm run
+    for _ in range(ip_runs):
+        for _ in range(per_round):
+            samples["warm"].append(median_us(ours, 1))
+            samples["cold"].append(median_us(ours, 1, before=clear_caches))
+            samples["parse"].append(median_us(ours, 1, before=clear_all))
+            ours()  # leave the caches warm for the next warm run
+        samples["ice"].append(median_us(theirs, 1))
+    w, c, p, i = (statistics.median(samples[k]) for k in ("warm", "cold", "parse", "ice"))
+    return w, c, p, i
+
+
 def clear_all() -> None:
     clear_caches()
     parse.cache_clear()
@@ -164,10 +183,7 @@ def run(runs: int, ip_runs: int, startup_runs: int) -> str:
         mine, ref = ours(), theirs()
         if mine != ref:
             raise SystemExit(f"query {name}: firefight and icepool disagree")
-        warm = median_us(ours, runs)
-        cold = median_us(ours, runs, before=clear_caches)
-        cold_parse = median_us(ours, runs, before=clear_all)
-        ice = median_us(theirs, ip_runs)
+        warm, cold, cold_parse, ice = interleaved(ours, theirs, runs, ip_runs)
         rows.append((name, title, warm, cold, cold_parse, ice))
         print(
             f"{name}: firefight warm {warm:.0f} us, cold {cold:.0f} us, cold+parse "
@@ -199,9 +215,9 @@ def render(
         f"icepool {icepool.__version__}, {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f} at the end of the run (timings drift with load; the ratios "
         f"are steadier). Medians of {runs} firefight runs and {ip_runs} icepool "
-        "runs in one process. Every answer is checked to be the identical Fraction before "
-        "timing. Open-ended dice use firefight's default depth (left-out mass < 1e-12) in "
-        "icepool's `explode(depth=...)` convention (`stop=True`).",
+        "runs in one process, interleaved round by round. Every answer is checked to be "
+        "the identical Fraction before timing. Open-ended dice use firefight's default depth "
+        "(left-out mass < 1e-12) in icepool's `explode(depth=...)` convention (`stop=True`).",
         "",
         "- *warm*: memo caches filled (a long session asking again);",
         "- *cold*: every distribution cache cleared before each run (the parsed expression kept);",
