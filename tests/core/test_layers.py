@@ -15,12 +15,14 @@ def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     out: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("firefight."):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("firefight.")
+        ):
             out.add(node.module.split(".")[1])
         elif isinstance(node, ast.Import):
-            out.update(
-                a.name.split(".")[1] for a in node.names if a.name.startswith("firefight.")
-            )
+            out.update(a.name.split(".")[1] for a in node.names if a.name.startswith("firefight."))
     return out
 
 

@@ -47,7 +47,7 @@ def test_validate_names_the_missing_field() -> None:
 
 
 def test_validate_names_a_misspelt_field() -> None:
-    with pytest.raises(InputError, match="field attacker.metle"):
+    with pytest.raises(InputError, match=r"field attacker\.metle"):
         validate(Situation, {"attacker": {"name": "A", "mettle": 3, "metle": 4}}, "f.toml")
 
 
@@ -97,11 +97,13 @@ def test_house_rules_default_to_the_text_and_report_changes(tmp_path: Path) -> N
 def test_unknown_house_rule_is_refused(tmp_path: Path) -> None:
     f = tmp_path / "house.toml"
     f.write_text("base_delta = 12\n")
-    with pytest.raises(InputError, match="house rules.*base_delta"):
+    with pytest.raises(InputError, match=r"house rules.*base_delta"):
         load_house(Numbers, f)
 
 
-def test_catalog_lookup_suggests_close_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_catalog_lookup_suggests_close_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pkg = tmp_path / "fakecat"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
