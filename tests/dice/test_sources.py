@@ -134,3 +134,50 @@ def test_derive_just_calls_on_rolling_dice() -> None:
 def test_exact_depth_error_is_a_dice_error() -> None:
     with pytest.raises(DiceError, match="depth must be at least 1"):
         exact("d10x", depth=0)
+
+
+def test_nested_derive_is_enumerated_once_per_top_level_enumeration() -> None:
+    calls = Counter[str]()
+
+    def inner(dice: DiceSource) -> int:
+        calls["inner"] += 1
+        return dice.roll("d6", why="inner").total // 3
+
+    def middle(dice: DiceSource) -> int:
+        calls["middle"] += 1
+        return dice.roll("d4", why="middle").total + dice.derive("inner", inner, key="inner")
+
+    def top(dice: DiceSource) -> int:
+        a = dice.derive("middle", middle, key=("middle", 1))
+        b = dice.derive("middle again", middle, key=("middle", 2))
+        return a + b
+
+    result = enumerate_outcomes(top)
+    assert calls["middle"] == 2 * 4 * 3, "each middle key: 4 d4 faces x 3 inner values"
+    assert calls["inner"] == 6, "the nested derive ran once, not once per middle"
+    plain = enumerate_outcomes(lambda d: middle(d) + middle(d))
+    assert result == plain
+
+
+def test_derive_with_an_exact_table_branches_over_the_table() -> None:
+    def run(dice: DiceSource) -> int:
+        return dice.roll("2d6", why="pair").total % 3
+
+    table = exact("2d6").map(lambda v: v % 3)
+    from firefight.dice import Weighted
+
+    as_weighted = Weighted(dict(table.items()), table.total)
+    asked = Counter[str]()
+
+    def table_fn() -> Weighted[int]:
+        asked["table"] += 1
+        return as_weighted
+
+    def rule(dice: DiceSource) -> int:
+        return dice.derive("pair mod 3", run, key="pair", exact=table_fn)
+
+    assert enumerate_outcomes(rule) == enumerate_outcomes(run)
+    assert asked["table"] == 1
+    scripted = ScriptedDice([6, 5])
+    assert rule(scripted) == 11 % 3, "rolling dice run the sub-rule itself"
+    assert [r.why for r in scripted.events] == ["pair"]

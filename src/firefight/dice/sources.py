@@ -8,8 +8,14 @@ A rule asks ``dice.roll("2d20", why="attacker")`` and gets a :class:`Roll`. The 
   of each request, with its probability, so odds come from the very code that resolves.
 
 ``dice.derive(why, fn, key=...)`` runs a sub-rule: on seeded/scripted dice it simply calls
-``fn(dice)``; in exact mode it enumerates ``fn`` once (memoised by ``key``) and branches over its
-distinct results. Ask for the quantity the rule needs and enumeration stays small.
+``fn(dice)``; in exact mode it enumerates ``fn`` once (memoised by ``key`` for the whole top-level
+enumeration, nested derives included) and branches over its distinct results. Ask for the
+quantity the rule needs and enumeration stays small.
+
+``derive(..., exact=table)`` hands exact mode the sub-rule's distribution computed another way
+(e.g. one numpy pass of the same pure rule steps over the dice distributions) instead of replaying
+``fn`` path by path. The table must equal ``enumerate_outcomes(fn)``; every ruleset that uses it
+holds the two routes to identical fractions in a test.
 
 ``dice.record(event)`` appends a transcript event; rolls are recorded automatically. Exact dice
 record nothing (there is no single transcript of all branches).
@@ -73,7 +79,14 @@ class DiceSource(Protocol):
 
     def roll(self, expr: str | Node, why: str = "") -> Roll: ...
 
-    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T: ...
+    def derive(
+        self,
+        why: str,
+        fn: Callable[[DiceSource], T],
+        key: Hashable = None,
+        *,
+        exact: Callable[[], Weighted[T]] | None = None,
+    ) -> T: ...
 
     def record(self, event: Any) -> None: ...
 
@@ -104,7 +117,14 @@ class _RollingDice:
         self._events.append(result)
         return result
 
-    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T:
+    def derive(
+        self,
+        why: str,
+        fn: Callable[[DiceSource], T],
+        key: Hashable = None,
+        *,
+        exact: Callable[[], Weighted[T]] | None = None,
+    ) -> T:
         return fn(self)
 
     def record(self, event: Any) -> None:
@@ -232,11 +252,25 @@ class ExactDice:
         value, tags = self._choose(branches)
         return Roll(str(expr), why, value, tags)
 
-    def derive(self, why: str, fn: Callable[[DiceSource], T], key: Hashable = None) -> T:
+    @property
+    def depth(self) -> Depth:
+        """The explosion depth this enumeration runs at."""
+        return self._shared.depth
+
+    def derive(
+        self,
+        why: str,
+        fn: Callable[[DiceSource], T],
+        key: Hashable = None,
+        *,
+        exact: Callable[[], Weighted[T]] | None = None,
+    ) -> T:
         derived = self._shared.derived
         branches = derived.get(key) if key is not None else None
         if branches is None:
-            sub = enumerate_outcomes(fn, depth=self._shared.depth)
+            # a sub-enumeration shares this enumeration's caches, so a derive nested inside
+            # another derive's sub-rule is enumerated once per top-level enumeration
+            sub = exact() if exact is not None else _enumerate(fn, self._shared)
             items = list(sub.items())
             branches = (
                 tuple((k, frozenset()) for k, _ in items),
@@ -258,7 +292,10 @@ def enumerate_outcomes(
     branch of any new request; then the last index that can advance is advanced. Mass that open-
     ended dice leave out stays out and shows as ``truncated_mass``.
     """
-    shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth))
+    return _enumerate(fn, _Shared(depth if isinstance(depth, Depth) else Depth(depth)))
+
+
+def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     # outcome -> {path denominator: summed numerators}: integer sums, no Fraction per path
     acc: dict[T, dict[int, int]] = {}
     path: list[int] = []

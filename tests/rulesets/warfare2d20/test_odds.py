@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from firefight.core.sampling import sample_outcomes
-from firefight.dice import SeededDice, Weighted, enumerate_outcomes
+from firefight.dice import ExactDice, SeededDice, Weighted, enumerate_outcomes
 from firefight.rulesets.warfare2d20 import RULESET
 from firefight.rulesets.warfare2d20.attack import resolve_attack
 from firefight.rulesets.warfare2d20.fast import AliasTable
@@ -234,3 +234,21 @@ def test_m249_counts_agree_with_seeded_resolution() -> None:
         seen = Counter(sum(map(pred, r)) for r in runs)
         for k, p in report.distributions[name].probabilities():
             assert within(seen[k] / n, p, n), (name, k)
+
+
+@pytest.mark.parametrize("file", ["b_ak47_ambush.toml", "e_fire_team_c.toml"])
+def test_numpy_tables_equal_path_by_path_enumeration(
+    file: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-pass tables handed to derive(exact=...) give the same fractions as replaying the
+    sub-rules themselves path by path."""
+    sit = situation(file)
+    fast = enumerate_outcomes(lambda d: resolve_attack(sit, d).targets[0])
+    original = ExactDice.derive
+
+    def replay(self: ExactDice, why: str, fn: Any, key: Any = None, *, exact: Any = None) -> Any:
+        return original(self, why, fn, key)
+
+    monkeypatch.setattr(ExactDice, "derive", replay)
+    slow = enumerate_outcomes(lambda d: resolve_attack(sit, d).targets[0])
+    assert fast == slow

@@ -10,9 +10,9 @@ roll): on exact dice it takes the stage's distribution from ``weighted()``, whic
 pure rule steps* over the distributions of the dice (integer weights, no path replay), instead of
 replaying ``fn`` path by path. Tests hold both routes to identical fractions (:data:`VECTORISE`).
 
-Both reach into the exact source's cache (``_shared.derived``): the core has no public way yet to
-hand a precomputed distribution to a derive (requested in the graydawn notes). On seeded and
-scripted dice both are exactly ``dice.derive``, which simply runs ``fn``.
+Both hand the exact source a ready distribution through the core's public
+``dice.derive(..., exact=table)``. On seeded and scripted dice both are exactly ``dice.derive``,
+which simply runs ``fn``.
 """
 
 from __future__ import annotations
@@ -32,40 +32,32 @@ LIMIT = 200_000
 #: check that both routes give the same fractions.
 VECTORISE = True
 
-_BRANCHES: dict[Hashable, Any] = {}
 _WEIGHTED: dict[Hashable, Any] = {}
 _KEPT: dict[int, object] = {}
 
 
-def _as_branches(sub: Weighted[Any]) -> Any:
-    items = list(sub.items())
-    return (tuple((k, frozenset()) for k, _ in items), tuple(w for _, w in items), sub.total)
-
-
-def _seed(dice: ExactDice, key: Hashable, make: Callable[[Any], Weighted[Any]]) -> bool:
-    """Put ``key``'s branches into the exact source's derive cache; False if it cannot."""
-    shared = getattr(dice, "_shared", None)
-    derived = getattr(shared, "derived", None)
-    if not isinstance(derived, dict):  # pragma: no cover - the core changed shape
-        return False
-    if key not in derived:
-        depth = getattr(shared, "depth", None)
-        full_key = (key, depth)
-        branches = _BRANCHES.get(full_key)
-        if branches is None:
-            branches = _as_branches(make(depth))
-            if len(_BRANCHES) >= LIMIT:
-                _BRANCHES.clear()
-            _BRANCHES[full_key] = branches
-        derived[key] = branches
-    return True
+def _process_cached(full_key: Hashable, make: Callable[[], Weighted[T]]) -> Weighted[T]:
+    found = _WEIGHTED.get(full_key)
+    if found is None:
+        found = make()
+        if len(_WEIGHTED) >= LIMIT:
+            _WEIGHTED.clear()
+        _WEIGHTED[full_key] = found
+    return found
 
 
 def derive(dice: DiceSource, why: str, fn: Callable[[DiceSource], T], key: Hashable) -> T:
     """``dice.derive(why, fn, key=key)``, with exact results shared process-wide by ``key``."""
     if isinstance(dice, ExactDice):
-        _seed(dice, ("enumerated", key), lambda depth: enumerate_outcomes(fn, depth=depth))
-        return dice.derive(why, fn, key=("enumerated", key))
+        depth = dice.depth
+        return dice.derive(
+            why,
+            fn,
+            key=("enumerated", key),
+            exact=lambda: _process_cached(
+                ("enumerated", key, depth), lambda: enumerate_outcomes(fn, depth=depth)
+            ),
+        )
     return dice.derive(why, fn, key=key)
 
 
@@ -84,36 +76,27 @@ def branch(
     """
     if not isinstance(dice, ExactDice) or weighted is None or not VECTORISE:
         return derive(dice, why, fn, key)
-    if getattr(getattr(dice, "_shared", None), "depth", Depth()) != Depth():
+    if dice.depth != Depth():
         # the vectorised stages use the core's default explosion depth; any other depth is
         # honoured by enumerating path by path
         return derive(dice, why, fn, key)
-    _seed(dice, ("vectorised", key), lambda depth: weighted())
-    return dice.derive(why, fn, key=("vectorised", key))
+    table = weighted
+    return dice.derive(
+        why,
+        fn,
+        key=("vectorised", key),
+        exact=lambda: _process_cached(("vectorised", key), table),
+    )
 
 
 def exact_weighted(fn: Callable[[DiceSource], T], key: Hashable) -> Weighted[T]:
     """The exact distribution of a sub-rule, enumerated once per process and key."""
-    full_key = ("weighted", key, VECTORISE)
-    found = _WEIGHTED.get(full_key)
-    if found is None:
-        found = enumerate_outcomes(fn)
-        if len(_WEIGHTED) >= LIMIT:
-            _WEIGHTED.clear()
-        _WEIGHTED[full_key] = found
-    return found
+    return _process_cached(("weighted", key, VECTORISE), lambda: enumerate_outcomes(fn))
 
 
 def cached(key: Hashable, make: Callable[[], Weighted[T]]) -> Weighted[T]:
     """A vectorised stage's distribution, computed once per process and key."""
-    full_key = ("cached", key)
-    found = _WEIGHTED.get(full_key)
-    if found is None:
-        found = make()
-        if len(_WEIGHTED) >= LIMIT:
-            _WEIGHTED.clear()
-        _WEIGHTED[full_key] = found
-    return found
+    return _process_cached(("cached", key), make)
 
 
 def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
@@ -147,5 +130,4 @@ def token(obj: object) -> int:
 
 def clear() -> None:
     """Forget every cached sub-rule (for timing, and for comparing the two exact routes)."""
-    _BRANCHES.clear()
     _WEIGHTED.clear()

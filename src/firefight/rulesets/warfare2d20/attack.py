@@ -15,7 +15,6 @@ from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.exactly import derive_table
 from firefight.rulesets.warfare2d20.situation import Attack, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
@@ -185,7 +184,7 @@ def hit_test(
         return Weighted(out, deltas.total)
 
     key = ("hit test", opposed, shared_total, th)
-    return derive_table(dice, "hit test", run, key, table)
+    return dice.derive("hit test", run, key, exact=table)
 
 
 def resolve_target(

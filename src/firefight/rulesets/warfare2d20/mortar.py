@@ -23,7 +23,6 @@ from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
 from firefight.rulesets.warfare2d20.checks import pool
-from firefight.rulesets.warfare2d20.exactly import derive_table
 from firefight.rulesets.warfare2d20.house import MortarShell, Warfare2d20House
 from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
@@ -196,7 +195,7 @@ def _group_reach(
         return Weighted(out, deltas.total)
 
     key = ("blast reach", opposed, mortar, delta_mod, delta_t, zs)
-    return derive_table(dice, "blast reach", run, key, table)
+    return dice.derive("blast reach", run, key, exact=table)
 
 
 def _target_roll(
@@ -235,6 +234,5 @@ def _target_roll(
             out[k] = out.get(k, 0) + w
         return Weighted(out, deltas.total)
 
-    return derive_table(
-        dice, "blast on target", run, ("blast target", opposed, mortar, delta_mod, delta_t), table
-    )
+    key = ("blast target", opposed, mortar, delta_mod, delta_t)
+    return dice.derive("blast on target", run, key, exact=table)

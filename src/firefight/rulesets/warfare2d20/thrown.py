@@ -14,7 +14,6 @@ from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.attack import MOVEMENT_FIELDS
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool
-from firefight.rulesets.warfare2d20.exactly import derive_table
 from firefight.rulesets.warfare2d20.situation import Thrown
 
 DIRECTIONS = (
@@ -78,7 +77,7 @@ def resolve_throw(th: Thrown, dice: DiceSource) -> ThrowOutcome:
             out[off_by(v)] = out.get(off_by(v), 0) + w
         return Weighted(out, deltas.total)
 
-    off = derive_table(dice, "throw", run, ("throw", h.opposed_dice, delta_mod, delta_t), table)
+    off = dice.derive("throw", run, ("throw", h.opposed_dice, delta_mod, delta_t), exact=table)
     if off == 0:
         dice.record(Note(f"the {th.item} lands where it was meant to", "W13"))
         return ThrowOutcome(True)

@@ -10,7 +10,6 @@ import numpy as np
 from firefight.core.transcript import Note, StateChange
 from firefight.dice import DiceSource
 from firefight.rulesets.warfare2d20.checks import roll_under, sorted_pool
-from firefight.rulesets.warfare2d20.exactly import derive_table
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import Combatant, Protection
 from firefight.rulesets.warfare2d20.soak import beats, damage_table, through
@@ -59,12 +58,11 @@ def damage_through(
         return total
 
     soaks = tuple(layer.soak for layer in layers)
-    return derive_table(
-        dice,
+    return dice.derive(
         "damage through soak",
         run,
         key=("damage through soak", damage, soaks),
-        table=lambda: damage_table(damage, soaks),
+        exact=lambda: damage_table(damage, soaks),
     )
 
 
