@@ -7,8 +7,11 @@ the roll budget) happen here too, so a tree that parses is a tree that can be ro
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firefight.dice.nodes import (
@@ -44,10 +47,40 @@ EXAMPLES = "e.g. 2d20, 4d6kh3, d10x+11, pm6, abs(2d20-2d20), sort(3d12)"
 
 @lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
+    """The LALR parser. Building its tables takes ~150 ms, most of a short command's run, so the
+    built parser is cached in the user's cache folder (Lark checks the grammar's hash and Lark's
+    version before using it, and rebuilds on any mismatch or unreadable file)."""
     import lark
 
     text = resources.files("firefight.dice").joinpath("grammar.lark").read_text()
-    return lark.Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "propagate_positions": True,
+        "maybe_placeholders": False,
+    }
+    cache = _cache_file()
+    if cache is not None:
+        try:
+            return lark.Lark(text, cache=str(cache), **options)
+        except Exception:  # a cache problem must never stop a parse: build afresh
+            pass
+    return lark.Lark(text, **options)
+
+
+def _cache_file() -> Path | None:
+    """``$XDG_CACHE_HOME/firefight/`` (or ``~/.cache/firefight/``), if it can be created.
+
+    ``FIREFIGHT_NO_CACHE=1`` turns the cache off.
+    """
+    if os.environ.get("FIREFIGHT_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    folder = Path(base) / "firefight"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder / f"dice-grammar-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache"
 
 
 def _const(token: Any, expr: str, column: int) -> Const:
