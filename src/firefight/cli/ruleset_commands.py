@@ -142,6 +142,8 @@ def _pct(p: Fraction) -> str:
 def _frac(p: Fraction, limit: int = 24) -> str:
     """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
     so those show as a float in the table (``--json`` always keeps the exact fraction)."""
+    if p.denominator == 1:
+        return str(p.numerator)
     text = fraction_text(p)
     return text if len(text) <= limit else f"~{float(p):.6g}"
 
