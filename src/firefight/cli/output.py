@@ -45,6 +45,7 @@ def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], titl
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     names = [n for n, pts in series.items() if pts]
     fig, axes = plt.subplots(len(names) or 1, 1, figsize=(8, 2.8 * max(1, len(names))))
@@ -54,6 +55,7 @@ def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], titl
         ax.bar([v for v, _ in pts], [p * 100 for _, p in pts], color="#4a78b5")
         ax.set_title(name)
         ax.set_ylabel("%")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.suptitle(title)
     fig.tight_layout()
 
