@@ -81,145 +81,154 @@ class Weapon:
     example: bool = False
 
 
+@dataclass(frozen=True)
+class FlagLine:
+    """One line of the 57.1 / 57.2 tables that a yes/no field of the situation switches on."""
+
+    side: str
+    field: str
+    label: str
+    #: the house-rules number holding the line's value (the text's value by default)
+    house_key: str
+    target: str
+    rule: str
+
+
+def _lines(target: str, rule: str, *rows: tuple[str, str, str, str]) -> tuple[FlagLine, ...]:
+    return tuple(
+        FlagLine(side, field, label, key, target, rule) for side, field, label, key in rows
+    )
+
+
+# The tables in the text's order: (side, field, label, house number).
+_STRIKE_CLOSE = _lines(
+    SC,
+    "Q04 close",
+    ("attacker", "no_fatigue", "attacker has no Fatigue", "close_attacker_no_fatigue"),
+)
+_STRIKE_MELEE = _lines(
+    SC,
+    "Q04 melee",
+    ("attacker", "no_fatigue", "attacker has no Fatigue", "melee_attacker_no_fatigue"),
+    ("attacker", "offensive_withdrawal", "offensive withdrawal", "melee_offensive_withdrawal"),
+)
+_STRIKE_MELEE_TARGET = _lines(
+    SC,
+    "Q04 melee",
+    (
+        "defender",
+        "kneeling_or_prone",
+        "defender kneeling or prone",
+        "melee_defender_kneeling_or_prone",
+    ),
+)
+_STRIKE_RANGED = (
+    *_lines(
+        SC,
+        "Q04 ranged",
+        ("attacker", "kneeling", "attacker is kneeling", "ranged_attacker_kneeling"),
+    ),
+    *_lines(SC, "Q04 ranged, Q06", ("attacker", "aim", "aim", "ranged_aim")),
+    *_lines(SC, "Q04 ranged", ("attacker", "snapshot", "snapshot", "ranged_snapshot")),
+)
+_STRIKE_MISC = _lines(
+    SC,
+    "Q04 misc",
+    ("attacker", "secondary_hand", "weapon in secondary hand", "secondary_hand"),
+    ("attacker", "multiple_strike", "multiple strike", "multiple_strike"),
+    (
+        "attacker",
+        "multi_hex_b_class",
+        "multi-hex strike with B class two-handed weapon",
+        "multi_hex_b_class",
+    ),
+    ("attacker", "airborne", "attacker is airborne", "attacker_airborne"),
+)
+_DEFENCE_CLOSE = _lines(
+    DEF,
+    "Q05 close",
+    ("defender", "no_fatigue", "defender has no Fatigue", "close_defender_no_fatigue"),
+    ("defender", "stunned", "defender is stunned", "close_defender_stunned"),
+)
+_DEFENCE_MELEE = _lines(
+    DEF,
+    "Q05 melee",
+    ("defender", "no_fatigue", "defender has no Fatigue", "melee_defender_no_fatigue"),
+    ("defender", "stunned", "defender is stunned", "melee_defender_stunned"),
+    ("defender", "defensive_withdrawal", "defensive withdrawal", "melee_defensive_withdrawal"),
+    ("defender", "evading", "defender is evading", "melee_evading"),
+)
+_DEFENCE_RANGED = _lines(
+    DEF,
+    "Q05 ranged",
+    ("defender", "stunned", "defender is stunned", "ranged_defender_stunned"),
+    ("defender", "moving", "defender is moving", "ranged_defender_moving"),
+    (
+        "defender",
+        "kneeling_or_prone",
+        "defender kneeling or prone",
+        "ranged_defender_kneeling_or_prone",
+    ),
+    ("defender", "evading", "defender is evading", "ranged_evading"),
+    ("defender", "sheltered_hex", "sheltered hex", "ranged_sheltered_hex"),
+)
+_DEFENCE_MISC = _lines(
+    DEF, "Q05 misc", ("defender", "airborne", "defender is airborne", "defender_airborne")
+)
+
+
+def _flags(
+    sit: AttackSituation, house: QualityHouse, lines: tuple[FlagLine, ...]
+) -> list[Modifier]:
+    """The lines whose field is set, in table order."""
+    out = []
+    for line in lines:
+        who = sit.attacker if line.side == "attacker" else sit.defender
+        if getattr(who, line.field):
+            value = _house_value(house, line.house_key)
+            out.append(_m(line.label, value, line.target, f"{line.side}.{line.field}", line.rule))
+    return out
+
+
+def _hex(sit: AttackSituation, house: QualityHouse, mode: str) -> list[Modifier]:
+    """Attacking a flank or rear hex (57.1, melee and ranged)."""
+    d = sit.defender
+    if d.hex == "front":
+        return []
+    value = _house_value(house, f"{mode}_{d.hex}_hex")
+    return [_m(f"attacking a {d.hex} hex", value, SC, "defender.hex", f"Q04 {mode}")]
+
+
+_CHARGES = {
+    "pole_or_shield": ("charging with pole weapon or shield", "melee_charge_pole_or_shield"),
+    "other": ("charging with non-pole weapon", "melee_charge_other"),
+}
+
+
 def strike_modifiers(
     sit: AttackSituation, weapon: Weapon | None, house: QualityHouse
 ) -> list[Modifier]:
     """The 57.1 modifiers that apply, in table order (Q04)."""
-    a, d, mode = sit.attacker, sit.defender, sit.mode
-    h = house
+    a, mode, h = sit.attacker, sit.mode, house
     out: list[Modifier] = []
     if mode == "close":
         if a.physical_strength:
             value = a.physical_strength * h.close_per_attacker_ps
             out.append(_m("attacker's PS", value, SC, "attacker.physical_strength", "Q04 close"))
-        if a.no_fatigue:
-            out.append(
-                _m(
-                    "attacker has no Fatigue",
-                    h.close_attacker_no_fatigue,
-                    SC,
-                    "attacker.no_fatigue",
-                    "Q04 close",
-                )
-            )
+        out += _flags(sit, h, _STRIKE_CLOSE)
     if mode == "melee":
-        if a.no_fatigue:
-            out.append(
-                _m(
-                    "attacker has no Fatigue",
-                    h.melee_attacker_no_fatigue,
-                    SC,
-                    "attacker.no_fatigue",
-                    "Q04 melee",
-                )
-            )
-        if a.offensive_withdrawal:
-            out.append(
-                _m(
-                    "offensive withdrawal",
-                    h.melee_offensive_withdrawal,
-                    SC,
-                    "attacker.offensive_withdrawal",
-                    "Q04 melee",
-                )
-            )
-        if a.charge == "pole_or_shield":
-            out.append(
-                _m(
-                    "charging with pole weapon or shield",
-                    h.melee_charge_pole_or_shield,
-                    SC,
-                    "attacker.charge",
-                    "Q04 melee",
-                )
-            )
-        elif a.charge == "other":
-            out.append(
-                _m(
-                    "charging with non-pole weapon",
-                    h.melee_charge_other,
-                    SC,
-                    "attacker.charge",
-                    "Q04 melee",
-                )
-            )
-        if d.hex != "front":
-            key = f"melee_{d.hex}_hex"
-            out.append(
-                _m(
-                    f"attacking a {d.hex} hex",
-                    _house_value(h, key),
-                    SC,
-                    "defender.hex",
-                    "Q04 melee",
-                )
-            )
-        if d.kneeling_or_prone:
-            out.append(
-                _m(
-                    "defender kneeling or prone",
-                    h.melee_defender_kneeling_or_prone,
-                    SC,
-                    "defender.kneeling_or_prone",
-                    "Q04 melee",
-                )
-            )
+        out += _flags(sit, h, _STRIKE_MELEE)
+        if a.charge in _CHARGES:
+            label, key = _CHARGES[a.charge]
+            out.append(_m(label, _house_value(h, key), SC, "attacker.charge", "Q04 melee"))
+        out += _hex(sit, h, "melee")
+        out += _flags(sit, h, _STRIKE_MELEE_TARGET)
     if mode == "ranged":
-        if d.hex != "front":
-            key = f"ranged_{d.hex}_hex"
-            out.append(
-                _m(
-                    f"attacking a {d.hex} hex",
-                    _house_value(h, key),
-                    SC,
-                    "defender.hex",
-                    "Q04 ranged",
-                )
-            )
-        if a.kneeling:
-            out.append(
-                _m(
-                    "attacker is kneeling",
-                    h.ranged_attacker_kneeling,
-                    SC,
-                    "attacker.kneeling",
-                    "Q04 ranged",
-                )
-            )
-        if a.aim:
-            out.append(_m("aim", h.ranged_aim, SC, "attacker.aim", "Q04 ranged, Q06"))
-        if a.snapshot:
-            out.append(_m("snapshot", h.ranged_snapshot, SC, "attacker.snapshot", "Q04 ranged"))
-        out.extend(_range_modifiers(a, weapon, h))
-    out.extend(_visibility(a, h))
-    if a.secondary_hand:
-        out.append(
-            _m(
-                "weapon in secondary hand",
-                h.secondary_hand,
-                SC,
-                "attacker.secondary_hand",
-                "Q04 misc",
-            )
-        )
-    if a.multiple_strike:
-        out.append(
-            _m("multiple strike", h.multiple_strike, SC, "attacker.multiple_strike", "Q04 misc")
-        )
-    if a.multi_hex_b_class:
-        out.append(
-            _m(
-                "multi-hex strike with B class two-handed weapon",
-                h.multi_hex_b_class,
-                SC,
-                "attacker.multi_hex_b_class",
-                "Q04 misc",
-            )
-        )
-    if a.airborne:
-        out.append(
-            _m("attacker is airborne", h.attacker_airborne, SC, "attacker.airborne", "Q04 misc")
-        )
+        out += _hex(sit, h, "ranged")
+        out += _flags(sit, h, _STRIKE_RANGED)
+        out += _range_modifiers(a, weapon, h)
+    out += _visibility(a, h)
+    out += _flags(sit, h, _STRIKE_MISC)
     if sit.special == "disarm":
         out.append(_m("disarm attempt", h.disarm_strike_penalty, SC, "special", "Q08 disarm"))
     for extra in a.modifiers:
@@ -281,120 +290,22 @@ def defence_modifiers(sit: AttackSituation, house: QualityHouse) -> list[Modifie
         if d.physical_strength:
             value = d.physical_strength * h.close_per_defender_ps
             out.append(_m("defender's PS", value, DEF, "defender.physical_strength", "Q05 close"))
-        if d.no_fatigue:
-            out.append(
-                _m(
-                    "defender has no Fatigue",
-                    h.close_defender_no_fatigue,
-                    DEF,
-                    "defender.no_fatigue",
-                    "Q05 close",
-                )
-            )
-        if d.stunned:
-            out.append(
-                _m(
-                    "defender is stunned",
-                    h.close_defender_stunned,
-                    DEF,
-                    "defender.stunned",
-                    "Q05 close",
-                )
-            )
+        out += _flags(sit, h, _DEFENCE_CLOSE)
     if mode == "melee":
-        if d.no_fatigue:
+        out += _flags(sit, h, _DEFENCE_MELEE)
+        if d.evading and d.rank:
             out.append(
                 _m(
-                    "defender has no Fatigue",
-                    h.melee_defender_no_fatigue,
+                    f"evading with prepared weapon, rank {d.rank}",
+                    d.rank * h.melee_evading_per_rank,
                     DEF,
-                    "defender.no_fatigue",
+                    "defender.rank",
                     "Q05 melee",
                 )
             )
-        if d.stunned:
-            out.append(
-                _m(
-                    "defender is stunned",
-                    h.melee_defender_stunned,
-                    DEF,
-                    "defender.stunned",
-                    "Q05 melee",
-                )
-            )
-        if d.defensive_withdrawal:
-            out.append(
-                _m(
-                    "defensive withdrawal",
-                    h.melee_defensive_withdrawal,
-                    DEF,
-                    "defender.defensive_withdrawal",
-                    "Q05 melee",
-                )
-            )
-        if d.evading:
-            out.append(
-                _m("defender is evading", h.melee_evading, DEF, "defender.evading", "Q05 melee")
-            )
-            if d.rank:
-                out.append(
-                    _m(
-                        f"evading with prepared weapon, rank {d.rank}",
-                        d.rank * h.melee_evading_per_rank,
-                        DEF,
-                        "defender.rank",
-                        "Q05 melee",
-                    )
-                )
     if mode == "ranged":
-        if d.stunned:
-            out.append(
-                _m(
-                    "defender is stunned",
-                    h.ranged_defender_stunned,
-                    DEF,
-                    "defender.stunned",
-                    "Q05 ranged",
-                )
-            )
-        if d.moving:
-            out.append(
-                _m(
-                    "defender is moving",
-                    h.ranged_defender_moving,
-                    DEF,
-                    "defender.moving",
-                    "Q05 ranged",
-                )
-            )
-        if d.kneeling_or_prone:
-            out.append(
-                _m(
-                    "defender kneeling or prone",
-                    h.ranged_defender_kneeling_or_prone,
-                    DEF,
-                    "defender.kneeling_or_prone",
-                    "Q05 ranged",
-                )
-            )
-        if d.evading:
-            out.append(
-                _m("defender is evading", h.ranged_evading, DEF, "defender.evading", "Q05 ranged")
-            )
-        if d.sheltered_hex:
-            out.append(
-                _m(
-                    "sheltered hex",
-                    h.ranged_sheltered_hex,
-                    DEF,
-                    "defender.sheltered_hex",
-                    "Q05 ranged",
-                )
-            )
-    if d.airborne:
-        out.append(
-            _m("defender is airborne", h.defender_airborne, DEF, "defender.airborne", "Q05 misc")
-        )
+        out += _flags(sit, h, _DEFENCE_RANGED)
+    out += _flags(sit, h, _DEFENCE_MISC)
     for extra in d.modifiers:
         out.append(_m(extra.name, extra.value, DEF, "defender.modifiers", "current rules"))
     return out
