@@ -13,11 +13,10 @@ import icepool
 import numpy as np
 import pytest
 
-from firefight.core.sampling import sample_outcomes
+from firefight.core.sampling import AliasTable, sample_outcomes
 from firefight.dice import ExactDice, SeededDice, Weighted, enumerate_outcomes
 from firefight.rulesets.warfare2d20 import RULESET
 from firefight.rulesets.warfare2d20.attack import resolve_attack
-from firefight.rulesets.warfare2d20.fast import AliasTable
 from firefight.rulesets.warfare2d20.odds import label, target_odds
 from firefight.rulesets.warfare2d20.soak import damage_table
 
