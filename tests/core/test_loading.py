@@ -116,3 +116,14 @@ def test_catalog_lookup_suggests_close_names(
     assert lookup(catalog, "weapons", "Musket")["name"] == "Musket"
     with pytest.raises(UnknownNameError, match="did you mean AK-47"):
         lookup(catalog, "weapons", "AK-74")
+
+
+class Outer(HouseRules):
+    base_delta_t: int = 10
+    inner: Numbers = Numbers()
+
+
+def test_house_events_list_a_nested_table_field_by_field() -> None:
+    rules = Outer(inner=Numbers(endurance_share=0.5))
+    events = house_events(rules)
+    assert [(e.key, e.value, e.default) for e in events] == [("inner.endurance_share", 0.5, 0.25)]

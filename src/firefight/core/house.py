@@ -32,13 +32,18 @@ def load_house(model: type[H], path: str | Path | None) -> H:
     return validate(model, read_toml(path), f"{path} (house rules)")
 
 
-def house_events(rules: HouseRules) -> list[HouseRule]:
-    """One event per number that differs from the text."""
+def house_events(rules: HouseRules, prefix: str = "") -> list[HouseRule]:
+    """One event per number that differs from the text; a nested table of house rules (e.g.
+    graydawn's ``suppression``) is listed field by field as ``table.field``."""
     defaults = type(rules)()
     out = []
     for name in type(rules).model_fields:
         value: Any = getattr(rules, name)
         default: Any = getattr(defaults, name)
-        if value != default:
-            out.append(HouseRule(name, value, default))
+        if value == default:
+            continue
+        if isinstance(value, HouseRules):
+            out.extend(house_events(value, f"{prefix}{name}."))
+        else:
+            out.append(HouseRule(f"{prefix}{name}", value, default))
     return out

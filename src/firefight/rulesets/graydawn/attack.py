@@ -20,7 +20,6 @@ from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import (
     Check,
-    HouseRule,
     Note,
     StateChange,
     Transcript,
@@ -48,7 +47,6 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     LOCATIONS,
     Combatant,
-    GraydawnHouseRules,
     Location,
     wound_state,
 )
@@ -499,27 +497,13 @@ def _summary(sit: AttackSituation, o: AttackOutcome) -> dict[str, Any]:
     return out
 
 
-def graydawn_house_events(house: GraydawnHouseRules) -> list[HouseRule]:
-    """The house rules in force, with the nested suppression table listed field by field."""
-    out: list[HouseRule] = []
-    for event in house_events(house):
-        if event.key == "suppression":
-            out.extend(
-                HouseRule(f"suppression.{e.key}", e.value, e.default)
-                for e in house_events(house.suppression)
-            )
-        else:
-            out.append(event)
-    return out
-
-
 def resolve_attack(sit: AttackSituation, dice: DiceSource) -> Resolution:
     if sit.attack.mode == "reload":
         from firefight.rulesets.graydawn.reload import resolve_reload
 
         return resolve_reload(sit, dice)
     mark = len(dice.events)
-    for event in graydawn_house_events(sit.house):
+    for event in house_events(sit.house):
         dice.record(event)
     outcome = resolve_outcome(sit, dice)
     return Resolution(

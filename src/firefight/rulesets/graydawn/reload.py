@@ -104,9 +104,9 @@ def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:
 
 def resolve_reload(sit: AttackSituation, dice: DiceSource) -> Resolution:
     mark = len(dice.events)
-    from firefight.rulesets.graydawn.attack import graydawn_house_events
+    from firefight.core.house import house_events
 
-    for event in graydawn_house_events(sit.house):
+    for event in house_events(sit.house):
         dice.record(event)
     o = reload_outcome(sit, dice)
     summary = {"loaded": o.loaded, "rounds/shells": o.shells, "fumble": o.fumble}

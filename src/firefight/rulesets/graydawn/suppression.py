@@ -1069,8 +1069,8 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
 def resolve_suppression(situation: SuppressionSituation, dice: DiceSource) -> Resolution:
     """Resolve one round of suppression against the target, with a full transcript."""
     mark = len(dice.events)
-    for e in house_events(situation.rules):
-        dice.record(type(e)(f"suppression.{e.key}", e.value, e.default))
+    for e in house_events(situation.rules, "suppression."):
+        dice.record(e)
     outcome, summary = _run(situation, dice)
     return Resolution(RULESET_ID, outcome, Transcript.since(dice.events, mark), summary)
 
