@@ -51,15 +51,9 @@ from firefight.rulesets.graydawn.models import (
     wound_state,
 )
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
-from firefight.rulesets.graydawn.plan import _wounded_base as _wounded_base
-from firefight.rulesets.graydawn.plan import stat_penalty as _stat_penalty
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
 __all__ = ["AttackOutcome", "attack_odds", "load_attack", "resolve_attack", "resolve_outcome"]
-
-# The suppression half imports these two from here (its G10/G11 checks use the same G20 wound
-# penalties); they now live in plan.py.
-__all__ += ["_stat_penalty", "_wounded_base"]
 
 
 @dataclass(frozen=True)

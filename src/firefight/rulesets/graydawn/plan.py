@@ -23,7 +23,7 @@ def stat_penalty(stat: int, marks: int) -> int:
     return 0
 
 
-def _wounded_base(c: Combatant, other: str, bracing: bool) -> tuple[int, int]:
+def wounded_base(c: Combatant, other: str, bracing: bool) -> tuple[int, int]:
     """The blended stat of c (REF with CL/MA/BODY) before and after wound-state penalties."""
     s = c.stats
     marks = c.wounds.marks
@@ -92,7 +92,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
 
     # -- attacker side (G04, G01) --------------------------------------------------------------
     other = "BODY" if melee else "CL"
-    before, after = _wounded_base(a, other, bracing)
+    before, after = wounded_base(a, other, bracing)
     attack_base = before
     if after != before:
         am.append(
@@ -212,7 +212,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
     defence_base: int | None = None
     if not use_tn or (dodges and not melee) or melee:
         d_other = "BODY" if melee else "MA"
-        d_before, d_after = _wounded_base(t, d_other, t.stance.bracing)
+        d_before, d_after = wounded_base(t, d_other, t.stance.bracing)
         defence_base = d_before
         if d_after != d_before:
             dm.append(

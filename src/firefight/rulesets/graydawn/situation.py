@@ -178,7 +178,7 @@ def _named(section: str, raw: Any, catalog: Catalog, source: str) -> Any:
     return raw
 
 
-def _combatant(raw: Any, catalog: Catalog, source: str) -> Any:
+def combatant_entry(raw: Any, catalog: Catalog, source: str) -> Any:
     if not isinstance(raw, dict):
         return raw
     out = dict(raw)
@@ -210,12 +210,12 @@ def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules)
     prepared = dict(data)
     for side in ("attacker", "target"):
         if side in prepared:
-            prepared[side] = _combatant(prepared[side], catalog, f"{source}: {side}")
+            prepared[side] = combatant_entry(prepared[side], catalog, f"{source}: {side}")
     attack = prepared.get("attack")
     if isinstance(attack, dict) and isinstance(attack.get("allies_in_melee"), list):
         attack = dict(attack)
         attack["allies_in_melee"] = [
-            _combatant(a, catalog, f"{source}: attack.allies_in_melee")
+            combatant_entry(a, catalog, f"{source}: attack.allies_in_melee")
             for a in attack["allies_in_melee"]
         ]
         prepared["attack"] = attack

@@ -30,10 +30,10 @@ from firefight.core.transcript import Check, Modifier, Note, StateChange, Transc
 from firefight.dice import NATURAL_ONE, DiceSource, Dist
 from firefight.errors import InputError
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import _stat_penalty, _wounded_base
 from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules, Weapon
+from firefight.rulesets.graydawn.plan import stat_penalty, wounded_base
 from firefight.rulesets.graydawn.ranges import range_band
-from firefight.rulesets.graydawn.situation import _combatant
+from firefight.rulesets.graydawn.situation import combatant_entry
 from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
 
 RULESET_ID = "graydawn"
@@ -402,10 +402,10 @@ def _with_catalog_names(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     shooters = out.get("shooters")
     if isinstance(shooters, list):
         out["shooters"] = [
-            _combatant(s, catalog, f"{source}: shooters[{i}]") for i, s in enumerate(shooters)
+            combatant_entry(s, catalog, f"{source}: shooters[{i}]") for i, s in enumerate(shooters)
         ]
     if "target" in out:
-        out["target"] = _combatant(out["target"], catalog, f"{source}: target")
+        out["target"] = combatant_entry(out["target"], catalog, f"{source}: target")
     return out
 
 
@@ -542,7 +542,7 @@ def _defence_base(t: Combatant) -> tuple[int, int]:
         prone=t.stance.prone,
         aimed_attack=False,
     )
-    _, rd = _wounded_base(t, "MA", t.stance.bracing)  # G20: REF penalty by wound state
+    _, rd = wounded_base(t, "MA", t.stance.bracing)  # G20: REF penalty by wound state
     return rd, t.dodge_cover if skill_ok else 0
 
 
@@ -599,7 +599,7 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
     dice.record(Note(f"{s.name}: {rounds} rounds from a {w.kind} -> {base} base level(s)", "G09"))
     band = shooter_band(s, sit.house)
     tn = range_tn(band, rules)
-    before, after = _wounded_base(s, "CL", False)
+    before, after = wounded_base(s, "CL", False)
     if after != before:
         dice.record(
             Modifier("wound state", after - before, "suppressing-fire attack", s.name, "G20")
@@ -742,7 +742,7 @@ def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) ->
             Modifier("armour aid", aid, "suppression check", f"torso SP {t.armour.torso}", "G08")
         )
     mods = _mods(dice, t.check_modifiers, "suppression check", t.name, "G10")
-    cl_pen = _stat_penalty(t.stats.CL, t.wounds.marks)
+    cl_pen = stat_penalty(t.stats.CL, t.wounds.marks)
     if cl_pen:
         dice.record(Modifier("wound state (CL)", cl_pen, "suppression check", t.name, "G20"))
     base = t.stats.CL + cl_pen + t.dodge_cover + aid + mods
