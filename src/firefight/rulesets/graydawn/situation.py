@@ -179,6 +179,8 @@ def _named(section: str, raw: Any, catalog: Catalog, source: str) -> Any:
 
 
 def combatant_entry(raw: Any, catalog: Catalog, source: str) -> Any:
+    """A combatant table with its weapon, armour and cover names replaced by catalog tables
+    (inline tables pass through), ready for pydantic; shared by attack and suppression files."""
     if not isinstance(raw, dict):
         return raw
     out = dict(raw)
