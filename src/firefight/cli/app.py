@@ -130,13 +130,14 @@ def table(
     printed: Annotated[
         bool, typer.Option("--printed", help="Show the text's printed reading where it differs.")
     ] = False,
+    house: HouseOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Render a ruleset's rule table from the rules (e.g. the success quality table)."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.show_table(ruleset, rows, printed, as_json)
+        ruleset_commands.show_table(ruleset, rows, printed, house, as_json)
 
 
 @app.command()

@@ -197,9 +197,12 @@ def parse_rows(text: str | None) -> tuple[int, int] | None:
     return lo, hi
 
 
-def show_table(ruleset_id: str, rows: str | None, printed: bool, as_json: bool) -> None:
+def show_table(
+    ruleset_id: str, rows: str | None, printed: bool, house: Path | None, as_json: bool
+) -> None:
     ruleset = get_ruleset(ruleset_id)
-    headers, body = ruleset.table(parse_rows(rows), printed)
+    rules = load_house(ruleset.house_model, house)
+    headers, body = ruleset.table(parse_rows(rows), printed, rules)
     if as_json:
         print_json({"ruleset": ruleset.id, "headers": headers, "rows": body})
         return

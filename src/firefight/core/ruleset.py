@@ -51,12 +51,13 @@ class Ruleset(ABC):
         return str(getattr(situation, "kind", self.situation_kinds[0]))
 
     def table(
-        self, rows: tuple[int, int] | None, printed: bool
+        self, rows: tuple[int, int] | None, printed: bool, house: HouseRules
     ) -> tuple[list[str], list[list[str]]]:
         """A rule table rendered from the rules (``firefight table``): headers and rows.
 
         ``rows`` limits the rows shown (inclusive), ``printed`` asks for the text's printed reading
-        where it differs from the rules. Rulesets without a table keep this default.
+        where it differs from the rules, ``house`` holds the numbers in force (``--house``).
+        Rulesets without a table keep this default.
         """
         raise InputError(f"ruleset {self.id} has no rule table", tip="try quality_d100")
 

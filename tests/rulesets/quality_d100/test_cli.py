@@ -84,6 +84,16 @@ def test_table_command_rules_and_printed() -> None:
     assert res.exit_code == 0 and "246-490" in res.stdout
 
 
+def test_table_command_follows_a_house_rule_file() -> None:
+    house = EXAMPLES / "house" / "house_rules_example.toml"
+    res = invoke("table", "quality_d100", "--rows", "1", "--house", str(house), "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["rows"] == [["1", "1", "2", "3-4", "5-100", "101-200", "201+"]]
+    res = invoke("table", "quality_d100", "--rows", "1", "--house", "nope.toml")
+    assert res.exit_code == 2
+    assert "nope.toml: no such file" in res.stderr
+
+
 def write(tmp_path: Path, text: str) -> Path:
     p = tmp_path / "s.toml"
     p.write_text(text, encoding="utf-8")

@@ -145,14 +145,15 @@ class QualityD100(Ruleset):
         return strike_odds(self.id, situation)
 
     def table(
-        self, rows: tuple[int, int] | None, printed: bool
+        self, rows: tuple[int, int] | None, printed: bool, house: HouseRules
     ) -> tuple[list[str], list[list[str]]]:
         if rows is not None and rows[0] > 100:
             raise InputError(
                 f"--rows {rows[0]}-{rows[1]}: the table has rolls 1-100",
                 tip="write e.g. --rows 1-100",
             )
-        return headers(), table_rows(rows, printed)
+        assert isinstance(house, QualityHouse)
+        return headers(), table_rows(rows, printed, house)
 
     def script_order(self) -> str:
         return "attacker D100, defender D100, then damage / special / grievous rolls as listed"
