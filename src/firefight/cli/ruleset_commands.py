@@ -104,8 +104,19 @@ def render_resolution(result: Resolution, dice_note: str) -> None:
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
-            table.add_row(str(key), str(value))
+            table.add_row(str(key), _summary_text(value))
         console.print(table)
+
+
+def _summary_text(value: object) -> str:
+    """A summary value for people: tables as ``key value`` pairs, lists comma-separated."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_summary_text(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_summary_text(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def odds(
