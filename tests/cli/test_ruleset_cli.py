@@ -1,0 +1,52 @@
+"""The generic ruleset commands' rendering: what a game master reads at the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from firefight.cli.app import app
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROLF_VS_LENNOX = "1,5,1,4,1,2,2,1,6,1,1,1,4,1,2,3,1,6,5,1,1,5,1,2,1,3,1,4,1,3,3,3,6,1,1,6,3,1"
+
+
+def test_summary_renders_tables_and_flags_for_people() -> None:
+    path = EXAMPLES / "dragonwarriors2" / "rolf_vs_lennox.toml"
+    res = CliRunner().invoke(
+        app, ["attack", "dragonwarriors2", str(path), "--dice", ROLF_VS_LENNOX]
+    )
+    assert res.exit_code == 0, res.output
+    assert "wounds 16, stunned yes, knocked_out no, dead no" in res.stdout
+    assert "{'" not in res.stdout
+
+
+def test_odds_table_shows_short_fractions_exactly_and_long_ones_as_floats() -> None:
+    path = EXAMPLES / "dragonwarriors2" / "knight_vs_squire.toml"
+    res = CliRunner().invoke(app, ["odds", "dragonwarriors2", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "~0.805" in res.stdout
+    fractions = [w for line in res.stdout.splitlines() for w in line.split() if "/" in w]
+    assert all(len(w) <= 24 for w in fractions), "no 1,000-digit fraction floods the table"
+    path = EXAMPLES / "warfare2d20" / "b_ak47_ambush.toml"
+    res = CliRunner().invoke(app, ["odds", "warfare2d20", str(path)])
+    assert "9971/16000" in res.stdout
+
+
+def test_unused_scripted_faces_are_a_warning_not_silence() -> None:
+    path = EXAMPLES / "warfare2d20" / "a_basic_hit.toml"
+    res = CliRunner().invoke(
+        app, ["attack", "warfare2d20", str(path), "--dice", "4,8,11,4,2,2,1,9,9,9"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "warning: 3 scripted face(s) were not needed: [9, 9, 9]" in res.stderr
+
+
+def test_seed_and_dice_together_are_refused() -> None:
+    path = EXAMPLES / "warfare2d20" / "a_basic_hit.toml"
+    res = CliRunner().invoke(
+        app, ["attack", "warfare2d20", str(path), "--seed", "1", "--dice", "4"]
+    )
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: --seed and --dice both given")
