@@ -50,3 +50,16 @@ def test_seed_and_dice_together_are_refused() -> None:
     )
     assert res.exit_code == 2
     assert res.stderr.startswith("error: --seed and --dice both given")
+
+
+def test_suppress_refuses_an_attack_file_and_a_ruleset_without_suppression() -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["suppress", "graydawn", str(EXAMPLES / "graydawn" / "burst_smg.toml")]
+    )
+    assert res.exit_code == 2
+    assert "its kind is 'attack', not 'suppression'" in res.stderr
+    bow = EXAMPLES / "dragonwarriors2" / "bow_shot.toml"
+    res = runner.invoke(app, ["suppress", "dragonwarriors2", str(bow)])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: ruleset dragonwarriors2 has no suppression rules")

@@ -43,7 +43,7 @@ def load(ruleset: Ruleset, file: Path, overrides: list[str], house: Path | None,
         actual = ruleset.situation_kind(situation)
         if actual != kind:
             raise InputError(
-                f"{file}: is a {actual!r} situation, not {kind!r}",
+                f"{file}: its kind is {actual!r}, not {kind!r}",
                 tip=f'set kind = "{kind}" in the file or use the matching command',
             )
         if kind not in ruleset.situation_kinds:
