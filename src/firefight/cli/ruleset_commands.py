@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -35,7 +36,10 @@ def parse_faces(text: str) -> list[int]:
     return faces
 
 
-def load(ruleset: Ruleset, file: Path, overrides: list[str], house: Path | None, kind: str | None):  # type: ignore[no-untyped-def]
+def load(
+    ruleset: Ruleset, file: Path, overrides: list[str], house: Path | None, kind: str | None
+) -> Any:
+    """Read the file, apply ``--set``, load house rules, and validate the situation."""
     data = apply_overrides(read_toml(file), overrides)
     rules = load_house(ruleset.house_model, house)
     situation = ruleset.load_situation(data, source=str(file), house=rules)

@@ -17,7 +17,7 @@ conventions for what happens at the limit:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -119,8 +119,8 @@ def _combine(a: Tagged, b: Tagged, negate_b: bool = False) -> Tagged:
     return _merge((ta | tb, da + (-db if negate_b else db)) for ta, da in a for tb, db in b)
 
 
-def _map(groups: Tagged, fn: object) -> Tagged:
-    return tuple((tags, fn(d)) for tags, d in groups)  # type: ignore[operator]
+def _map(groups: Tagged, fn: Callable[[Dist], Dist]) -> Tagged:
+    return tuple((tags, fn(d)) for tags, d in groups)
 
 
 def _zeros(n: int, total: int) -> np.ndarray:

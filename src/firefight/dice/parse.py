@@ -12,7 +12,7 @@ import sys
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from firefight.dice.nodes import (
     Abs,
@@ -164,7 +164,7 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
     if kind == "keep":
         count, sides = count_of(kids[0]), sides_of(kids[1])
         check(count, sides)
-        mode: KeepMode = str(kids[2])  # type: ignore[assignment]
+        mode = cast(KeepMode, str(kids[2]))
         n = int(kids[3])
         limit = count if mode in ("kh", "kl") else count - 1
         if not (1 if mode in ("kh", "kl") else 0) <= n <= limit:
