@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -220,18 +220,19 @@ def parry(v: Parry, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
     return EquationOutcome(result, None, None)
 
 
-_Fn = Callable[[Strict, DiceSource, QualityHouse], EquationOutcome]
+#: Each equation takes its own input model (hence Any: parameters are contravariant).
+_Fn = Callable[[Any, DiceSource, QualityHouse], EquationOutcome]
 EQUATIONS: dict[str, tuple[type[Strict], _Fn]] = {
-    "engaged_initiative": (EngagedInitiative, engaged_initiative),  # type: ignore[dict-item]
-    "unengaged_initiative": (UnengagedInitiative, unengaged_initiative),  # type: ignore[dict-item]
-    "strike_chance": (StrikeChance, strike_chance),  # type: ignore[dict-item]
-    "restrain": (Restrain, restrain),  # type: ignore[dict-item]
-    "fumble": (Fumble, fumble),  # type: ignore[dict-item]
-    "withdraw": (Withdraw, withdraw),  # type: ignore[dict-item]
-    "repulse_charge": (RepulseCharge, repulse_charge),  # type: ignore[dict-item]
-    "stay_conscious": (StayConscious, stay_conscious),  # type: ignore[dict-item]
-    "stun_recovery": (StunRecovery, stun_recovery),  # type: ignore[dict-item]
-    "parry": (Parry, parry),  # type: ignore[dict-item]
+    "engaged_initiative": (EngagedInitiative, engaged_initiative),
+    "unengaged_initiative": (UnengagedInitiative, unengaged_initiative),
+    "strike_chance": (StrikeChance, strike_chance),
+    "restrain": (Restrain, restrain),
+    "fumble": (Fumble, fumble),
+    "withdraw": (Withdraw, withdraw),
+    "repulse_charge": (RepulseCharge, repulse_charge),
+    "stay_conscious": (StayConscious, stay_conscious),
+    "stun_recovery": (StunRecovery, stun_recovery),
+    "parry": (Parry, parry),
 }
 
 
