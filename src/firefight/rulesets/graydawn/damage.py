@@ -21,6 +21,11 @@ from firefight.rulesets.graydawn.models import (
 )
 
 
+def damage_expr(dice: int, die: int, bonus: int) -> str:
+    """Damage dice as notation: ``4d6+1``, ``7d6``."""
+    return f"{dice}d{die}" + (f"{bonus:+d}" if bonus else "")
+
+
 @dataclass(frozen=True)
 class WoundSpec:
     """Everything one wound depends on (the derive key)."""
@@ -49,7 +54,7 @@ class WoundSpec:
 
     @property
     def expr(self) -> str:
-        return f"{self.dice}d{self.die}" + (f"{self.bonus:+d}" if self.bonus else "")
+        return damage_expr(self.dice, self.die, self.bonus)
 
     @property
     def graze_damage(self) -> int:
@@ -416,7 +421,7 @@ class BlastSpec:
 
     @property
     def expr(self) -> str:
-        return f"{self.dice}d{self.die}" + (f"{self.bonus:+d}" if self.bonus else "")
+        return damage_expr(self.dice, self.die, self.bonus)
 
 
 def _after_btm(damage: int, btm: int, house: GraydawnHouseRules) -> int:
