@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from firefight.core.house import HouseRules
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource
 from firefight.errors import InputError
 
@@ -30,6 +31,8 @@ class Ruleset(ABC):
     #: Kinds of situation file this ruleset resolves (``kind = "..."`` in the file; first is the
     #: default). ``firefight suppress`` asks for "suppression".
     situation_kinds: ClassVar[tuple[str, ...]] = ("attack",)
+    #: Top-level scenario keys of this ruleset's own, besides the engine's (e.g. ``catalogs``).
+    scenario_keys: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
@@ -60,6 +63,18 @@ class Ruleset(ABC):
         Rulesets without a table keep this default.
         """
         raise InputError(f"ruleset {self.id} has no rule table", tip="try quality_d100")
+
+    @property
+    def runs_encounters(self) -> bool:
+        """Whether :meth:`encounter` is implemented (whole fights, ``firefight fight``)."""
+        return type(self).encounter is not Ruleset.encounter
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """The ruleset's turn structure for one scenario (see :mod:`firefight.core.turns`)."""
+        raise InputError(
+            f"ruleset {self.id} does not run whole fights yet",
+            tip="`firefight rulesets` lists the rulesets with encounters",
+        )
 
     def script_order(self) -> str:
         """How scripted ``--dice`` faces are consumed, for help text and errors."""

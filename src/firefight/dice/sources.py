@@ -97,6 +97,9 @@ class _RollingDice:
     def __init__(self) -> None:
         self._events: list[Any] = []
         self._pending_why = ""
+        #: Every face shown, in the order drawn: replayed as scripted dice, they give the same
+        #: rolls (the encounter record keeps them).
+        self.tape: list[int] = []
 
     @property
     def is_exact(self) -> bool:
@@ -109,10 +112,15 @@ class _RollingDice:
     def _face(self, sides: int) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _taped(self, sides: int) -> int:
+        face = self._face(sides)
+        self.tape.append(face)
+        return face
+
     def roll(self, expr: str | Node, why: str = "") -> Roll:
         node = as_node(expr)
         self._pending_why = why
-        rolled = roll_tree(node, self._face)
+        rolled = roll_tree(node, self._taped)
         result = Roll(str(node), why, rolled.value, rolled.tags, rolled)
         self._events.append(result)
         return result

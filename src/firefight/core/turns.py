@@ -1,0 +1,274 @@
+"""The turn structure a ruleset gives the encounter engine: the round is a rule too.
+
+A ruleset that runs whole fights returns a :class:`Turns` object from
+``Ruleset.encounter(spec)``. It holds what does not change during the fight (stats, weapons,
+the battlefield as the scenario gives it) and answers four questions about a :class:`FightState`,
+which holds only what does change:
+
+- ``initial()``: the state before round 1 (round 0, nobody acting);
+- ``start_round(state, dice)``: the next round begins (initiative as the text gives it, what
+  wears off at the start of a round); returns a state whose ``acting`` names who decides first,
+  or ``None`` if nobody can act this round;
+- ``legal_actions(state)``: what ``state.acting`` may do now, each :class:`Action` with a stable id;
+- ``act(state, action, dice)``: the action resolved by the ruleset's own rule code, then the turn
+  passed on (end of turn, end of round); ``acting`` is ``None`` when the round is over.
+
+Both ``start_round`` and ``act`` ask ``dice`` for every roll, so the same code plays on seeded
+dice, replays the faces a table rolled, and enumerates exactly (the transition kernel). The
+engine (``firefight.encounter``) owns rounds counted against ``max_rounds``, the ending, the
+record, policies and previews; it never asks which ruleset it is driving.
+
+States must be small, frozen and hashable (frozen dataclasses of numbers, strings, tuples), so
+exact kernels cache well and :func:`state_to_json` / :func:`state_from_json` round-trip exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Literal, Protocol
+
+from firefight.core.house import HouseRules
+from firefight.dice import DiceSource
+from firefight.errors import InputError
+
+Ending = Literal["terminated", "truncated"]
+
+
+class CombatantState(Protocol):
+    """What the engine reads of a ruleset's per-combatant state (a frozen dataclass)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class FightState:
+    """Everything that changes during a fight; the rest lives in the :class:`Turns` object.
+
+    ``combatants`` keeps the scenario's order; ``board`` is the ruleset's shared state (ranges
+    that change as combatants close, suppression zones, an exchange in progress), ``None`` if it
+    needs none.
+    """
+
+    round: int
+    #: The ruleset's name for where the round stands ("initiative", "turns", "exchange", ...).
+    phase: str
+    #: Initiative order of this round (names).
+    order: tuple[str, ...]
+    #: Who decides now; ``None`` between rounds.
+    acting: str | None
+    combatants: tuple[Any, ...]
+    board: Any = None
+    #: Set by the engine when the fight is over.
+    ending: Ending | None = None
+    winner: str | None = None
+
+    def combatant(self, name: str) -> Any:
+        """The state of the combatant called ``name``."""
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def with_combatant(self, new: Any) -> FightState:
+        """A copy with one combatant's state replaced (matched by name)."""
+        return dataclasses.replace(
+            self,
+            combatants=tuple(new if c.name == new.name else c for c in self.combatants),
+        )
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.combatants)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing the acting combatant may do now.
+
+    ``id`` is stable (the same state lists the same ids) and unique among the legal actions, so a
+    record can name it and a replay find it again; ``label`` is what a person reads.
+    """
+
+    id: str
+    actor: str
+    label: str
+    #: "attack", "move", "delay", "defend", "stance", "wait", ... (the ruleset's words).
+    kind: str
+    target: str | None = None
+    #: One of the text's defensive options (taking cover, full parry, ...): the cautious policy
+    #: prefers these when its combatant is hurt or suppressed.
+    defensive: bool = False
+    #: The ruleset's own parameters of the action (hashable pairs).
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def param(self, key: str, default: Any = None) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    name: str
+    policy: str = "first"
+
+
+@dataclass(frozen=True)
+class CombatantEntry:
+    """One combatant of a scenario: its name, side and the ruleset's own fields (unvalidated)."""
+
+    name: str
+    side: str
+    fields: Mapping[str, Any]
+    #: Where it sits in the file, for messages: ``combatants[2]``.
+    where: str
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """Ranges between combatants and the cover each one holds, as the scenario gives them.
+
+    ``range`` is the default between any two combatants; ``pairs`` override it for two names.
+    Values are the ruleset's own (a range band, metres, feet); the ruleset validates them.
+    """
+
+    range: Any = None
+    pairs: tuple[tuple[frozenset[str], Any], ...] = ()
+    cover: Mapping[str, str] = field(default_factory=dict)
+
+    def between(self, a: str, b: str) -> Any:
+        key = frozenset((a, b))
+        for names, value in self.pairs:
+            if names == key:
+                return value
+        return self.range
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """A scenario after the engine checked its common part (sides, names, battlefield)."""
+
+    ruleset: str
+    title: str
+    #: The file it came from: messages name it; relative catalog paths start from its folder.
+    source: str
+    sides: tuple[SideSpec, ...]
+    combatants: tuple[CombatantEntry, ...]
+    battlefield: Battlefield
+    house: HouseRules
+    #: The ruleset's own top-level scenario keys (e.g. ``catalogs``), unvalidated.
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def fail(self, where: str, message: str, tip: str | None = None) -> InputError:
+        """One line naming the file and field."""
+        return InputError(f"{self.source}: {where}: {message}", tip=tip)
+
+
+class Turns(ABC):
+    """A ruleset's turn structure for one scenario (see the module docstring)."""
+
+    #: Frozen dataclass types that may appear inside a state (for the JSON round trip).
+    state_types: ClassVar[tuple[type, ...]] = ()
+
+    def __init__(self, spec: ScenarioSpec) -> None:
+        self.spec = spec
+
+    @abstractmethod
+    def initial(self) -> FightState:
+        """The state before round 1: round 0, ``acting`` None."""
+
+    @abstractmethod
+    def start_round(self, state: FightState, dice: DiceSource) -> FightState:
+        """Begin round ``state.round + 1``: initiative, start-of-round effects."""
+
+    @abstractmethod
+    def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        """What ``state.acting`` may do now (never empty while someone is acting)."""
+
+    @abstractmethod
+    def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        """Resolve ``action`` with the rule code, then pass the turn on."""
+
+    @abstractmethod
+    def can_fight(self, combatant: Any) -> bool:
+        """Still in the fight (not dead, unconscious, fled, ...)."""
+
+    def is_dead(self, combatant: Any) -> bool:
+        return False
+
+    @abstractmethod
+    def harm(self, combatant: Any) -> int:
+        """How much harm the combatant has taken, in the text's units (damage, wounds, ...):
+        the engine reports damage dealt and taken from it and the aggressive policy maximises
+        it on the other side."""
+
+    def is_hurt(self, combatant: Any) -> bool:
+        """Hurt or pinned enough that the cautious policy turns to defensive options."""
+        return self.harm(combatant) > 0
+
+    @abstractmethod
+    def view(self, combatant: Any) -> dict[str, Any]:
+        """The combatant's state in the text's own terms, JSON-ready (everything the GM sees)."""
+
+    #: Keys of :meth:`view` that a players' page may show for the other side (visible status).
+    public_keys: ClassVar[tuple[str, ...]] = ("status",)
+
+    def after_fight(self, state: FightState) -> list[str]:
+        """What the text says happens after the fight (recovery), in lines; default none."""
+        return []
+
+
+# ----------------------------------------------------------------------------------------------
+# JSON round trip of states
+# ----------------------------------------------------------------------------------------------
+_CORE_TYPES: tuple[type, ...] = (FightState,)
+
+
+def state_to_json(value: Any) -> Any:
+    """A JSON-ready form of a state: dataclasses tagged by type, tuples as lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {"__type__": type(value).__name__}
+        for f in dataclasses.fields(value):
+            out[f.name] = state_to_json(getattr(value, f.name))
+        return out
+    if isinstance(value, tuple):
+        return [state_to_json(v) for v in value]
+    if isinstance(value, frozenset):
+        items = [state_to_json(v) for v in value]
+        return {"__frozenset__": sorted(items, key=repr)}
+    if isinstance(value, Fraction):
+        return {"__fraction__": f"{value.numerator}/{value.denominator}"}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"state holds a {type(value).__name__}, which has no JSON form")
+
+
+def state_from_json(data: Any, types: tuple[type, ...]) -> Any:
+    """Inverse of :func:`state_to_json`; ``types`` are the dataclasses that may appear."""
+    by_name = {t.__name__: t for t in (*_CORE_TYPES, *types)}
+    return _decode(data, by_name)
+
+
+def _decode(data: Any, by_name: dict[str, type]) -> Any:
+    if isinstance(data, list):
+        return tuple(_decode(v, by_name) for v in data)
+    if isinstance(data, dict):
+        if "__frozenset__" in data:
+            return frozenset(_decode(v, by_name) for v in data["__frozenset__"])
+        if "__fraction__" in data:
+            return Fraction(data["__fraction__"])
+        name = data.get("__type__")
+        if name not in by_name:
+            raise InputError(f"saved state names an unknown type {name!r}")
+        cls = by_name[name]
+        kwargs = {k: _decode(v, by_name) for k, v in data.items() if k != "__type__"}
+        return cls(**kwargs)
+    return data

@@ -1,0 +1,159 @@
+"""The encounter engine: rounds, the ending, steps on any dice, previews and the exact kernel.
+
+The ruleset's :class:`~firefight.core.turns.Turns` resolves; the engine decides when a round
+starts (and that ``max_rounds`` truncates the fight), when the fight is over, and what a step
+consumed. One step is: the acting combatant's action, then everything automatic up to the next
+decision (the turn passed on, the round's end, the next round's initiative). So a step's faces,
+replayed as scripted dice, give the same step again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from firefight.core.transcript import Note
+from firefight.core.turns import Action, FightState, Turns
+from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.encounter.scenario import Scenario
+from firefight.errors import InputError
+
+
+@dataclass(frozen=True)
+class Preview:
+    """Exact odds of one action, read off the distribution of the states it leads to."""
+
+    action: Action
+    #: Combatant -> P(out of the fight after the action).
+    p_out: dict[str, Fraction]
+    #: Combatant -> expected harm added by the action (the ruleset's units).
+    harm: dict[str, Fraction]
+    #: P(the action changes anybody's state).
+    p_effect: Fraction
+    truncated_mass: Fraction
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "p_effect": float(self.p_effect),
+            "p_out": {k: float(v) for k, v in self.p_out.items()},
+            "expected_harm": {k: float(v) for k, v in self.harm.items()},
+            "truncated_mass": float(self.truncated_mass),
+        }
+
+
+class Engine:
+    """One scenario's fights: ``start``, ``legal_actions``, ``step``, ``preview``, ``kernel``."""
+
+    def __init__(self, scenario: Scenario, *, cache_size: int = 4096) -> None:
+        self.scenario = scenario
+        self.turns: Turns = scenario.ruleset.encounter(scenario.spec)
+        self.max_rounds = scenario.max_rounds
+        self._sides = {c.name: c.side for c in scenario.spec.combatants}
+        self._acts: OrderedDict[Hashable, Weighted[FightState]] = OrderedDict()
+        self._cache_size = cache_size
+
+    # -- the fight ---------------------------------------------------------------------------
+    def initial(self) -> FightState:
+        return self.turns.initial()
+
+    def start(self, dice: DiceSource) -> FightState:
+        """The initial state, settled to the first decision (round 1's initiative rolled)."""
+        return self.settle(self.turns.initial(), dice)
+
+    def settle(self, state: FightState, dice: DiceSource) -> FightState:
+        """Start rounds until someone must decide, or the fight is over."""
+        state = self.judge(state)
+        while state.ending is None and state.acting is None:
+            if state.round >= self.max_rounds:
+                return dataclasses.replace(state, ending="truncated", winner=None)
+            dice.record(Note(f"round {state.round + 1}"))
+            state = self.judge(self.turns.start_round(state, dice))
+        return state
+
+    def judge(self, state: FightState) -> FightState:
+        """Mark the fight terminated once at most one side can still fight."""
+        if state.ending is not None:
+            return state
+        standing = {c.side for c in state.combatants if self.turns.can_fight(c)}
+        if len(standing) <= 1:
+            winner = next(iter(standing)) if standing else None
+            return dataclasses.replace(state, ending="terminated", winner=winner, acting=None)
+        return state
+
+    def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        if state.ending is not None:
+            raise InputError(
+                f"the fight is over ({state.ending})", tip="undo a step or start a new encounter"
+            )
+        if state.acting is None:  # pragma: no cover - settle never leaves this
+            raise InputError("nobody is acting")
+        return self.turns.legal_actions(state)
+
+    def find_action(self, state: FightState, action_id: str) -> Action:
+        """The legal action with this id, or one line listing the ids there are."""
+        actions = self.legal_actions(state)
+        for a in actions:
+            if a.id == action_id:
+                return a
+        ids = ", ".join(a.id for a in actions[:12]) + (" ..." if len(actions) > 12 else "")
+        raise InputError(
+            f"{state.acting} has no action {action_id!r} now",
+            tip=f"legal ids: {ids} (see `firefight encounter actions`)",
+        )
+
+    def step(self, state: FightState, action: Action | str, dice: DiceSource) -> FightState:
+        """Resolve one action on ``dice`` and settle to the next decision."""
+        chosen = self.find_action(state, action) if isinstance(action, str) else action
+        return self.settle(self.turns.act(state, chosen, dice), dice)
+
+    # -- exact -------------------------------------------------------------------------------
+    def act_distribution(self, state: FightState, action: Action) -> Weighted[FightState]:
+        """Every state the action alone leads to (before the next round starts), exactly."""
+        key = (state, action)
+        found = self._acts.get(key)
+        if found is None:
+            found = enumerate_outcomes(lambda d: self.judge(self.turns.act(state, action, d)))
+            self._acts[key] = found
+            if len(self._acts) > self._cache_size:
+                self._acts.popitem(last=False)
+        else:
+            self._acts.move_to_end(key)
+        return found
+
+    def kernel(self, state: FightState, action: Action) -> Weighted[FightState]:
+        """The transition kernel: every settled state one step leads to, exactly."""
+        return enumerate_outcomes(lambda d: self.step(state, action, d))
+
+    def preview(self, state: FightState, action: Action) -> Preview:
+        """Exact odds of ``action`` from ``state``, by the rule code that will resolve it."""
+        dist = self.act_distribution(state, action)
+        probs = _probabilities(dist)
+        p_out: dict[str, Fraction] = {}
+        harm: dict[str, Fraction] = {}
+        p_effect = Fraction(0)
+        before = {c.name: c for c in state.combatants}
+        for after, p in probs:
+            changed = False
+            for c in after.combatants:
+                old = before[c.name]
+                if c != old:
+                    changed = True
+                if self.turns.can_fight(old) and not self.turns.can_fight(c):
+                    p_out[c.name] = p_out.get(c.name, Fraction(0)) + p
+                added = self.turns.harm(c) - self.turns.harm(old)
+                if added:
+                    harm[c.name] = harm.get(c.name, Fraction(0)) + p * added
+            if changed:
+                p_effect += p
+        return Preview(action, p_out, harm, p_effect, dist.truncated_mass)
+
+    def side_of(self, name: str) -> str:
+        return self._sides[name]
+
+
+def _probabilities(dist: Weighted[FightState]) -> list[tuple[FightState, Fraction]]:
+    return [(k, Fraction(w, dist.total)) for k, w in dist.items()]

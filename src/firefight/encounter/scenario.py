@@ -1,0 +1,236 @@
+"""Scenario files: the common part every ruleset shares, validated at the edge.
+
+```toml
+ruleset = "warfare2d20"
+title = "Marine against insurgent"
+max_rounds = 50                # default 50
+house = "house/strict.toml"    # or an inline [house] table; optional
+
+[[sides]]
+name = "marines"
+policy = "aggressive"          # first, random, aggressive, cautious
+
+[[combatants]]
+name = "Cpl. Hicks"
+side = "marines"
+# ... the fields the ruleset's situation files use for a combatant
+
+[battlefield]
+range = "medium"               # between any two combatants (the ruleset's unit)
+cover = { "Cpl. Hicks" = "brick wall" }
+[[battlefield.pairs]]
+between = ["Cpl. Hicks", "Insurgent"]
+range = "close"
+```
+
+The ruleset validates its own part (combatant fields, range values, cover names) when the engine
+asks it for its turn structure.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from firefight.core.house import HouseRules
+from firefight.core.loading import apply_overrides, read_toml, validate
+from firefight.core.ruleset import Ruleset
+from firefight.core.turns import Battlefield, CombatantEntry, ScenarioSpec, SideSpec
+from firefight.errors import InputError
+from firefight.rulesets import get_ruleset
+
+DEFAULT_MAX_ROUNDS = 50
+#: Keys the engine reads; any other top-level key must be one the ruleset declares.
+ENGINE_KEYS = ("ruleset", "title", "max_rounds", "house", "sides", "combatants", "battlefield")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class SideModel(_Strict):
+    name: str = Field(min_length=1, max_length=80)
+    policy: str = "first"
+
+
+class PairModel(_Strict):
+    between: tuple[str, str]
+    range: int | float | str
+
+
+class BattlefieldModel(_Strict):
+    range: int | float | str | None = None
+    pairs: tuple[PairModel, ...] = ()
+    cover: dict[str, str] = Field(default_factory=dict)
+
+
+class CommonModel(BaseModel):
+    """The engine's part of a scenario; the ruleset's keys pass through unchecked here."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+    ruleset: str
+    title: str = "encounter"
+    max_rounds: int = Field(DEFAULT_MAX_ROUNDS, ge=1, le=10_000)
+    house: str | dict[str, Any] | None = None
+    sides: tuple[SideModel, ...] = Field(min_length=2)
+    combatants: tuple[dict[str, Any], ...] = Field(min_length=2)
+    battlefield: BattlefieldModel = BattlefieldModel()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario: the data as given (for the record) and the spec for the ruleset."""
+
+    data: Mapping[str, Any]
+    spec: ScenarioSpec
+    ruleset: Ruleset
+    max_rounds: int
+
+    @property
+    def policies(self) -> dict[str, str]:
+        return {s.name: s.policy for s in self.spec.sides}
+
+
+def read_scenario(
+    path: str | Path,
+    overrides: list[str] | None = None,
+    policies: Mapping[str, str] | None = None,
+    max_rounds: int | None = None,
+) -> Scenario:
+    """Read a scenario file, apply ``--set``, ``--policy`` and ``--max-rounds``, validate."""
+    data = apply_overrides(read_toml(path), overrides or [])
+    data = _inline_house(data, Path(path))
+    if policies:
+        data = with_policies(data, policies, str(path))
+    if max_rounds is not None:
+        data["max_rounds"] = max_rounds
+    return build_scenario(data, str(Path(path).resolve()))
+
+
+def with_policies(data: dict[str, Any], policies: Mapping[str, str], source: str) -> dict[str, Any]:
+    """A copy of ``data`` with some sides' policies replaced (``--policy SIDE=NAME``)."""
+    out = copy.deepcopy(data)
+    sides = out.get("sides")
+    if not isinstance(sides, list):
+        sides = []
+    names = [s.get("name") for s in sides if isinstance(s, dict)]
+    for side, policy in policies.items():
+        if side not in names:
+            raise InputError(
+                f"--policy {side}={policy}: {source} has no side {side!r}",
+                tip=f"sides: {', '.join(str(n) for n in names)}",
+            )
+        for s in sides:
+            if isinstance(s, dict) and s.get("name") == side:
+                s["policy"] = policy
+    return out
+
+
+def _inline_house(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``house = "file.toml"`` becomes the file's table, so a record never depends on it."""
+    house = data.get("house")
+    if isinstance(house, str):
+        file = Path(house) if Path(house).is_absolute() else path.parent / house
+        data = {**data, "house": read_toml(file)}
+    return data
+
+
+def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
+    """Validate scenario data (read from TOML or from a record) into a :class:`Scenario`."""
+    from firefight.encounter.policies import check_policy
+
+    common = validate(CommonModel, data, source)
+    ruleset = get_ruleset(common.ruleset)
+    if not ruleset.runs_encounters:
+        ruleset.encounter(None)  # type: ignore[arg-type]  # raises the ruleset's own refusal
+    extra = {k: v for k, v in data.items() if k not in ENGINE_KEYS}
+    for key in extra:
+        if key not in ruleset.scenario_keys:
+            allowed = ", ".join((*ENGINE_KEYS, *ruleset.scenario_keys))
+            raise InputError(f"{source}: unknown key {key!r}", tip=f"a scenario has: {allowed}")
+    house = _house(ruleset, common.house, source)
+    sides = tuple(SideSpec(s.name, s.policy) for s in common.sides)
+    side_names = [s.name for s in sides]
+    _no_duplicates(side_names, "sides", source)
+    for i, s in enumerate(sides):
+        check_policy(s.policy, f"{source}: sides[{i}].policy")
+    entries = tuple(_entry(i, c, side_names, source) for i, c in enumerate(common.combatants))
+    names = [e.name for e in entries]
+    _no_duplicates(names, "combatants", source)
+    used = {e.side for e in entries}
+    for side in side_names:
+        if side not in used:
+            raise InputError(
+                f"{source}: side {side!r} has nobody on it",
+                tip="give it a combatant (side = ...) or remove the side",
+            )
+    battlefield = _battlefield(common.battlefield, names, source)
+    spec = ScenarioSpec(
+        ruleset=ruleset.id,
+        title=common.title,
+        source=source,
+        sides=sides,
+        combatants=entries,
+        battlefield=battlefield,
+        house=house,
+        extra=extra,
+    )
+    return Scenario(dict(data), spec, ruleset, common.max_rounds)
+
+
+def _house(ruleset: Ruleset, house: str | dict[str, Any] | None, source: str) -> HouseRules:
+    if house is None:
+        return ruleset.house_model()
+    if isinstance(house, str):  # pragma: no cover - inlined by read_scenario
+        raise InputError(f"{source}: house {house!r} was not read")
+    return validate(ruleset.house_model, house, f"{source} (house rules)")
+
+
+def _entry(i: int, raw: dict[str, Any], sides: list[str], source: str) -> CombatantEntry:
+    where = f"combatants[{i}]"
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{source}: {where}.name is missing or empty", tip="give it a name")
+    side = raw.get("side")
+    if side not in sides:
+        raise InputError(
+            f"{source}: {where} ({name}).side is {side!r}, not one of the sides",
+            tip=f"sides: {', '.join(sides)}",
+        )
+    fields = {k: v for k, v in raw.items() if k not in ("side",)}
+    return CombatantEntry(name=name, side=str(side), fields=fields, where=f"{where} ({name})")
+
+
+def _no_duplicates(names: list[str], what: str, source: str) -> None:
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:
+            raise InputError(f"{source}: two {what} are called {n!r}", tip="names must differ")
+        seen.add(n)
+
+
+def _battlefield(model: BattlefieldModel, names: list[str], source: str) -> Battlefield:
+    for i, pair in enumerate(model.pairs):
+        a, b = pair.between
+        for n in (a, b):
+            if n not in names:
+                raise InputError(
+                    f"{source}: battlefield.pairs[{i}] names {n!r}, who is not a combatant",
+                    tip=f"combatants: {', '.join(names)}",
+                )
+        if a == b:
+            raise InputError(f"{source}: battlefield.pairs[{i}] names {a!r} twice")
+    for n in model.cover:
+        if n not in names:
+            raise InputError(
+                f"{source}: battlefield.cover names {n!r}, who is not a combatant",
+                tip=f"combatants: {', '.join(names)}",
+            )
+    pairs = tuple((frozenset(p.between), p.range) for p in model.pairs)
+    return Battlefield(range=model.range, pairs=pairs, cover=dict(model.cover))
