@@ -149,6 +149,132 @@ def rulesets(as_json: JsonOpt = False) -> None:
         ruleset_commands.list_rulesets(as_json)
 
 
+ScenarioArg = Annotated[
+    Path, typer.Argument(help="Scenario file (TOML; see docs/encounters.md).", metavar="SCENARIO")
+]
+RecordArg = Annotated[
+    Path, typer.Argument(help="Saved encounter (from `encounter start`).", metavar="FILE")
+]
+PolicyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy",
+        help="SIDE=NAME: who chooses for a side (first, random, aggressive, cautious). Repeatable.",
+    ),
+]
+MaxRoundsOpt = Annotated[
+    int | None, typer.Option("--max-rounds", help="Stop the fight after this many rounds.")
+]
+
+
+@app.command()
+def fight(
+    scenario: ScenarioArg,
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One whole fight to the end, narrated round by round with every action's transcript."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.fight(scenario, seed, policy or [], max_rounds, set_ or [], as_json)
+
+
+encounter_app = typer.Typer(
+    help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(encounter_app, name="encounter")
+
+
+@encounter_app.command("start")
+def encounter_start(
+    scenario: ScenarioArg,
+    save: Annotated[Path, typer.Option("--save", help="File to save the encounter in (JSON).")],
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing --save file.")
+    ] = False,
+) -> None:
+    """Start an encounter: roll round 1's initiative and save it."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.start(scenario, save, seed, policy or [], max_rounds, set_ or [], force)
+
+
+@encounter_app.command("actions")
+def encounter_actions(file: RecordArg, as_json: JsonOpt = False) -> None:
+    """The legal actions of whoever acts now, with ids and exact odds previews."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.actions(file, as_json)
+
+
+@encounter_app.command("act")
+def encounter_act(
+    file: RecordArg,
+    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Resolve one action on the program's dice (--seed) or the table's (--dice), and save."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.act(file, action_id, seed, dice)
+
+
+@encounter_app.command("auto")
+def encounter_auto(
+    file: RecordArg,
+    steps: Annotated[
+        int | None, typer.Option("--steps", help="Stop after this many steps (default: the end).")
+    ] = None,
+    seed: SeedOpt = None,
+) -> None:
+    """Let the sides' policies choose, on the program's dice, and save."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.auto(file, steps, seed)
+
+
+@encounter_app.command("undo")
+def encounter_undo(file: RecordArg) -> None:
+    """Take back the last step (it can be redone)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.undo(file)
+
+
+@encounter_app.command("redo")
+def encounter_redo(file: RecordArg) -> None:
+    """Play an undone step again, on the same faces."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.redo(file)
+
+
+@encounter_app.command("show")
+def encounter_show(file: RecordArg, as_json: JsonOpt = False) -> None:
+    """Round, whose turn, every combatant's state, the last steps."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.show(file, as_json)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -3,38 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firefight.core.files import write_atomically
 from firefight.errors import InputError
+
+__all__ = ["plot_bars", "print_json", "write_atomically"]
 
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
-
-
-def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
-    """Write via a temporary file in the same folder, then rename: an existing file is never
-    left half-written, even if writing fails."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"{target}: folder {folder} does not exist", tip="create it first")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        write(tmp)
-        tmp.replace(target)
-    except OSError as err:
-        raise InputError(f"{target}: cannot write ({err.strerror})") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
 
 
 def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], title: str) -> Path:

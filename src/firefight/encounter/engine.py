@@ -50,7 +50,7 @@ class Engine:
 
     def __init__(self, scenario: Scenario, *, cache_size: int = 4096) -> None:
         self.scenario = scenario
-        self.turns: Turns = scenario.ruleset.encounter(scenario.spec)
+        self.turns: Turns = scenario.turns
         self.max_rounds = scenario.max_rounds
         self._sides = {c.name: c.side for c in scenario.spec.combatants}
         self._acts: OrderedDict[Hashable, Weighted[FightState]] = OrderedDict()

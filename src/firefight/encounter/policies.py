@@ -43,7 +43,7 @@ def random_choice(
 
 
 def expected_effect(engine: Engine, state: FightState, action: Action) -> Fraction:
-    """Harm and knock-outs the action is expected to cause the actor's enemies, less its friends'."""
+    """Expected harm and knock-outs dealt to the actor's enemies, less those to its friends."""
     preview = engine.preview(state, action)
     mine = engine.side_of(action.actor)
     score = Fraction(0)
@@ -67,9 +67,7 @@ def aggressive(
     return best
 
 
-def cautious(
-    engine: Engine, state: FightState, actions: tuple[Action, ...], rng: object
-) -> Action:
+def cautious(engine: Engine, state: FightState, actions: tuple[Action, ...], rng: object) -> Action:
     me = state.combatant(actions[0].actor)
     defensive = tuple(a for a in actions if a.defensive)
     if defensive and engine.turns.is_hurt(me):

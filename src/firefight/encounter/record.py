@@ -12,13 +12,12 @@ so an interrupted save leaves the previous file whole.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firefight.core.files import write_text_atomically
 from firefight.core.transcript import Transcript
 from firefight.core.turns import FightState, state_from_json, state_to_json
 from firefight.dice import DiceSource, ScriptedDice
@@ -229,26 +228,7 @@ def _tape(dice: DiceSource) -> list[int]:
 # ----------------------------------------------------------------------------------------------
 def save_record(enc: Encounter, path: str | Path) -> None:
     """Write the record atomically: temporary file, flush, fsync, ``os.replace``."""
-    write_atomic(Path(path), json.dumps(enc.to_json(), indent=1, sort_keys=True) + "\n")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"{path}: folder {folder} does not exist", tip="create it first")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as err:
-        raise InputError(f"{path}: cannot write in {folder} ({err.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, json.dumps(enc.to_json(), indent=1, sort_keys=True) + "\n")
 
 
 def load_record(path: str | Path) -> Encounter:

@@ -35,13 +35,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from firefight.core.house import HouseRules
 from firefight.core.loading import apply_overrides, read_toml, validate
 from firefight.core.ruleset import Ruleset
-from firefight.core.turns import Battlefield, CombatantEntry, ScenarioSpec, SideSpec
-from firefight.errors import InputError
+from firefight.core.turns import Battlefield, CombatantEntry, ScenarioSpec, SideSpec, Turns
+from firefight.errors import FirefightError, InputError
 from firefight.rulesets import get_ruleset
 
 DEFAULT_MAX_ROUNDS = 50
@@ -50,34 +50,37 @@ ENGINE_KEYS = ("ruleset", "title", "max_rounds", "house", "sides", "combatants",
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Distance = StrictInt | StrictFloat | StrictStr
 
 
 class SideModel(_Strict):
-    name: str = Field(min_length=1, max_length=80)
-    policy: str = "first"
+    name: StrictStr = Field(min_length=1, max_length=80)
+    policy: StrictStr = "first"
 
 
 class PairModel(_Strict):
-    between: tuple[str, str]
-    range: int | float | str
+    between: tuple[StrictStr, StrictStr]
+    range: Distance
 
 
 class BattlefieldModel(_Strict):
-    range: int | float | str | None = None
+    range: Distance | None = None
     pairs: tuple[PairModel, ...] = ()
-    cover: dict[str, str] = Field(default_factory=dict)
+    cover: dict[str, StrictStr] = Field(default_factory=dict)
 
 
 class CommonModel(BaseModel):
     """The engine's part of a scenario; the ruleset's keys pass through unchecked here."""
 
-    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
-    ruleset: str
-    title: str = "encounter"
-    max_rounds: int = Field(DEFAULT_MAX_ROUNDS, ge=1, le=10_000)
-    house: str | dict[str, Any] | None = None
+    ruleset: StrictStr
+    title: StrictStr = "encounter"
+    max_rounds: StrictInt = Field(DEFAULT_MAX_ROUNDS, ge=1, le=10_000)
+    house: StrictStr | dict[str, Any] | None = None
     sides: tuple[SideModel, ...] = Field(min_length=2)
     combatants: tuple[dict[str, Any], ...] = Field(min_length=2)
     battlefield: BattlefieldModel = BattlefieldModel()
@@ -91,6 +94,8 @@ class Scenario:
     spec: ScenarioSpec
     ruleset: Ruleset
     max_rounds: int
+    #: The ruleset's turn structure for this scenario (it validated the ruleset's part).
+    turns: Turns
 
     @property
     def policies(self) -> dict[str, str]:
@@ -146,7 +151,10 @@ def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
     from firefight.encounter.policies import check_policy
 
     common = validate(CommonModel, data, source)
-    ruleset = get_ruleset(common.ruleset)
+    try:
+        ruleset = get_ruleset(common.ruleset)
+    except FirefightError as err:
+        raise InputError(f"{source}: ruleset: {err.message}", tip=err.tip) from None
     if not ruleset.runs_encounters:
         ruleset.encounter(None)  # type: ignore[arg-type]  # raises the ruleset's own refusal
     extra = {k: v for k, v in data.items() if k not in ENGINE_KEYS}
@@ -181,7 +189,7 @@ def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
         house=house,
         extra=extra,
     )
-    return Scenario(dict(data), spec, ruleset, common.max_rounds)
+    return Scenario(dict(data), spec, ruleset, common.max_rounds, ruleset.encounter(spec))
 
 
 def _house(ruleset: Ruleset, house: str | dict[str, Any] | None, source: str) -> HouseRules:

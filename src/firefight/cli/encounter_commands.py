@@ -1,0 +1,275 @@
+"""``firefight fight`` and ``firefight encounter ...``: thin layers over :mod:`firefight.encounter`.
+
+A saved encounter is only ever written after the step it records has resolved, and atomically,
+so a refused action (bad id, impossible faces, a finished fight) leaves the file as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from firefight.cli.output import print_json
+from firefight.cli.ruleset_commands import parse_faces
+from firefight.dice import DiceSource, ScriptedDice, SeededDice
+from firefight.encounter import (
+    Encounter,
+    Engine,
+    Step,
+    fight_json,
+    load_record,
+    play,
+    policy_rng,
+    read_scenario,
+    save_record,
+    show_json,
+)
+from firefight.encounter.fight import combatants_json
+from firefight.errors import InputError
+
+
+def parse_policies(texts: list[str]) -> dict[str, str]:
+    """``["marines=aggressive"]`` -> {"marines": "aggressive"}."""
+    out: dict[str, str] = {}
+    for text in texts:
+        side, sep, name = text.partition("=")
+        if not sep or not side.strip() or not name.strip():
+            raise InputError(
+                f"--policy {text!r} is not SIDE=NAME", tip="e.g. --policy marines=aggressive"
+            )
+        out[side.strip()] = name.strip()
+    return out
+
+
+def fresh_seed() -> int:
+    import numpy as np
+
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def _engine(
+    scenario: Path, policies: list[str], max_rounds: int | None, overrides: list[str]
+) -> Engine:
+    if max_rounds is not None and max_rounds < 1:
+        raise InputError(f"--max-rounds {max_rounds} is below 1", tip="give 1 or more rounds")
+    return Engine(read_scenario(scenario, overrides, parse_policies(policies), max_rounds))
+
+
+# ----------------------------------------------------------------------------------------------
+# fight
+# ----------------------------------------------------------------------------------------------
+def fight(
+    scenario: Path,
+    seed: int | None,
+    policies: list[str],
+    max_rounds: int | None,
+    overrides: list[str],
+    as_json: bool,
+) -> None:
+    engine = _engine(scenario, policies, max_rounds, overrides)
+    seed = fresh_seed() if seed is None else seed
+    console = Console(highlight=False)
+    dice = SeededDice(seed)
+    enc = Encounter.begin(engine, dice)
+    if not as_json:
+        spec = engine.scenario.spec
+        console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, seed {seed})")
+        _print_lines(console, enc.start_lines)
+    play(enc, dice, policy_rng(seed), on_step=None if as_json else _narrator(console))
+    if as_json:
+        print_json(fight_json(enc, seed))
+        return
+    _print_end(console, enc)
+
+
+def _narrator(console: Console) -> Callable[[Step], None]:
+    def narrate(step: Step) -> None:
+        console.print(f"[bold]{step.label}[/bold]  [dim]({step.action})[/dim]")
+        _print_lines(console, step.lines)
+
+    return narrate
+
+
+def _print_lines(console: Console, lines: tuple[str, ...]) -> None:
+    for line in lines:
+        if line.startswith("round "):
+            console.rule(line, style="dim")
+        else:
+            console.print(f"    {line}", markup=False)
+
+
+def _print_end(console: Console, enc: Encounter) -> None:
+    state = enc.state
+    if state.ending == "terminated":
+        verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
+        console.print(f"[bold]fight over after round {state.round}: {verdict}[/bold]")
+    elif state.ending == "truncated":
+        console.print(
+            f"[bold]stopped at max_rounds ({enc.engine.max_rounds}): no winner yet[/bold]"
+        )
+    _print_combatants(console, enc)
+    if state.ending:
+        for line in enc.engine.turns.after_fight(state):
+            console.print(f"after the fight: {line}", markup=False)
+
+
+def _print_combatants(console: Console, enc: Encounter) -> None:
+    entries = combatants_json(enc.engine, enc.state)
+    table = Table(title="combatants", title_justify="left")
+    table.add_column("name")
+    table.add_column("side")
+    table.add_column("state")
+    for name, entry in entries.items():
+        rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
+        flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
+        detail = ", ".join(f"{k} {v}" for k, v in rest.items())
+        table.add_row(name, str(entry["side"]), f"{flag}; {detail}" if detail else flag)
+    console.print(table)
+
+
+# ----------------------------------------------------------------------------------------------
+# encounter start|actions|act|auto|undo|redo|show
+# ----------------------------------------------------------------------------------------------
+def start(
+    scenario: Path,
+    save: Path,
+    seed: int | None,
+    policies: list[str],
+    max_rounds: int | None,
+    overrides: list[str],
+    force: bool,
+) -> None:
+    if save.exists() and not force:
+        raise InputError(
+            f"{save} exists already", tip="choose another --save file or add --force to replace it"
+        )
+    engine = _engine(scenario, policies, max_rounds, overrides)
+    dice = SeededDice(fresh_seed() if seed is None else seed)
+    enc = Encounter.begin(engine, dice)
+    save_record(enc, save)
+    console = Console(highlight=False)
+    _print_lines(console, enc.start_lines)
+    console.print(f"saved to {save}", markup=False)
+    _print_turn(console, enc)
+
+
+def actions(file: Path, as_json: bool) -> None:
+    enc = load_record(file)
+    engine, state = enc.engine, enc.state
+    listed = engine.legal_actions(state)
+    rows: list[dict[str, Any]] = [
+        {
+            "id": a.id,
+            "label": a.label,
+            "kind": a.kind,
+            "target": a.target,
+            "odds": engine.preview(state, a).to_json(),
+        }
+        for a in listed
+    ]
+    if as_json:
+        print_json(rows)
+        return
+    console = Console(highlight=False)
+    table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
+    table.add_column("id")
+    table.add_column("action")
+    table.add_column("odds (exact)")
+    for row in rows:
+        table.add_row(row["id"], row["label"], _odds_text(row["odds"]))
+    console.print(table)
+
+
+def _odds_text(odds: dict[str, object]) -> str:
+    parts = []
+    p_out = odds.get("p_out")
+    if isinstance(p_out, dict):
+        parts += [f"P({name} out) {100 * p:.1f}%" for name, p in p_out.items()]
+    harm = odds.get("expected_harm")
+    if isinstance(harm, dict):
+        parts += [f"{name} +{h:.2f} harm" for name, h in harm.items()]
+    return "; ".join(parts) or "no effect on anyone"
+
+
+def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
+    enc = load_record(file)
+    dice = _dice(seed, dice_text)
+    step = enc.act(action_id, dice)
+    if isinstance(dice, ScriptedDice):
+        dice.check_all_used()
+    save_record(enc, file)
+    console = Console(highlight=False)
+    console.print(f"[bold]{step.label}[/bold]")
+    _print_lines(console, step.lines)
+    _print_turn(console, enc)
+
+
+def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
+    if seed is not None and dice_text is not None:
+        raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
+    if dice_text is not None:
+        return ScriptedDice(parse_faces(dice_text))
+    return SeededDice(fresh_seed() if seed is None else seed)
+
+
+def auto(file: Path, steps: int | None, seed: int | None) -> None:
+    if steps is not None and steps < 1:
+        raise InputError(f"--steps {steps} is below 1", tip="give 1 or more steps")
+    enc = load_record(file)
+    if enc.state.ending is not None:
+        raise InputError(f"{file}: the fight is over ({enc.state.ending})", tip="undo a step")
+    seed = fresh_seed() if seed is None else seed
+    console = Console(highlight=False)
+    play(enc, SeededDice(seed), policy_rng(seed), steps, _narrator(console))
+    save_record(enc, file)
+    _print_turn(console, enc)
+
+
+def undo(file: Path) -> None:
+    enc = load_record(file)
+    step = enc.undo()
+    save_record(enc, file)
+    console = Console(highlight=False)
+    console.print(f"undone: {step.label}", markup=False)
+    _print_turn(console, enc)
+
+
+def redo(file: Path) -> None:
+    enc = load_record(file)
+    step = enc.redo()
+    save_record(enc, file)
+    console = Console(highlight=False)
+    console.print(f"redone: {step.label}", markup=False)
+    _print_lines(console, step.lines)
+    _print_turn(console, enc)
+
+
+def show(file: Path, as_json: bool) -> None:
+    enc = load_record(file)
+    if as_json:
+        print_json(show_json(enc))
+        return
+    console = Console(highlight=False)
+    spec = enc.engine.scenario.spec
+    console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, {len(enc.steps)} steps)")
+    for step in enc.steps[-5:]:
+        console.print(f"  round {step.round}: {step.label}", markup=False)
+    if enc.state.ending is None:
+        _print_combatants(console, enc)
+    _print_turn(console, enc)
+
+
+def _print_turn(console: Console, enc: Encounter) -> None:
+    state = enc.state
+    if state.ending is not None:
+        _print_end(console, enc)
+        return
+    order = ", ".join(state.order)
+    console.print(
+        f"round {state.round} ({state.phase}); order: {order}; "
+        f"[bold]{state.acting}[/bold] to act (`firefight encounter actions FILE`)"
+    )

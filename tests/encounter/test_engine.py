@@ -1,0 +1,129 @@
+"""The engine on the toy ruleset: rounds, ending, previews and kernels worked out by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from firefight.core.turns import state_from_json, state_to_json
+from firefight.dice import ScriptedDice, SeededDice
+from firefight.encounter import Encounter, Engine, fight, read_scenario
+from firefight.encounter.policies import aggressive, cautious, expected_effect
+from firefight.errors import InputError, ScriptError
+from tests.encounter.toy import Fighter
+
+
+def engine_for(path, **kw) -> Engine:  # type: ignore[no-untyped-def]
+    return Engine(read_scenario(path, **kw))
+
+
+def test_start_settles_to_first_decision(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario())
+    state = engine.start(ScriptedDice([]))
+    assert (state.round, state.acting, state.order) == (1, "Ann", ("Ann", "Bob"))
+    assert state.ending is None
+
+
+def test_scripted_duel_by_hand(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # Ann (skill 4) and Bob (skill 5) have 2 hp each. Round 1: Ann rolls 3 (miss), Bob 5 (hit:
+    # Ann 1 hp). Round 2: Ann 4 (hit: Bob 1 hp), Bob 2 (miss). Round 3: Ann 6 (hit: Bob 0 hp).
+    engine = engine_for(toy_scenario(ann_hp=2, bob_hp=2, bob_skill=5))
+    enc = Encounter.begin(engine, ScriptedDice([]))
+    for action, face in [
+        ("attack:Bob", 3),
+        ("attack:Ann", 5),
+        ("attack:Bob", 4),
+        ("attack:Ann", 2),
+        ("attack:Bob", 6),
+    ]:
+        enc.act(action, ScriptedDice([face]))
+    state = enc.state
+    assert state.ending == "terminated" and state.winner == "red" and state.round == 3
+    assert state.combatant("Ann").hp == 1 and state.combatant("Bob").hp == 0
+    assert [s.faces for s in enc.steps] == [(3,), (5,), (4,), (2,), (6,)]
+    assert "Bob: hp 1 -> 0 (toy)" in enc.steps[-1].lines
+
+
+def test_truncated_is_not_terminated(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario(max_rounds=2))
+    enc = Encounter.begin(engine, ScriptedDice([]))
+    for _ in range(4):
+        enc.act("wait", ScriptedDice([]))
+    assert enc.state.ending == "truncated" and enc.state.winner is None
+    assert enc.state.round == 2
+    with pytest.raises(InputError, match="fight is over"):
+        enc.act("wait", ScriptedDice([]))
+
+
+def test_preview_is_exact(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # Ann hits on 4+ (1/2); Bob dodging makes it 5+ (1/3).
+    engine = engine_for(toy_scenario(ann_hp=2, bob_hp=2))
+    state = engine.start(ScriptedDice([]))
+    attack = engine.find_action(state, "attack:Bob")
+    preview = engine.preview(state, attack)
+    assert preview.harm == {"Bob": Fraction(1, 2)} and preview.p_out == {}
+    dodging = state.with_combatant(Fighter("Bob", "blue", 2, dodging=True))
+    assert engine.preview(dodging, attack).harm == {"Bob": Fraction(1, 3)}
+    one_hp = state.with_combatant(Fighter("Bob", "blue", 1))
+    assert engine.preview(one_hp, attack).p_out == {"Bob": Fraction(1, 2)}
+    assert engine.preview(state, engine.find_action(state, "wait")).p_effect == 0
+
+
+def test_kernel_of_a_step_sums_to_one(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # With initiative rolled each round (d6 each), Ann's attack from round 1 leads to: Bob down
+    # (1/2) or Bob's turn (1/2).
+    engine = engine_for(toy_scenario(extra="initiative = true"))
+    state = engine.start(ScriptedDice([4, 2]))
+    assert state.order == ("Ann", "Bob")
+    kernel = engine.kernel(state, engine.find_action(state, "attack:Bob"))
+    probs = kernel.probabilities()
+    assert sum(probs.values()) == 1
+    ended = [s for s in probs if s.ending == "terminated"]
+    assert len(ended) == 1 and probs[ended[0]] == Fraction(1, 2)
+
+
+def test_aggressive_and_cautious(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario(ann_hp=2, bob_hp=2))
+    state = engine.start(ScriptedDice([]))
+    actions = engine.legal_actions(state)
+    assert aggressive(engine, state, actions, None).id == "attack:Bob"
+    assert expected_effect(engine, state, actions[0]) == Fraction(1, 2)
+    # unhurt: cautious attacks too; hurt: it dodges
+    assert cautious(engine, state, actions, None).id == "attack:Bob"
+    hurt = state.with_combatant(Fighter("Ann", "red", 1))
+    assert cautious(engine, hurt, engine.legal_actions(hurt), None).id == "dodge"
+
+
+def test_state_json_round_trip(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario(ann_hp=3, bob_hp=3))
+    enc = fight(engine, seed=5)
+    for state in enc.states:
+        assert state_from_json(state_to_json(state), engine.turns.state_types) == state
+
+
+def test_seeded_fight_is_deterministic(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    path = toy_scenario(ann_hp=4, bob_hp=4, red="random", blue="aggressive")
+    a, b = fight(engine_for(path), 11), fight(engine_for(path), 11)
+    assert [s.to_json() for s in a.steps] == [s.to_json() for s in b.steps]
+    assert a.state == b.state
+
+
+def test_step_faces_replay_to_the_same_step(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario(ann_hp=3, bob_hp=3, extra="initiative = true"))
+    dice = SeededDice(3)
+    enc = Encounter.begin(engine, dice)
+    while enc.state.ending is None:
+        enc.act(engine.legal_actions(enc.state)[0].id, dice)
+    again = Encounter.replay(engine, enc.start_faces, list(enc.steps), [], None, "test")
+    assert again.states == enc.states
+
+
+def test_scripted_faces_are_checked(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    engine = engine_for(toy_scenario())
+    enc = Encounter.begin(engine, ScriptedDice([]))
+    with pytest.raises(ScriptError, match="impossible on a d6"):
+        enc.act("attack:Bob", ScriptedDice([7]))
+    with pytest.raises(InputError, match="has no action 'attack:Zed'"):
+        enc.act("attack:Zed", ScriptedDice([1]))
+    assert enc.steps == [] and enc.state.round == 1

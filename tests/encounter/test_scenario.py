@@ -1,0 +1,95 @@
+"""Scenario files: every mistake one line naming the field, with a fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from firefight.encounter import read_scenario
+from firefight.errors import InputError
+
+TWO_SIDES = """
+ruleset = "toy"
+[[sides]]
+name = "red"
+[[sides]]
+name = "blue"
+"""
+
+
+def combatant(name: str, side: str, hp: int = 1) -> str:
+    return f'\n[[combatants]]\nname = "{name}"\nside = "{side}"\nhp = {hp}\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (TWO_SIDES + combatant("A", "red") + combatant("A", "blue"), "two combatants are called"),
+        (TWO_SIDES + combatant("A", "red") + combatant("B", "red"), "side 'blue' has nobody"),
+        (TWO_SIDES + combatant("A", "red") + combatant("B", "green"), "not one of the sides"),
+        (TWO_SIDES.replace('[[sides]]\nname = "blue"\n', "") + combatant("A", "red"), "sides"),
+        (
+            TWO_SIDES + combatant("A", "red") + combatant("B", "blue", 0),
+            r"combatants\[1\] \(B\).hp",
+        ),
+        (
+            'color = "x"\n' + TWO_SIDES + combatant("A", "red") + combatant("B", "blue"),
+            "unknown key 'color'",
+        ),
+        (
+            TWO_SIDES.replace('name = "blue"', 'name = "blue"\npolicy = "sneaky"')
+            + combatant("A", "red")
+            + combatant("B", "blue"),
+            "unknown policy 'sneaky'",
+        ),
+        (
+            TWO_SIDES
+            + combatant("A", "red")
+            + combatant("B", "blue")
+            + '[battlefield]\ncover = { Zed = "wall" }\n',
+            "'Zed', who is not a combatant",
+        ),
+        (
+            TWO_SIDES
+            + combatant("A", "red")
+            + combatant("B", "blue")
+            + '[[battlefield.pairs]]\nbetween = ["A", "A"]\nrange = 3\n',
+            "names 'A' twice",
+        ),
+        (
+            TWO_SIDES.replace('"toy"', '"chess"') + combatant("A", "red") + combatant("B", "blue"),
+            "unknown ruleset",
+        ),
+        (
+            TWO_SIDES + "max_rounds = true\n" + combatant("A", "red") + combatant("B", "blue"),
+            "max_rounds",
+        ),
+    ],
+)
+def test_bad_scenarios(tmp_path, text: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message) as err:
+        read_scenario(path)
+    assert "\n" not in err.value.one_line()
+
+
+def test_policy_override_names_a_side(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError, match="has no side 'green'"):
+        read_scenario(toy_scenario(), policies={"green": "random"})
+    assert read_scenario(toy_scenario(), policies={"red": "random"}).policies["red"] == "random"
+
+
+def test_a_ruleset_without_encounters_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from firefight.rulesets import REGISTRY, get_ruleset
+
+    missing = [r for r in REGISTRY if r != "toy" and not get_ruleset(r).runs_encounters]
+    if not missing:
+        return  # every ruleset runs encounters: nothing left to refuse
+    path = tmp_path / "s.toml"
+    path.write_text(
+        TWO_SIDES.replace('"toy"', f'"{missing[0]}"')
+        + combatant("A", "red")
+        + combatant("B", "blue")
+    )
+    with pytest.raises(InputError, match="does not run whole fights"):
+        read_scenario(path)
