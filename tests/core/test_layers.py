@@ -1,4 +1,6 @@
-"""Imports point one way: dice <- core <- rulesets <- cli (architecture.md §6)."""
+"""Imports point one way: dice <- core <- rulesets <- encounter <- analysis <- web <- cli
+(architecture.md §6, docs/design.md). Every top-level folder of the package must be a named layer,
+so a new one cannot escape the check."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from pathlib import Path
 import firefight
 
 ROOT = Path(firefight.__file__).parent
-ORDER = ["dice", "core", "rulesets", "engine", "sim", "analysis", "cli"]
+ORDER = ["dice", "core", "rulesets", "encounter", "analysis", "web", "cli"]
+#: Top-level modules every layer may use.
+SHARED = {"errors"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -32,7 +36,7 @@ def test_layers_import_only_downwards() -> None:
         folder = ROOT / layer
         if not folder.is_dir():
             continue
-        allowed = set(ORDER[: ORDER.index(layer) + 1]) | {"errors"}
+        allowed = set(ORDER[: ORDER.index(layer) + 1]) | SHARED
         for path in folder.rglob("*.py"):
             for target in _imports(path) - allowed:
                 if target in ORDER:
@@ -50,3 +54,10 @@ def test_rulesets_do_not_import_each_other() -> None:
                 if other != pkg.name and f"firefight.rulesets.{other}" in text:
                     bad.append(f"{path.relative_to(ROOT)} uses {other}")
     assert bad == []
+
+
+def test_every_top_level_folder_is_a_named_layer() -> None:
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith("_")}
+    assert folders - set(ORDER) == set()
+    modules = {p.stem for p in ROOT.glob("*.py") if p.stem != "__init__"}
+    assert modules <= SHARED | {"__main__"}
