@@ -1,0 +1,106 @@
+"""`firefight fight` and `firefight encounter ...` in-process, on the toy ruleset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from firefight.cli.app import app
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_fight_json_shape(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    res = run("fight", toy_scenario(ann_hp=3, bob_hp=3), "--seed", "4", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert list(out)[:7] == ["ruleset", "seed", "ending", "winner", "rounds", "combatants", "steps"]
+    assert out["ruleset"] == "toy" and out["seed"] == 4 and out["ending"] == "terminated"
+    assert out["winner"] in ("red", "blue")
+    assert set(out["combatants"]) == {"Ann", "Bob"}
+    assert {"side", "out"} <= set(out["combatants"]["Ann"])
+    loser = next(n for n, c in out["combatants"].items() if c["side"] != out["winner"])
+    assert out["combatants"][loser]["out"] is True
+    assert all({"actor", "action", "faces", "events"} <= set(s) for s in out["steps"])
+
+
+def test_fight_narrates_and_takes_policy_and_max_rounds(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    res = run(
+        "fight",
+        toy_scenario(ann_hp=9, bob_hp=9),
+        "--seed",
+        "1",
+        "--max-rounds",
+        "2",
+        "--policy",
+        "red=cautious",
+    )
+    assert res.exit_code == 0, res.output
+    assert "round 1" in res.stdout and "round 2" in res.stdout and "round 3" not in res.stdout
+    assert "stopped at max_rounds (2)" in res.stdout
+    bad = run("fight", toy_scenario(), "--policy", "green=random")
+    assert bad.exit_code == 2 and "has no side 'green'" in bad.output
+    bad = run("fight", toy_scenario(), "--policy", "red")
+    assert bad.exit_code == 2 and "SIDE=NAME" in bad.output
+
+
+def test_encounter_step_by_step(toy_scenario, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    file = tmp_path / "e.json"
+    scenario = toy_scenario(ann_hp=2, bob_hp=2)
+    assert run("encounter", "start", scenario, "--save", file, "--seed", "1").exit_code == 0
+    again = run("encounter", "start", scenario, "--save", file)
+    assert again.exit_code == 2 and "exists already" in again.output
+    res = run("encounter", "actions", file, "--json")
+    rows = json.loads(res.stdout)
+    assert [r["id"] for r in rows] == ["attack:Bob", "dodge", "wait"]
+    assert rows[0]["odds"]["expected_harm"] == {"Bob": 0.5}
+    res = run("encounter", "act", file, "attack:Bob", "--dice", "6")
+    assert res.exit_code == 0, res.output
+    shown = json.loads(run("encounter", "show", file, "--json").stdout)
+    assert set(shown) >= {"round", "turn", "ending", "combatants", "steps"}
+    assert shown["steps"] == 1 and shown["turn"] == "Bob"
+    assert shown["combatants"]["Bob"]["hp"] == "1/2"
+    assert run("encounter", "undo", file).exit_code == 0
+    assert json.loads(run("encounter", "show", file, "--json").stdout)["steps"] == 0
+    assert run("encounter", "redo", file).exit_code == 0
+    assert (
+        json.loads(run("encounter", "show", file, "--json").stdout)["combatants"]["Bob"]["hp"]
+        == "1/2"
+    )
+    assert run("encounter", "auto", file, "--seed", "3").exit_code == 0
+    end = json.loads(run("encounter", "show", file, "--json").stdout)
+    assert end["ending"] == "terminated"
+    late = run("encounter", "act", file, "wait")
+    assert late.exit_code == 2 and "fight is over" in late.output
+
+
+def test_refused_actions_leave_the_file_untouched(toy_scenario, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    file = tmp_path / "e.json"
+    assert run("encounter", "start", toy_scenario(), "--save", file).exit_code == 0
+    before = file.read_bytes()
+    for args, message in [
+        (("attack:Zed",), "has no action 'attack:Zed'"),
+        (("attack:Bob", "--dice", "9"), "impossible on a d6"),
+        (("attack:Bob", "--dice", "2,3"), "left unused"),
+        (("attack:Bob", "--dice", "2", "--seed", "1"), "both given"),
+    ]:
+        res = run("encounter", "act", file, *args)
+        assert res.exit_code == 2, res.output
+        assert message in res.output and "Traceback" not in res.output
+        assert len(res.output.strip().splitlines()) == 1
+        assert file.read_bytes() == before
+    assert run("encounter", "undo", file).exit_code == 2
+    assert file.read_bytes() == before
+
+
+def test_missing_or_foreign_records(tmp_path: Path) -> None:
+    res = run("encounter", "show", tmp_path / "none.json")
+    assert res.exit_code == 2 and "no such record" in res.output
+    junk = tmp_path / "junk.json"
+    junk.write_text("[1, 2")
+    res = run("encounter", "show", junk)
+    assert res.exit_code == 2 and "not a readable record" in res.output

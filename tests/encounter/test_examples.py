@@ -1,0 +1,112 @@
+"""Every shipped scenario (``examples/<ruleset>/encounters/*.toml``), on every ruleset that runs
+encounters: conformance, determinism across processes, and invariants under random play."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firefight.core.turns import state_from_json, state_to_json
+from firefight.dice import ScriptedDice, SeededDice
+from firefight.encounter import POLICIES, Encounter, Engine, read_scenario
+from firefight.encounter.fight import fight_json, play, policy_rng
+from firefight.rulesets import REGISTRY, get_ruleset
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SCENARIOS = sorted(EXAMPLES.glob("*/encounters/*.toml"))
+IDS = [f"{p.parent.parent.name}/{p.stem}" for p in SCENARIOS]
+WITH_ENCOUNTERS = [r for r in REGISTRY if get_ruleset(r).runs_encounters]
+
+
+def test_every_ruleset_with_encounters_ships_four_scenarios() -> None:
+    for rid in WITH_ENCOUNTERS:
+        shipped = list((EXAMPLES / rid / "encounters").glob("*.toml"))
+        assert len(shipped) >= 4, f"{rid} ships {len(shipped)} scenarios"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
+def test_conformance(path: Path) -> None:
+    """What the engine relies on, for one scenario: legal actions with unique ids and labels,
+    settled states, exact previews that sum to one, states that round-trip through JSON."""
+    engine = Engine(read_scenario(path))
+    turns = engine.turns
+    assert path.parent.parent.name == engine.scenario.ruleset.id
+    dice = SeededDice(0)
+    enc = Encounter.begin(engine, dice)
+    start = engine.initial()
+    assert start.round == 0 and start.acting is None
+    for _ in range(40):
+        state = enc.state
+        assert state_from_json(state_to_json(state), turns.state_types) == state
+        hash(state)
+        if state.ending is not None:
+            break
+        assert (
+            state.acting is not None
+            and turns.can_fight(state.combatant(state.acting))
+            or (state.acting in state.names())
+        )
+        actions = engine.legal_actions(state)
+        assert actions, "someone is acting, so there is something to do"
+        assert len({a.id for a in actions}) == len(actions)
+        assert all(a.label and a.actor == state.acting for a in actions)
+        preview = engine.preview(state, actions[0])
+        dist = engine.act_distribution(state, actions[0])
+        assert sum(dist.probabilities().values()) + dist.truncated_mass == 1
+        assert 0 <= preview.p_effect <= 1
+        for c in state.combatants:
+            view = turns.view(c)
+            json.dumps(view)
+            assert "status" in view
+        enc.act(actions[0].id, dice)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
+def test_fight_json_is_identical_in_two_processes(path: Path) -> None:
+    cmd = [sys.executable, "-m", "firefight.cli.app", "fight", str(path), "--seed", "7", "--json"]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    second = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    out = json.loads(first.stdout)
+    assert out["ending"] in ("terminated", "truncated")
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), policy=st.sampled_from(sorted(POLICIES)))
+def test_invariants_under_random_play(path: Path, seed: int, policy: str) -> None:
+    """No invariant breaks whatever the policies and dice: harm never negative (hit points never
+    above their maximum), nobody out of the fight acts, the fight ends within max_rounds, and
+    every step's faces replay to the same events."""
+    scenario = read_scenario(path)
+    sides = {s.name: policy for s in scenario.spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    dice = SeededDice(seed)
+    enc = Encounter.begin(engine, dice)
+    turns = engine.turns
+    limit = 400 * engine.max_rounds
+    play(enc, dice, policy_rng(seed), max_steps=limit)
+    assert enc.state.ending is not None, "the fight ends"
+    assert enc.state.round <= engine.max_rounds
+    for before, step, after in zip(enc.states, enc.steps, enc.states[1:], strict=True):
+        assert before.acting == step.actor
+        assert turns.can_fight(before.combatant(step.actor)), "nobody out of the fight acts"
+        for c in after.combatants:
+            assert turns.harm(c) >= 0
+            if not turns.can_fight(c):
+                assert c.name != after.acting
+        replay = ScriptedDice(step.faces)
+        again = engine.step(before, step.action, replay)
+        replay.check_all_used()
+        assert again == after
+    if enc.state.ending == "terminated":
+        standing = {c.side for c in enc.state.combatants if turns.can_fight(c)}
+        assert len(standing) <= 1
+    json.dumps(fight_json(enc, seed))
