@@ -323,8 +323,22 @@ def test_player_goes_before_gm_on_a_tie() -> None:
 
 
 def test_same_side_tie_rerolls_until_broken() -> None:
-    # operator 9 + 3 = 12 and medic 11 + 1 = 12 tie: re-roll 7, 7 (tie again), then 3, 15
-    res = scripted(load(initiative("operator", "medic")), [9, 11, 7, 7, 3, 15])
+    # operator 9 + 3 = 12 and medic 11 + 1 = 12 tie. The re-roll is the Initiative roll, d20 +
+    # the modifier (figures changed with that reading, issue 12): 5 + 3 = 8 and 7 + 1 = 8 tie
+    # again; then 3 + 3 = 6 against 15 + 1 = 16.
+    res = scripted(load(initiative("operator", "medic")), [9, 11, 5, 7, 3, 15])
+    assert res.summary["order"] == "medic > operator"
+
+
+def test_the_reroll_adds_the_initiative_modifier() -> None:
+    # operator 9 + 3 = 12 and medic 11 + 1 = 12 tie. Re-roll faces 12 and 13: with the modifier
+    # 12 + 3 = 15 beats 13 + 1 = 14, so the operator goes first. Read as a bare d20 (the old
+    # reading) 13 beats 12 and the medic would go first.
+    res = scripted(load(initiative("operator", "medic")), [9, 11, 12, 13])
+    assert res.summary["order"] == "operator > medic"
+    # faces 7 and 9: 10 against 10 ties again, so two more faces are needed (a bare d20 would
+    # have broken the tie at once); then 1 + 3 = 4 against 5 + 1 = 6
+    res = scripted(load(initiative("operator", "medic")), [9, 11, 7, 9, 1, 5])
     assert res.summary["order"] == "medic > operator"
 
 
@@ -378,3 +392,37 @@ def test_house_rules_are_checked() -> None:
         validate(TacticalHouse, {"unarmed_damage": "d"}, "house.toml")
     with pytest.raises(InputError, match="actions_per_turn"):
         validate(TacticalHouse, {"actions_per_turn": "four"}, "house.toml")
+
+
+# --- T07 the extra die: "normally deals" ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("rule", "region", "critical", "expected"),
+    [
+        # printed_dice (default): sized on the printed 1d6 -> d4; only a torso critical (which
+        # doubles the dice) moves it up. The head doubling alone leaves it at d4.
+        ("printed_dice", "torso", False, 4),
+        ("printed_dice", "head", False, 4),
+        ("printed_dice", "head", True, 4),
+        ("printed_dice", "torso", True, 6),
+        ("printed_dice", "legs", True, 4),
+        # rolled_dice (house): sized on the dice rolled after doubling
+        ("rolled_dice", "torso", False, 4),
+        ("rolled_dice", "head", False, 6),
+        ("rolled_dice", "torso", True, 6),
+        ("rolled_dice", "legs", True, 4),
+        # base_dice_critical_upgrade (house): printed, one size up on any critical
+        ("base_dice_critical_upgrade", "head", False, 4),
+        ("base_dice_critical_upgrade", "legs", True, 6),
+    ],
+)
+def test_extra_die_size_readings(rule: str, region: str, critical: bool, expected: int) -> None:
+    from firefight.rulesets.tactical_d20.damage import extra_die_size
+    from firefight.rulesets.tactical_d20.house import TacticalHouse
+    from firefight.rulesets.tactical_d20.models import Weapon
+
+    smg = Weapon(name="smg", damage="1d6", fire="auto", ranges=(50,))
+    house = TacticalHouse(extra_die_rule=rule)  # type: ignore[arg-type]
+    doubled = region == "head" or (region == "torso" and critical)
+    assert extra_die_size(smg, doubled, critical, house, region=region) == expected
+    rifle = Weapon(name="rifle", damage="2d4", fire="auto", ranges=(100,))
+    assert extra_die_size(rifle, doubled, False, house, region=region) == 4

@@ -58,15 +58,26 @@ def test_smg_burst_printed_damage_needs_the_head_doubling_off() -> None:
 
 
 def test_smg_burst_under_the_head_rule_doubles_the_dice() -> None:
-    # Known slip: the head rule (T05) doubles the damage dice -> 2d6, and with two weapon dice the
-    # burst die is the same size (reading rolled_dice) -> d6. The printed three faces run out.
+    # Known slip: the head rule (T05) doubles the damage dice -> 2d6. The burst die is sized on
+    # what the SMG "normally deals", its printed 1d6 (reading printed_dice, issue 12) -> d4, the
+    # example's own burst die. The printed three faces run out: the doubled dice take two.
+    # (Figures changed with the printed_dice default: under rolled_dice the die was a d6.)
     situation = _example("smg_burst_head.toml")
     with pytest.raises(ScriptError):
         scripted(situation, [11, 4, 1])
     result = scripted(situation, [11, 4, 3, 1])
     assert _check(result).value == 13
-    assert _damage_rolls(result) == [("2d6", 7), ("1d6", 1)]
+    assert _damage_rolls(result) == [("2d6", 7), ("1d4", 1)]
     assert result.summary["hp lost"] == 8
+
+
+def test_smg_burst_at_the_head_under_the_rolled_dice_reading() -> None:
+    # House reading rolled_dice (the project's default before issue 12): with two weapon dice
+    # rolled after the head doubling, the burst die is the same size -> d6.
+    situation = _example("smg_burst_head.toml", extra_die_rule="rolled_dice")
+    result = scripted(situation, [11, 4, 3, 6])
+    assert _damage_rolls(result) == [("2d6", 7), ("1d6", 6)]
+    assert result.summary["hp lost"] == 13
 
 
 def test_smg_burst_under_the_other_extra_die_reading() -> None:
@@ -110,7 +121,7 @@ def test_coach_gun_buckshot_critical() -> None:
     assert result.summary["hp lost"] == 13
 
 
-@pytest.mark.parametrize("reading", ["rolled_dice", "base_dice_critical_upgrade"])
+@pytest.mark.parametrize("reading", ["printed_dice", "rolled_dice", "base_dice_critical_upgrade"])
 def test_coach_gun_both_extra_die_readings_give_the_printed_dice(reading: str) -> None:
     result = scripted(_example("coach_gun_buckshot.toml", extra_die_rule=reading), [20, 3, 5, 5])
     assert _damage_rolls(result) == [("2d8", 8), ("1d8", 5)]

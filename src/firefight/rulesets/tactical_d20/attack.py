@@ -355,7 +355,7 @@ def roll_attack(
     why = "weapon damage dice" + (" (doubled)" if doubled else "")
     raw = dice.roll(f"{count}d{size}", why=f"{why} (T03, T05)").total
     for label in p.extra_dice:
-        extra = extra_die_size(weapon, doubled, critical, house)
+        extra = extra_die_size(weapon, doubled, critical, house, region=f.region)
         raw += dice.roll(f"1d{extra}", why=f"{label} (T07, T12)").total
     threshold = target.threshold(weapon.damage_type)
     if threshold:

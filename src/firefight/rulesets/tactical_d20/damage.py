@@ -4,11 +4,13 @@ Readings (see docs/rules/tactical_d20.md):
 
 - A critical hit is a natural 20 (house ``critical_natural``).
 - "Doubles damage dice" doubles the *number* of weapon dice: 1d8 -> 2d8 (head hit; torso critical).
-- The extra die of a burst, double burst or buckshot shot is one die. With ``rolled_dice`` (default)
-  it is one size lower than the weapon die when the attack rolls a single weapon die, and the same
-  size when it rolls more (so a doubled 1d8 -> 2d8 brings the extra die back up from d6 to d8: the
-  coach gun's "critical hit die upgrade"). With ``base_dice_critical_upgrade`` it is sized on the
-  printed dice and a critical moves it one size up.
+- The extra die of a burst, double burst or buckshot shot is one die. The text sizes it on what
+  the weapon "normally deals": with ``printed_dice`` (default) that is the printed damage, before a
+  head hit or a critical doubles the dice, so a 1-die weapon's extra die is one size lower even on
+  a head hit (the SMG example's 1d4); a torso critical, which doubles the dice, moves it one size
+  up (the coach gun's "1d8, critical hit die upgrade"). ``rolled_dice`` (house) sizes it on the
+  dice the attack rolls after doubling; ``base_dice_critical_upgrade`` (house) is printed dice
+  and one size up on any critical.
 """
 
 from __future__ import annotations
@@ -31,14 +33,18 @@ def weapon_dice(weapon: Weapon, doubled: bool) -> tuple[int, int]:
     return (2 * count if doubled else count), size
 
 
-def extra_die_size(weapon: Weapon, doubled: bool, critical: bool, house: TacticalHouse) -> int:
+def extra_die_size(
+    weapon: Weapon, doubled: bool, critical: bool, house: TacticalHouse, *, region: str = "torso"
+) -> int:
     """Size of one extra damage die from a burst, double burst or buckshot (T07, T12)."""
     base_count, size = weapon.dice
     if house.extra_die_rule == "rolled_dice":
         rolled = 2 * base_count if doubled else base_count
         return size if rolled > 1 else step_die(size, -1, house.die_steps)
     sized = size if base_count > 1 else step_die(size, -1, house.die_steps)
-    return step_die(sized, 1, house.die_steps) if critical else sized
+    # printed_dice: the upgrade comes with the critical that doubles the dice (torso)
+    upgrade = critical and (house.extra_die_rule != "printed_dice" or region == "torso")
+    return step_die(sized, 1, house.die_steps) if upgrade else sized
 
 
 @dataclass(frozen=True)

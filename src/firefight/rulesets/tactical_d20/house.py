@@ -58,12 +58,15 @@ class TacticalHouse(HouseRules):
     die_steps: tuple[int, ...] = Field(
         (2, 4, 6, 8, 10, 12, 20), description="die sizes, smallest first ('one size lower')"
     )
-    extra_die_rule: Literal["rolled_dice", "base_dice_critical_upgrade"] = Field(
-        "rolled_dice",
+    extra_die_rule: Literal["printed_dice", "rolled_dice", "base_dice_critical_upgrade"] = Field(
+        "printed_dice",
         description=(
-            "rolled_dice: the extra die is one size lower when the attack rolls one weapon die, "
-            "the same size when it rolls more (after doubling); base_dice_critical_upgrade: "
-            "sized on the weapon's printed dice, then one size up on a critical"
+            "printed_dice (T07 reading): the extra die is sized on the weapon's printed damage "
+            "(one size lower for a 1-die weapon, the same for more), before a head hit or a "
+            "critical doubles its dice; a torso critical, which doubles the dice, moves it one "
+            "size up (the coach gun's 'critical hit die upgrade'); rolled_dice: sized on the dice "
+            "the attack rolls after doubling; base_dice_critical_upgrade: printed, then one size "
+            "up on any critical"
         ),
     )
 

@@ -2,8 +2,10 @@
 every 10-second round.
 
 Ties: player characters go before GM creatures; creatures of the same side that tie re-roll among
-themselves (again and again while they tie). The re-roll is a sub-rule run through
-``dice.derive`` so exact odds enumerate it once per group size and depth. Exact mode stops after
+themselves (again and again while they tie). The text: "they reroll their Initiative rolls", and
+the Initiative roll is d20 + the Initiative modifier, so each re-roll adds the creature's Agility
+modifier again (not a bare d20). The re-roll is a sub-rule run through ``dice.derive`` so exact
+odds enumerate it once per tuple of modifiers and depth. Exact mode stops after
 :data:`EXACT_REROLL_DEPTH` nested re-rolls and reports what is left as truncated mass (as the dice
 module does for open-ended dice); seeded and scripted dice re-roll for as long as it takes.
 """
@@ -23,12 +25,19 @@ EXACT_REROLL_DEPTH = 12
 UNRESOLVED = ("(tie still unbroken)",)
 
 
-def _reroll_order(size: int, depth: int, die: int, dice: DiceSource) -> tuple[int, ...]:
-    """Positions 0..size-1 of a tied group in their new order, or () if cut off (exact only)."""
+def _reroll_order(mods: tuple[int, ...], depth: int, die: int, dice: DiceSource) -> tuple[int, ...]:
+    """Positions 0..len(mods)-1 of a tied group in their new order, or () if cut off (exact only).
+
+    Each creature re-rolls its Initiative roll: d20 + its own Initiative modifier (T01).
+    """
+    size = len(mods)
     if dice.is_exact and depth > EXACT_REROLL_DEPTH:
         return ()
     rolls = [
-        dice.roll(f"1d{die}", why=f"initiative re-roll for tie, place {i + 1} (T01)").total
+        dice.roll(
+            f"1d{die}", why=f"initiative re-roll, place {i + 1}: d20 {mods[i]:+d} (T01)"
+        ).total
+        + mods[i]
         for i in range(size)
     ]
     order: list[int] = []
@@ -37,18 +46,18 @@ def _reroll_order(size: int, depth: int, die: int, dice: DiceSource) -> tuple[in
         if len(tied) == 1:
             order += tied
             continue
-        sub = _break(len(tied), depth + 1, die, dice)
+        sub = _break(tuple(mods[i] for i in tied), depth + 1, die, dice)
         if not sub:
             return ()
         order += [tied[j] for j in sub]
     return tuple(order)
 
 
-def _break(size: int, depth: int, die: int, dice: DiceSource) -> tuple[int, ...]:
+def _break(mods: tuple[int, ...], depth: int, die: int, dice: DiceSource) -> tuple[int, ...]:
     return dice.derive(
-        f"re-roll a tie of {size}",
-        lambda d: _reroll_order(size, depth, die, d),
-        key=("tactical_d20 initiative tie", size, depth, die),
+        f"re-roll a tie of {len(mods)}",
+        lambda d: _reroll_order(mods, depth, die, d),
+        key=("tactical_d20 initiative tie", mods, depth, die),
     )
 
 
@@ -65,7 +74,8 @@ def order_of(
                 dice.record(
                     Note(f"{', '.join(c.name for c in group)} tie on {score}: re-roll", "T01")
                 )
-                sub = _break(len(group), 1, house.initiative_die, dice)
+                mods = tuple(c.agility for c in group)
+                sub = _break(mods, 1, house.initiative_die, dice)
                 if not sub:
                     return UNRESOLVED
                 group = [group[j] for j in sub]
