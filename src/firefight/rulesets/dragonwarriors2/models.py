@@ -34,6 +34,12 @@ class DW2House(HouseRules):
     feet_per_fathom: int = Field(6, ge=1)
     #: Aggressive parry adds Attack divided by this, rounded down (D08).
     aggressive_parry_divisor: int = Field(2, ge=1)
+    #: Encounters (a reading: the text gives no distances for melee): two combatants this many
+    #: feet apart or closer may fight hand to hand; beyond it only missiles reach.
+    reach_feet: int = Field(6, ge=0)
+    #: Encounters (a reading: the text gives no movement rate): feet a combatant who spends his
+    #: turn closing on an enemy covers in the turn's six seconds.
+    advance_feet: int = Field(30, ge=1)
 
 
 class _Model(BaseModel):

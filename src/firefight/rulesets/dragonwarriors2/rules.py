@@ -9,12 +9,12 @@ enumerates the dice requests exactly and reuses the very same decisions
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
-from firefight.dice import DOUBLE_SIX, DiceSource, Roll
+from firefight.dice import DOUBLE_SIX, DiceSource, Roll, Weighted
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, Weapon
 from firefight.rulesets.dragonwarriors2.models import DW2House, Options
 
@@ -221,6 +221,53 @@ class ChainEnd:
     choices: tuple[int, int] = (0, 0)
 
 
+def run_contest(
+    dice: DiceSource,
+    bout: Bout,
+    level: int,
+    score: int,
+    hook: DoubleSixHook | None = None,
+    table: Callable[[], Weighted[int]] | None = None,
+    key: Hashable = None,
+) -> int:
+    """One contest of the chain (D04, D09): the margin of ``score`` + roll against the level's
+    Defence (or difficulty) + roll. The attacker rolls first, then the defender.
+
+    With ``table`` (the exact distribution of the two rolls' difference, see
+    :func:`.encounter_exact.contest_table`) the two rolls are one derived request under ``key``,
+    so exact enumeration branches over margins instead of over pairs of rolls.
+    """
+    att, dfn, _ = bout.sides(level)
+    defence, dmods = bout.defence_at(level)
+    for m in dmods:
+        dice.record(m)
+    a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
+    rolled = bout.defence_rolled(level)
+
+    def rolls(d: DiceSource) -> int:
+        a_roll = plus_minus(d, att.name, a_role, hook)
+        d_roll = plus_minus(d, dfn.name, "defence", hook) if rolled else 0
+        a_total, d_total = score + a_roll, defence + d_roll
+        margin = a_total - d_total
+        d.record(
+            Check(
+                f"{att.name} {a_role} vs {dfn.name}",
+                a_total,
+                d_total,
+                margin > 0,
+                "D04",
+                f"margin {margin:+d}",
+            )
+        )
+        return a_roll - d_roll
+
+    if table is None:
+        diff = rolls(dice)
+    else:
+        diff = dice.derive(f"{att.name} {a_role} vs {dfn.name}", rolls, key, exact=table)
+    return score - defence + diff
+
+
 def run_chain(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None) -> ChainEnd:
     """The attack and its riposte chain on real (seeded or scripted) dice (D04, D05)."""
     for f in (bout.attacker, bout.defender):
@@ -232,27 +279,8 @@ def run_chain(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None) -
     level = 0
     used = [0, 0]
     while True:
-        att, dfn, _ = bout.sides(level)
-        defence, dmods = bout.defence_at(level)
-        for m in dmods:
-            dice.record(m)
-        a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
-        a_total = score + plus_minus(dice, att.name, a_role, hook)
-        if bout.defence_rolled(level):
-            d_total = defence + plus_minus(dice, dfn.name, "defence", hook)
-        else:
-            d_total = defence
-        margin = a_total - d_total
-        dice.record(
-            Check(
-                f"{att.name} {a_role} vs {dfn.name}",
-                a_total,
-                d_total,
-                margin > 0,
-                "D04",
-                f"margin {margin:+d}",
-            )
-        )
+        _, dfn, _ = bout.sides(level)
+        margin = run_contest(dice, bout, level, score, hook)
         step = judge_contest(bout, level, margin)
         for e in step.events:
             dice.record(e)

@@ -14,6 +14,7 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, Transcript
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.dragonwarriors2.fight import PlannedExchange, PlannedTurn, run_fight
@@ -98,6 +99,13 @@ class DragonWarriors2(Ruleset):
     title: ClassVar[str] = "Dragon Warriors II: open-ended contests and riposte chains"
     house_model: ClassVar[type[HouseRules]] = DW2House
     situation_kinds: ClassVar[tuple[str, ...]] = ("attack", "exchange", "fight")
+    scenario_keys: ClassVar[tuple[str, ...]] = ("options", "catalogs")
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """Whole fights: see :mod:`.encounter` (imported here: the engine asks only then)."""
+        from firefight.rulesets.dragonwarriors2.encounter import DW2Turns
+
+        return DW2Turns(spec)
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
         assert isinstance(house, DW2House)

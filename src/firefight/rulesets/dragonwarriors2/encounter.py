@@ -1,0 +1,567 @@
+"""Dragon Warriors II fights on the encounter engine: turns of six seconds (D03), exchanges whose
+riposte chains run contest by contest (D04, D05), stances (D08), stuns that last until the same
+point of the next turn (D06), death (D07), and missiles whose difficulty follows the range as
+combatants close (D09).
+
+One turn (a round of the engine): everyone able rolls initiative (:func:`.fight.roll_initiative`)
+and the queue is worked from the top. Whoever's turn it is may attack an enemy within reach,
+shoot or throw at one beyond it, close on one, take a parry stance for the turn, or delay (move
+behind the next combatant in the queue). Decisions that belong to someone else are their own
+decision points: a defender attacked before he has acted picks his stance for the turn (a parry
+gives up his own attack, D08), and whoever wins a contest as defender chooses to riposte or not
+(D05). So one step rolls at most one contest and its injury checks, which keeps an exact step
+small (the chain as a whole is open-ended).
+
+The stun clock (D06): the turn's actions are counted (a delay is not an action); a stun taken
+during the k-th action of turn r lasts until the k-th action of turn r + 1 begins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from firefight.core.transcript import Modifier, Note, StateChange
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.dice import DiceSource
+from firefight.rulesets.dragonwarriors2.encounter_exact import (
+    contest_table,
+    initiative_table,
+    injury_table,
+)
+from firefight.rulesets.dragonwarriors2.encounter_setup import Cast, build_cast, shot
+from firefight.rulesets.dragonwarriors2.fight import roll_initiative
+from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, RipostePolicy
+from firefight.rulesets.dragonwarriors2.rules import (
+    Bout,
+    bonus_hook,
+    injure,
+    judge_contest,
+    run_contest,
+)
+
+STANCES = ("normal", "full parry", "aggressive parry")
+#: The clock of a stun that a scenario starts with: it lasts through the first turn.
+START_STUN = (2, 1)
+
+
+@dataclass(frozen=True)
+class Warrior:
+    """What changes about one combatant during a fight."""
+
+    name: str
+    side: str
+    wounds: int = 0
+    #: (turn, action) at whose start the stun wears off; None when not stunned (D06).
+    stunned_until: tuple[int, int] | None = None
+    knocked_out: bool = False
+    dead: bool = False
+    #: The stance taken for this turn (D08).
+    stance: str = "normal"
+    #: Riposte decisions taken so far; counted only with riposte = "choose" (the next default).
+    choices_used: int = 0
+    #: Missiles left; None when not counted.
+    ammunition: int | None = None
+
+    @property
+    def stunned(self) -> bool:
+        return self.stunned_until is not None
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """An exchange waiting for a decision: the defender's stance, or a winner's riposte."""
+
+    attacker: str
+    defender: str
+    #: "stance" or "riposte".
+    asking: str
+    #: Level of the next contest (0 the attack, 1 the riposte, 2 the counter-riposte, ...).
+    level: int = 0
+    #: The riposte's Attack on offer, and the margin it comes from.
+    score: int = 0
+    won_by: int = 0
+
+
+@dataclass(frozen=True)
+class Board:
+    """The turn's shared state: distances, who has acted or delayed, an exchange in progress."""
+
+    #: Feet between pairs that are not 0 apart: (name, name, feet), names in scenario order.
+    distances: tuple[tuple[str, str, int], ...] = ()
+    done: tuple[str, ...] = ()
+    delayed: tuple[str, ...] = ()
+    #: Actions finished this turn (the stun clock).
+    actions: int = 0
+    exchange: Exchange | None = None
+
+
+class DW2Turns(Turns):
+    """The turn structure of one scenario (see the module docstring)."""
+
+    state_types: ClassVar[tuple[type, ...]] = (Warrior, Exchange, Board)
+
+    def __init__(self, spec: ScenarioSpec) -> None:
+        super().__init__(spec)
+        self.cast: Cast = build_cast(spec)
+        self.index = {e.name: i for i, e in enumerate(spec.combatants)}
+        self.bonus = self.cast.options.double_six_bonus
+        self.hook = bonus_hook(self.bonus)
+        self._shots: dict[tuple[str, int], Missile] = {}
+
+    # -- state ---------------------------------------------------------------------------------
+    def initial(self) -> FightState:
+        out = []
+        for e in self.spec.combatants:
+            m = self.cast.models[e.name]
+            out.append(
+                Warrior(
+                    e.name,
+                    e.side,
+                    wounds=m.wounds,
+                    stunned_until=START_STUN if m.stunned else None,
+                    ammunition=m.ammunition,
+                )
+            )
+        board = Board(distances=self.cast.distances)
+        return FightState(0, "before the fight", (), None, tuple(out), board)
+
+    def fighter(self, c: Warrior) -> Fighter:
+        """The combatant as the rules see him now (scores, gear, state, stance)."""
+        return dataclasses.replace(
+            self.cast.fighters[c.name],
+            wounds=c.wounds,
+            stunned=c.stunned,
+            knocked_out=c.knocked_out,
+            dead=c.dead,
+            stance=c.stance,
+        )
+
+    def distance(self, board: Board, a: str, b: str) -> int:
+        for x, y, feet in board.distances:
+            if {x, y} == {a, b}:
+                return feet
+        return 0
+
+    def _with_distance(self, board: Board, a: str, b: str, feet: int) -> Board:
+        x, y = sorted((a, b), key=self.index.__getitem__)
+        rest = tuple(d for d in board.distances if {d[0], d[1]} != {a, b})
+        new = rest + (((x, y, feet),) if feet else ())
+        order = {n: i for i, n in enumerate(self.index)}
+        return dataclasses.replace(
+            board, distances=tuple(sorted(new, key=lambda d: (order[d[0]], order[d[1]])))
+        )
+
+    # -- the turn ------------------------------------------------------------------------------
+    def start_round(self, state: FightState, dice: DiceSource) -> FightState:
+        """Initiative (D03): Reflexes + roll - armour, best first; stances end with the turn."""
+        turn = state.round + 1
+        people = tuple(dataclasses.replace(c, stance="normal") for c in state.combatants)
+        able = [self.fighter(c) for c in people if self.can_fight(c)]
+        key = ("dw2 initiative", tuple((f.name, f.reflexes, f.armour_reduction) for f in able))
+        table = initiative_table(key[1], self.bonus)
+
+        def rolls(d: DiceSource) -> tuple[str, ...]:
+            return tuple(i.name for i in roll_initiative(d, able, self.hook))
+
+        order = dice.derive(
+            "initiative",
+            rolls,
+            (key, self.bonus),
+            exact=(lambda: table) if table is not None else None,
+        )
+        board = dataclasses.replace(state.board, done=(), delayed=(), actions=0, exchange=None)
+        state = dataclasses.replace(
+            state, round=turn, phase="turns", order=order, combatants=people, board=board
+        )
+        return self._advance(state, dice)
+
+    def _advance(self, state: FightState, dice: DiceSource) -> FightState:
+        """Hand the turn to the next in the queue who has not acted, or end the turn."""
+        board: Board = state.board
+        for name in state.order:
+            if name in board.done or not self.can_fight(state.combatant(name)):
+                continue
+            clock = (state.round, board.actions + 1)
+            for c in state.combatants:
+                if c.stunned_until is not None and c.stunned_until <= clock:
+                    dice.record(StateChange(c.name, "stunned", True, False, "D06"))
+                    state = state.with_combatant(dataclasses.replace(c, stunned_until=None))
+            return dataclasses.replace(state, acting=name, phase="turns")
+        return dataclasses.replace(state, acting=None, phase="end of turn")
+
+    def _finish(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
+        """The owner's action is over: count it on the stun clock and pass the turn on."""
+        board: Board = state.board
+        done = board.done if owner in board.done else (*board.done, owner)
+        board = dataclasses.replace(board, done=done, actions=board.actions + 1, exchange=None)
+        return self._advance(dataclasses.replace(state, board=board), dice)
+
+    def _delay_behind(self, state: FightState, me: str) -> str | None:
+        """Who a delay puts ``me`` behind: the next in the queue still to act who has not
+        delayed himself (so delays always end: a delayer only passes those who hold)."""
+        board: Board = state.board
+        after = state.order[state.order.index(me) + 1 :]
+        for name in after:
+            if name in board.done or name in board.delayed:
+                continue
+            if self.can_fight(state.combatant(name)):
+                return name
+        return None
+
+    # -- actions -------------------------------------------------------------------------------
+    def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        me = state.acting
+        assert me is not None
+        ex: Exchange | None = state.board.exchange
+        if ex is not None and ex.asking == "stance":
+            return self._stance_actions(state, me, ex)
+        if ex is not None:
+            return self._riposte_actions(state, me, ex)
+        return self._turn_actions(state, me)
+
+    def _stance_actions(self, state: FightState, me: str, ex: Exchange) -> tuple[Action, ...]:
+        usual = self.cast.fighters[me].stance
+        out = []
+        for stance in sorted(STANCES, key=lambda s: s != usual):
+            what = "fights on normally" if stance == "normal" else f"takes a {stance}"
+            cost = "" if stance == "normal" else " (gives up his own attack this turn)"
+            out.append(
+                Action(
+                    f"stance:{stance.replace(' ', '-')}",
+                    me,
+                    f"{me} {what} against {ex.attacker}'s attack{cost}",
+                    "stance",
+                    target=ex.attacker,
+                    defensive=stance != "normal",
+                    params=(("stance", stance),),
+                )
+            )
+        return tuple(out)
+
+    def _riposte_actions(self, state: FightState, me: str, ex: Exchange) -> tuple[Action, ...]:
+        other = ex.defender if me == ex.attacker else ex.attacker
+        c = state.combatant(me)
+        word = "ripostes" if ex.level == 1 else "counter-ripostes"
+        go = Action(
+            f"riposte:{other}",
+            me,
+            f"{me} {word} against {other} with Attack {ex.score} (won by {ex.won_by})",
+            "riposte",
+            target=other,
+        )
+        hold = Action("hold", me, f"{me} lets the chance go (no riposte)", "hold", defensive=True)
+        yes, _ = self.cast.fighters[me].policy.decide(ex.won_by, c.choices_used)
+        return (go, hold) if yes else (hold, go)
+
+    def _turn_actions(self, state: FightState, me: str) -> tuple[Action, ...]:
+        board: Board = state.board
+        reach = self.cast.house.reach_feet
+        mine = state.combatant(me)
+        f = self.cast.fighters[me]
+        enemies = sorted(
+            (c for c in state.combatants if c.side != mine.side and self.can_fight(c)),
+            key=lambda c: (self.distance(board, me, c.name), self.index[c.name]),
+        )
+        attacks, shots, moves = [], [], []
+        weapon = f"the {f.weapon.name}" if f.weapon else "bare-handed"
+        for c in enemies:
+            feet = self.distance(board, me, c.name)
+            if feet <= reach:
+                attacks.append(
+                    Action(
+                        f"attack:{c.name}",
+                        me,
+                        f"{me} attacks {c.name} ({weapon})",
+                        "attack",
+                        target=c.name,
+                    )
+                )
+                continue
+            if me in self.cast.missiles and mine.ammunition != 0:
+                m = self._shot(me, feet)
+                shots.append(
+                    Action(
+                        f"shoot:{c.name}",
+                        me,
+                        f"{me} shoots at {c.name} with the {m.weapon.name} ({feet} ft: "
+                        f"difficulty {m.range_value} {m.unit} before modifiers)",
+                        "shoot",
+                        target=c.name,
+                    )
+                )
+            new = max(0, feet - self.cast.house.advance_feet)
+            moves.append(
+                Action(
+                    f"close:{c.name}",
+                    me,
+                    f"{me} closes on {c.name} ({feet} ft -> {new} ft)",
+                    "move",
+                    target=c.name,
+                )
+            )
+        parries = [
+            Action(
+                f"parry:{s.split()[0]}",
+                me,
+                f"{me} takes a {s} for the turn (gives up his attack)",
+                "defend",
+                defensive=True,
+                params=(("stance", s),),
+            )
+            for s in STANCES[1:]
+        ]
+        if f.stance != "normal":
+            parries.sort(key=lambda a: a.param("stance") != f.stance)
+            out = [*parries, *attacks, *shots, *moves]
+        else:
+            out = [*attacks, *shots, *moves, *parries]
+        behind = self._delay_behind(state, me)
+        if behind is not None:
+            out.append(Action("delay", me, f"{me} delays until after {behind}", "delay"))
+        return tuple(out)
+
+    def _shot(self, shooter: str, feet: int) -> Missile:
+        key = (shooter, feet)
+        found = self._shots.get(key)
+        if found is None:
+            found = self._shots[key] = shot(self.cast, shooter, feet)
+        return found
+
+    def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        me = action.actor
+        board: Board = state.board
+        kind = action.kind
+        if kind == "attack":
+            assert action.target is not None
+            return self._attack(state, me, action.target, dice)
+        if kind == "shoot":
+            assert action.target is not None
+            return self._shoot(state, me, action.target, dice)
+        if kind == "stance":
+            ex = board.exchange
+            assert ex is not None
+            stance = str(action.param("stance"))
+            if stance != "normal":
+                state = self._take_stance(state, me, stance, dice)
+            return self._open(state, ex.attacker, ex.defender, dice)
+        if kind == "defend":
+            state = self._take_stance(state, me, str(action.param("stance")), dice)
+            return self._finish(state, me, dice)
+        if kind in ("riposte", "hold"):
+            return self._decide(state, me, kind == "riposte", dice)
+        if kind == "move":
+            assert action.target is not None
+            feet = self.distance(board, me, action.target)
+            new = max(0, feet - self.cast.house.advance_feet)
+            dice.record(StateChange(me, f"distance to {action.target} (feet)", feet, new, "D09"))
+            state = dataclasses.replace(
+                state, board=self._with_distance(board, me, action.target, new)
+            )
+            return self._finish(state, me, dice)
+        if kind == "delay":
+            behind = self._delay_behind(state, me)
+            assert behind is not None
+            dice.record(Note(f"{me} delays his action until after {behind}", "D03"))
+            order = [n for n in state.order if n != me]
+            order.insert(order.index(behind) + 1, me)
+            board = dataclasses.replace(board, delayed=(*board.delayed, me))
+            return self._advance(dataclasses.replace(state, order=tuple(order), board=board), dice)
+        raise AssertionError(f"unknown action kind {kind!r}")  # pragma: no cover
+
+    def _take_stance(self, state: FightState, me: str, stance: str, dice: DiceSource) -> FightState:
+        dice.record(Note(f"{me} takes a {stance} for the turn and gives up his own attack", "D08"))
+        c = state.combatant(me)
+        board: Board = state.board
+        done = board.done if me in board.done else (*board.done, me)
+        state = state.with_combatant(dataclasses.replace(c, stance=stance))
+        return dataclasses.replace(state, board=dataclasses.replace(board, done=done))
+
+    # -- exchanges -----------------------------------------------------------------------------
+    def _attack(self, state: FightState, me: str, target: str, dice: DiceSource) -> FightState:
+        dice.record(Note(f"{me} attacks {target}", "D04"))
+        d = state.combatant(target)
+        board: Board = state.board
+        if target not in board.done and d.stance == "normal" and not d.stunned:
+            ask = Exchange(me, target, "stance")
+            return dataclasses.replace(
+                state,
+                acting=target,
+                phase="exchange",
+                board=dataclasses.replace(board, exchange=ask),
+            )
+        return self._open(state, me, target, dice)
+
+    def _open(self, state: FightState, att: str, dfn: str, dice: DiceSource) -> FightState:
+        """The exchange's first contest (D04), with the Attack of the attacker's weapon."""
+        bout = self._bout(state, att, dfn)
+        for f in (bout.attacker, bout.defender):
+            if f.stunned:
+                dice.record(Note(f"{f.name} is stunned: Attack and Defence count as 0", "D06"))
+        score, mods = bout.opening_attack()
+        for m in mods:
+            dice.record(m)
+        return self._contest(state, bout, 0, score, dice)
+
+    def _shoot(self, state: FightState, me: str, target: str, dice: DiceSource) -> FightState:
+        """A missile (D09): the difficulty (range in feet or fathoms, shield) replaces Defence."""
+        feet = self.distance(state.board, me, target)
+        m = self._shot(me, feet)
+        dice.record(Note(f"{me} shoots at {target} with the {m.weapon.name} ({feet} ft)", "D09"))
+        c = state.combatant(me)
+        if c.ammunition is not None:
+            left = c.ammunition - 1
+            dice.record(StateChange(me, "ammunition", c.ammunition, left, "D09"))
+            state = state.with_combatant(dataclasses.replace(c, ammunition=left))
+        bout = self._bout(state, me, target, m)
+        score, mods = bout.opening_attack()
+        for mod in mods:
+            dice.record(mod)
+        return self._contest(state, bout, 0, score, dice)
+
+    def _bout(self, state: FightState, att: str, dfn: str, m: Missile | None = None) -> Bout:
+        """The exchange's Bout on the current states; whoever defends a contest may riposte
+        (the decision itself is his own decision point, so the policy here is "always")."""
+        offer = RipostePolicy("always")
+        a = dataclasses.replace(self.fighter(state.combatant(att)), policy=offer)
+        d = dataclasses.replace(self.fighter(state.combatant(dfn)), policy=offer)
+        return Bout(a, d, self.cast.options, self.cast.house, m)
+
+    def _contest(
+        self, state: FightState, bout: Bout, level: int, score: int, dice: DiceSource
+    ) -> FightState:
+        """One contest of the chain (D04, D05) and what it leads to."""
+        rolled = bout.defence_rolled(level)
+        margin = run_contest(
+            dice,
+            bout,
+            level,
+            score,
+            self.hook,
+            table=lambda: contest_table(self.bonus, rolled),
+            key=("dw2 contest", self.bonus, rolled),
+        )
+        step = judge_contest(bout, level, margin, explain=not dice.is_exact)
+        att, dfn = bout.attacker.name, bout.defender.name
+        board: Board = state.board
+        if step.kind == "riposte":
+            _, winner, _ = bout.sides(level)
+            if level + 1 >= self.cast.options.max_chain:
+                dice.record(
+                    Note(f"chain cut after {level + 1} contests (options.max_chain)", "D05")
+                )
+                return self._finish(state, att, dice)
+            dice.record(
+                Note(
+                    f"{winner.name} wins by {-margin}: he may riposte (Attack {step.next_score})",
+                    "D05",
+                )
+            )
+            ask = Exchange(att, dfn, "riposte", level + 1, step.next_score, -margin)
+            return dataclasses.replace(
+                state,
+                acting=winner.name,
+                phase="exchange",
+                board=dataclasses.replace(board, exchange=ask),
+            )
+        for e in step.events:
+            dice.record(e)
+        if step.kind == "hit":
+            victim = dfn if step.victim == "defender" else att
+            state = self._injure(state, victim, step.wounds, dice)
+        return self._finish(state, att, dice)
+
+    def _decide(self, state: FightState, me: str, go: bool, dice: DiceSource) -> FightState:
+        """The winner's choice (D05): riposte with his margin as Attack, or let it go."""
+        ex: Exchange | None = state.board.exchange
+        assert ex is not None
+        c = state.combatant(me)
+        if self.cast.fighters[me].policy.rule == "choose":
+            state = state.with_combatant(dataclasses.replace(c, choices_used=c.choices_used + 1))
+        if not go:
+            dice.record(Note(f"{me} wins by {ex.won_by} and does not riposte (his choice)", "D05"))
+            return self._finish(state, ex.attacker, dice)
+        word = "ripostes" if ex.level == 1 else "counter-ripostes"
+        dice.record(
+            Note(f"{me} wins by {ex.won_by} and {word} with Attack {ex.score} (his choice)", "D05")
+        )
+        weapon = self.cast.fighters[me].weapon
+        if ex.score != ex.won_by and weapon is not None:
+            dice.record(
+                Modifier(weapon.weapon_class, weapon.attack, f"{me}'s riposte", weapon.name, "D10")
+            )
+        bout = self._bout(state, ex.attacker, ex.defender)
+        state = dataclasses.replace(state, board=dataclasses.replace(state.board, exchange=None))
+        return self._contest(state, bout, ex.level, ex.score, dice)
+
+    def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
+        """Wounds, then the death check if due (D07) and the stun check (D06), by
+        :func:`.rules.injure`; a stun lasts until this point of the next turn."""
+        c = state.combatant(name)
+        f = self.fighter(c)
+        opts, house = self.cast.options, self.cast.house
+
+        def checks(d: DiceSource) -> str:
+            return injure(d, f, new, opts, house, self.hook)[1]
+
+        status = dice.derive(
+            f"{name}'s injury checks",
+            checks,
+            ("dw2 injury", f.toughness, c.wounds, new, opts, house, self.bonus),
+            exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
+        )
+        after = dataclasses.replace(c, wounds=c.wounds + new)
+        if status == "dead":
+            after = dataclasses.replace(after, dead=True, stunned_until=None)
+        elif status == "knocked out":
+            after = dataclasses.replace(after, knocked_out=True, stunned_until=None)
+        elif status == "stunned":
+            until = (state.round + 1, state.board.actions + 1)
+            if c.stunned_until is not None:
+                until = max(until, c.stunned_until)
+            after = dataclasses.replace(after, stunned_until=until)
+        return state.with_combatant(after)
+
+    # -- what the engine reads -----------------------------------------------------------------
+    def can_fight(self, combatant: Any) -> bool:
+        return not (combatant.knocked_out or combatant.dead)
+
+    def is_dead(self, combatant: Any) -> bool:
+        return bool(combatant.dead)
+
+    def harm(self, combatant: Any) -> int:
+        """Wounds taken in this fight (the text's unit)."""
+        return int(combatant.wounds) - self.cast.models[combatant.name].wounds
+
+    def is_hurt(self, combatant: Any) -> bool:
+        return bool(combatant.wounds > 0 or combatant.stunned)
+
+    def status(self, c: Warrior) -> str:
+        if c.dead:
+            return "dead"
+        if c.knocked_out:
+            return "knocked out"
+        if c.stunned:
+            return "stunned"
+        return "wounded" if c.wounds else "unhurt"
+
+    def view(self, combatant: Any) -> dict[str, Any]:
+        c: Warrior = combatant
+        f = self.cast.fighters[c.name]
+        out: dict[str, Any] = {
+            "wounds": c.wounds,
+            "toughness": f.toughness,
+            "status": self.status(c),
+        }
+        if c.stunned_until is not None:
+            turn, action = c.stunned_until
+            out["stunned until"] = f"turn {turn}, action {action}"
+        if c.stance != "normal":
+            out["stance"] = c.stance
+        if c.ammunition is not None:
+            out["ammunition"] = c.ammunition
+        if c.wounds > f.toughness and self.can_fight(c):
+            out["death check"] = "due on the next wound (D07)"
+        return out
+
