@@ -83,9 +83,32 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def register_policy(name: str, policy: Policy) -> None:
-    """Make ``policy`` selectable by ``name`` in scenarios and ``--policy SIDE=NAME``."""
+#: Policies whose choice depends on their random generator (the rest are functions of the state).
+STOCHASTIC: set[str] = {"random"}
+
+
+def register_policy(name: str, policy: Policy, *, stochastic: bool = False) -> None:
+    """Make ``policy`` selectable by ``name`` in scenarios and ``--policy SIDE=NAME``.
+
+    A ``stochastic`` policy uses its generator; exact fight odds then need its mixture, which
+    only ``random`` (uniform) declares, so exact analysis refuses other stochastic policies.
+    """
     POLICIES[name] = policy
+    if stochastic:
+        STOCHASTIC.add(name)
+    else:
+        STOCHASTIC.discard(name)
+
+
+def mixture(
+    name: str, engine: Engine, state: FightState, actions: tuple[Action, ...]
+) -> list[tuple[Action, Fraction]] | None:
+    """The policy's choice as a distribution over actions (``None``: not known exactly)."""
+    if name == "random":
+        return [(a, Fraction(1, len(actions))) for a in actions]
+    if name in STOCHASTIC:
+        return None
+    return [(POLICIES[name](engine, state, actions, np.random.default_rng(0)), Fraction(1))]
 
 
 def check_policy(name: str, where: str) -> None:

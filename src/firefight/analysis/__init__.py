@@ -1,0 +1,5 @@
+"""Analysis of whole fights: many fights simulated (the engine loop, or the fast path sampling
+cached exact kernels), and exact fight odds (an absorbing Markov chain over reachable states).
+
+Layer: ``encounter`` <- ``analysis`` <- ``cli``; analysis knows rulesets only through the engine.
+"""

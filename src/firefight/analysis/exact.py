@@ -1,0 +1,158 @@
+"""Exact fight odds: the absorbing Markov chain over the states a fight can reach.
+
+From the settled start (its own distribution: round 1's initiative), probability mass moves one
+step at a time: each state's policy choice (one action, or the random policy's uniform mixture)
+and that action's exact transition kernel (``Engine.kernel``) spread its mass over next states;
+mass reaching an ended state (terminated or truncated at ``max_rounds``) is absorbed into the
+tally. States carry the round, so mass always moves on; a chain that can loop inside a round
+(riposte after riposte) loses geometrically less each pass, and whatever is still in play after
+:data:`MAX_STEPS` passes is reported as ``mass_left``.
+
+Arithmetic is exact (``Fraction``) while the kernels' denominators stay small; open-ended dice
+(depth-truncated explosions) make them huge, and then the chain runs in floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from firefight.analysis.reference import harm_dealt, new_tally
+from firefight.analysis.report import Tally
+from firefight.core.turns import FightState
+from firefight.dice import Weighted, enumerate_outcomes
+from firefight.encounter.engine import Engine
+from firefight.encounter.policies import mixture
+from firefight.errors import InputError
+
+#: Most distinct states the chain may visit before it refuses.
+MAX_STATES = 50_000
+#: Most passes (steps of the fight) before the remaining mass is reported as left over.
+MAX_STEPS = 5_000
+#: Kernels with a denominator above this run the chain in floats.
+EXACT_DENOMINATOR = 10**18
+
+
+def solve_exact(
+    engine: Engine,
+    max_states: int = MAX_STATES,
+    on_pass: Callable[[int, int], None] | None = None,
+) -> tuple[Tally, str]:
+    """The tally of the whole chain, and the arithmetic used ("fraction" or "float")."""
+    try:
+        return _solve(engine, max_states, exact=True, on_pass=on_pass), "fraction"
+    except _TooBig:
+        return _solve(engine, max_states, exact=False, on_pass=on_pass), "float"
+
+
+class _TooBig(Exception):
+    """A denominator outgrew exact arithmetic: start again in floats."""
+
+
+def _solve(
+    engine: Engine,
+    max_states: int,
+    exact: bool,
+    on_pass: Callable[[int, int], None] | None,
+) -> Tally:
+    turns = engine.turns
+    tally = new_tally(engine)
+    initial = engine.initial()
+    policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
+    one: Any = Fraction(1) if exact else 1.0
+    seen: set[FightState] = set()
+    frontier: dict[FightState, Any] = {}
+    for state, p in _probabilities(enumerate_outcomes(engine.start), exact):
+        frontier[state] = frontier.get(state, 0) + p * one
+    passes = 0
+    try:
+        frontier = _run(
+            engine,
+            tally,
+            frontier,
+            passes_done=passes,
+            max_states=max_states,
+            exact=exact,
+            on_pass=on_pass,
+            seen=seen,
+            policy_names=policy_names,
+            initial=initial,
+        )
+    except KeyboardInterrupt:
+        tally.interrupted = True
+    for state, mass in frontier.items():
+        if state.ending is not None:
+            tally.add(turns, state, mass, initial)
+        else:
+            tally.mass_left += mass
+    return tally
+
+
+def _run(
+    engine: Engine,
+    tally: Tally,
+    frontier: dict[FightState, Any],
+    *,
+    passes_done: int,
+    max_states: int,
+    exact: bool,
+    on_pass: Callable[[int, int], None] | None,
+    seen: set[FightState],
+    policy_names: dict[str, str],
+    initial: FightState,
+) -> dict[FightState, Any]:
+    """Move the mass pass by pass; returns what is still in play (frontier)."""
+    turns = engine.turns
+    passes = passes_done
+    try:
+        while frontier and passes < MAX_STEPS:
+            passes += 1
+            nxt: dict[FightState, Any] = {}
+            # a pass is tallied apart and merged whole, so Ctrl-C never leaves half a pass counted
+            step = new_tally(engine)
+            for state, mass in frontier.items():
+                if state.ending is not None:
+                    step.add(turns, state, mass, initial)
+                    continue
+                seen.add(state)
+                if len(seen) > max_states:
+                    raise InputError(
+                        f"the fight reaches more than {max_states:,} states: too many for --exact",
+                        tip="drop --exact and simulate (-n), or make the fight smaller",
+                    )
+                actor = state.acting
+                assert actor is not None
+                name = policy_names[engine.side_of(actor)]
+                mixed = mixture(name, engine, state, engine.legal_actions(state))
+                if mixed is None:
+                    raise InputError(
+                        f"policy {name!r} chooses at random without a known mixture",
+                        tip="use first, aggressive, cautious or random with --exact",
+                    )
+                for action, q in mixed:
+                    share = mass * (q if exact else float(q))
+                    for after, p in _probabilities(engine.kernel(state, action), exact):
+                        weight = share * p
+                        nxt[after] = nxt.get(after, 0) + weight
+                        dealt = harm_dealt(engine, state, after, actor)
+                        if dealt:
+                            step.add_dealt(actor, weight * dealt)
+                        for old, new in zip(state.combatants, after.combatants, strict=True):
+                            if turns.can_fight(old) and not turns.can_fight(new):
+                                step.add_fell(new.name, after.round, weight)
+            tally.merge(step)
+            frontier = nxt
+            if on_pass is not None:
+                on_pass(passes, len(seen))
+    except KeyboardInterrupt:
+        tally.interrupted = True
+    return frontier
+
+
+def _probabilities(dist: Weighted[FightState], exact: bool) -> list[tuple[FightState, Any]]:
+    if exact:
+        if dist.total > EXACT_DENOMINATOR:
+            raise _TooBig
+        return [(s, Fraction(w, dist.total)) for s, w in dist.items()]
+    return [(s, w / dist.total) for s, w in dist.items()]

@@ -1,0 +1,86 @@
+"""The reference: fights played one by one by the engine on seeded dice, as ``fight`` plays them.
+
+Slow and plain on purpose: the fast path (:mod:`firefight.analysis.fast`) is held to the same
+distribution by a test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from firefight.analysis.report import Tally
+from firefight.core.turns import FightState
+from firefight.dice import SeededDice
+from firefight.encounter.engine import Engine
+from firefight.encounter.policies import Policy, get_policy
+
+
+def new_tally(engine: Engine) -> Tally:
+    spec = engine.scenario.spec
+    return Tally(
+        sides=tuple(s.name for s in spec.sides),
+        names=tuple(c.name for c in spec.combatants),
+        max_rounds=engine.max_rounds,
+    )
+
+
+def simulate_reference(
+    engine: Engine,
+    n: int,
+    seed: int | None,
+    on_fight: Callable[[int], None] | None = None,
+) -> Tally:
+    """``n`` fights, fight ``i`` on dice seeded by ``(seed, i)``; ``on_fight`` sees progress."""
+    tally = new_tally(engine)
+    policies = {s.name: get_policy(s.policy) for s in engine.scenario.spec.sides}
+    sides = {c.name: c.side for c in engine.scenario.spec.combatants}
+    entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
+    start = engine.initial()
+    try:
+        for i in range(n):
+            _one_fight(engine, tally, policies, sides, entropy, i, start)
+            if on_fight is not None:
+                on_fight(i + 1)
+    except KeyboardInterrupt:
+        tally.interrupted = True
+    return tally
+
+
+def _one_fight(
+    engine: Engine,
+    tally: Tally,
+    policies: dict[str, Policy],
+    sides: dict[str, str],
+    entropy: int,
+    i: int,
+    start: FightState,
+) -> None:
+    """One fight on dice seeded by ``(entropy, i)``, added to the tally."""
+    turns = engine.turns
+    dice = SeededDice(np.random.default_rng([entropy, i]))
+    choices = np.random.default_rng([entropy, i, 1])
+    state = engine.start(dice)
+    while state.ending is None:
+        actor = state.acting
+        assert actor is not None
+        action = policies[sides[actor]](engine, state, engine.legal_actions(state), choices)
+        after = engine.step(state, action, dice)
+        tally.add_dealt(actor, harm_dealt(engine, state, after, actor))
+        for old, new in zip(state.combatants, after.combatants, strict=True):
+            if turns.can_fight(old) and not turns.can_fight(new):
+                tally.add_fell(new.name, after.round, 1)
+        state = after
+    tally.add(turns, state, 1, start)
+
+
+def harm_dealt(engine: Engine, before: FightState, after: FightState, actor: str) -> int:
+    """Harm a step added to the actor's enemies (the step's own harm, credited to its actor)."""
+    turns = engine.turns
+    mine = engine.side_of(actor)
+    total = 0
+    for old, new in zip(before.combatants, after.combatants, strict=True):
+        if new.side != mine:
+            total += turns.harm(new) - turns.harm(old)
+    return total
