@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
-from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
+from firefight.rulesets.warfare2d20.checks import house_changes, house_modifier, pool, roll_under
 from firefight.rulesets.warfare2d20.situation import Attack, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
@@ -105,6 +104,7 @@ def modifiers(a: Attack, t: Target) -> list[Modifier]:
         )
     for m in (*a.modifiers, *t.modifiers):
         out.append(Modifier(m.name, m.value, m.target, "situation", m.rule))
+    out.extend(a.named)
     return out
 
 
@@ -226,17 +226,24 @@ def resolve_target(
     )
 
 
-def resolve_attack(a: Attack, dice: DiceSource) -> AttackOutcome:
-    """The whole attack, every target in file order."""
-    for e in house_events(a.house):
+def open_attack(a: Attack, dice: DiceSource) -> int | None:
+    """The house rules in force, then the shared attacker roll if there is one (W15 d).
+
+    A shared roll against one target is that target's own roll: it stays inside the hit test's
+    derive (same dice order, fewer exact branches), so there is none to return.
+    """
+    for e in house_changes(a.house):
         dice.record(e)
-    shared = None
-    # A shared roll against one target is that target's own roll: keep it inside the hit test's
-    # derive (same dice order, fewer exact branches).
     if a.attack_roll == "shared" and len(a.targets) > 1:
         opposed = a.house.opposed_dice
-        shared = dice.roll(pool(opposed), why=f"attacker {a.attacker} {opposed}, shared (W01)")
-    total = shared.total if shared is not None else None
+        why = f"attacker {a.attacker} {opposed}, shared (W01)"
+        return dice.roll(pool(opposed), why=why).total
+    return None
+
+
+def resolve_attack(a: Attack, dice: DiceSource) -> AttackOutcome:
+    """The whole attack, every target in file order."""
+    total = open_attack(a, dice)
     return AttackOutcome(tuple(resolve_target(dice, a, t, total) for t in a.targets))
 
 

@@ -6,6 +6,8 @@ modifiers that came from a changed number are marked ``[house rule]``).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from firefight.core.house import HouseRules
@@ -56,3 +58,8 @@ class Warfare2d20House(HouseRules):
     blast_damage: str = "2d10"  # [W12] from the mortar example
     blast_ignores_armour: bool = True  # [W12] from the mortar example
     mortar_shells: dict[str, MortarShell] = Field(default_factory=_text_shells)  # [W12]
+    # Encounters (readings of the turn structure; see docs/rules/warfare2d20.md, Encounters)
+    initiative_each_round: bool = False  # [W10] the text: rolled when a confrontation starts
+    suppression_rounds: int = Field(1, ge=0, le=10)  # [W05] full rounds pinned after this one
+    smoke_rounds: int = Field(1, ge=0, le=10)  # [W13] full rounds a smoke screen lasts after
+    moving_to_cover_pace: Literal["walking", "running", "sprinting"] = "sprinting"  # [W02/W03]

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
-from firefight.rulesets.warfare2d20.checks import pool
+from firefight.rulesets.warfare2d20.checks import house_changes, pool
 from firefight.rulesets.warfare2d20.house import MortarShell, Warfare2d20House
 from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
@@ -59,9 +58,16 @@ def reach(delta: int, delta_mod: int, delta_t: int, zs: tuple[Zone, ...]) -> int
     return out
 
 
-def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
+def roll_mortar(dice: DiceSource, house: Warfare2d20House) -> int:
+    """The mortar's own 2d20 (W12), rolled once for every target of a round."""
+    return dice.roll(pool(house.opposed_dice), why=f"mortar {house.opposed_dice} (W12)").total
+
+
+def resolve_mortar(m: Mortar, dice: DiceSource, mortar_total: int | None = None) -> AttackOutcome:
+    """Every round of ``m``; ``mortar_total`` is a mortar roll already made (an encounter
+    resolves the targets of one round one by one against it), used for the first round."""
     h = m.house
-    for e in house_events(h):
+    for e in house_changes(h):
         dice.record(e)
     shell = h.mortar_shells[m.shell]
     zs = zones(shell)
@@ -82,7 +88,6 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
                 house=shell != Warfare2d20House().mortar_shells.get(m.shell),
             )
         )
-    node = pool(h.opposed_dice)
     bodies = {t.name: Body(t.hit_points_left, t.stamina_left) for t in m.targets}
     struck = {t.name: False for t in m.targets}
     damage = {t.name: 0 for t in m.targets}
@@ -109,9 +114,9 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
             continue
         # Ask for what the rule needs: with one roll against the mortar's, the pair is one
         # derive (a few branches); only several rolls against one mortar roll need it apart.
-        mortar = None
-        if m.spot_roll == "each" and len(inside) > 1:
-            mortar = dice.roll(node, why=f"mortar {h.opposed_dice} (W12)").total
+        mortar = mortar_total if r == 1 else None
+        if mortar is None and m.spot_roll == "each" and len(inside) > 1:
+            mortar = roll_mortar(dice, h)
         if m.spot_roll == "group":
             far = _group_reach(dice, h.opposed_dice, mortar, delta_mod, delta_t, zs, inside)
             for t, z in inside:

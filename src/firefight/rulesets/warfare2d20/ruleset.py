@@ -10,6 +10,7 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Transcript
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource
 from firefight.rulesets.warfare2d20 import odds
 from firefight.rulesets.warfare2d20.attack import resolve_attack, summary
@@ -32,6 +33,9 @@ class Warfare2d20(Ruleset):
         "thrown",
         "initiative",
     )
+
+    #: Scenario files may list extra catalog files, as situation files do.
+    scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs",)
 
     def load_situation(
         self, data: Mapping[str, Any], *, source: str, house: HouseRules
@@ -75,6 +79,12 @@ class Warfare2d20(Ruleset):
             return odds.throw_report(situation)
         assert isinstance(situation, Initiative)
         return odds.initiative_report(situation)
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """Whole fights: rounds, initiative, actions and lasting state (``encounter.py``)."""
+        from firefight.rulesets.warfare2d20.encounter import Warfare2d20Turns
+
+        return Warfare2d20Turns(spec)
 
     def situation_kind(self, situation: Any) -> str:
         return str(situation.kind)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firefight.core.transcript import Modifier
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import Combatant, ExtraModifier, Protection, Weapon
 
@@ -42,6 +43,8 @@ class Attack:
     targets: tuple[Target, ...]
     house: Warfare2d20House
     kind: str = "attack"
+    #: Named modifiers the shooter's own state brings (an encounter's "out of breath", W11).
+    named: tuple[Modifier, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class Thrown:
     modifiers: tuple[ExtraModifier, ...]
     house: Warfare2d20House
     kind: str = "thrown"
+    #: Named modifiers the thrower's own state brings (an encounter's "out of breath", W11).
+    named: tuple[Modifier, ...] = ()
 
 
 @dataclass(frozen=True)
