@@ -199,7 +199,7 @@ def resolve_target(
     sums = f"{h.base_delta_t}{parts} = {th.delta_t}" if parts else f"{th.delta_t}"
     dice.record(Note(f"{t.name}: delta t = {sums}", "W01"))
     ht = hit_test(dice, a, t, shared_total, th)
-    body = Body(t.hit_points_left, t.stamina_left)
+    body = Body(t.hit_points_left, t.stamina_left, t.status)
     if ht.result == "miss":
         dice.record(Note(f"{t.name}: miss", "W01"))
         return TargetOutcome(t.name, "miss", False, False, 0, 0, 0, body.status)

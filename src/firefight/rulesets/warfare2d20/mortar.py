@@ -88,7 +88,7 @@ def resolve_mortar(m: Mortar, dice: DiceSource, mortar_total: int | None = None)
                 house=shell != Warfare2d20House().mortar_shells.get(m.shell),
             )
         )
-    bodies = {t.name: Body(t.hit_points_left, t.stamina_left) for t in m.targets}
+    bodies = {t.name: Body(t.hit_points_left, t.stamina_left, t.status) for t in m.targets}
     struck = {t.name: False for t in m.targets}
     damage = {t.name: 0 for t in m.targets}
 

@@ -25,6 +25,8 @@ class Target:
     stamina_left: int
     distance_m: float | None
     modifiers: tuple[ExtraModifier, ...]
+    #: W09 status before the attack (an encounter carries it from hit to hit).
+    status: str = "unhurt"
 
 
 @dataclass(frozen=True)

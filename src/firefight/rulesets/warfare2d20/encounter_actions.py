@@ -1,0 +1,324 @@
+"""The state of a warfare2d20 encounter and what its actions do, by the ruleset's own rule code.
+
+:class:`Soldier` is one combatant's changing state, :class:`Volley` a burst or mortar round being
+resolved target by target; :class:`Actions` builds the rule code's plain frozen situations
+(``Attack``, ``Target``, ``Mortar``, ``Thrown``) from them, with no validation in the loop, and
+applies the outcomes. The turn structure itself is :mod:`.encounter`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from firefight.core.transcript import Note
+from firefight.core.turns import Action, FightState, ScenarioSpec
+from firefight.dice import DiceSource
+from firefight.rulesets.warfare2d20.attack import TargetOutcome, open_attack, resolve_target
+from firefight.rulesets.warfare2d20.fatigue import RoundFatigue, breath_modifier
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.mortar import resolve_mortar, roll_mortar, zone_of, zones
+from firefight.rulesets.warfare2d20.roster import Fighter
+from firefight.rulesets.warfare2d20.situation import Attack, Mortar, Target, Thrown
+from firefight.rulesets.warfare2d20.thrown import resolve_throw
+from firefight.rulesets.warfare2d20.wounds import STATUSES
+
+OUT = ("unconscious", "dead")
+T = TypeVar("T")
+
+
+def updated(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` without running ``__init__`` again: the states are plain frozen
+    records, and an exact preview replaces them thousands of times."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
+
+
+def put(state: FightState, c: Soldier) -> FightState:
+    """``state.with_combatant(c)`` by :func:`updated`."""
+    return updated(state, combatants=tuple(c if x.name == c.name else x for x in state.combatants))
+
+
+PACES = ("still", "walking", "running", "sprinting")
+
+
+@dataclass(frozen=True)
+class Soldier:
+    """One combatant's changing state (the rest is its :class:`Fighter`)."""
+
+    name: str
+    side: str
+    hit_points: int
+    stamina: int
+    status: str = "unhurt"
+    #: W10: the initiative roll (None: ambusher or not rolled yet), passed, exceptionally well.
+    initiative: int | None = None
+    passed: bool = False
+    exceptional: bool = False
+    signalled: bool = False
+    #: W11, this round: actions taken, stopped acting, movement.
+    actions: int = 0
+    done: bool = False
+    movement: str = "still"
+    #: W03: "none", "moving to cover", "taking cover"; W04: the cover held (its name).
+    stance: str = "none"
+    cover: str | None = None
+    #: W02: took aim; the next shot takes the sight's modifier.
+    aiming: bool = False
+    #: W05: suppressed until the end of this round (0: not suppressed).
+    suppressed_until: int = 0
+    #: W13: a smoke screen on this combatant's position until the end of this round (0: none).
+    smoked_until: int = 0
+    #: W11: last round's fatigue (heart rate carried, out-of-breath penalty for this round).
+    fatigue: RoundFatigue | None = None
+    smoke_grenades: int = 0
+    mortar_rounds: int = 0
+
+
+@dataclass(frozen=True)
+class Volley:
+    """A burst or mortar round being resolved target by target against one shared roll."""
+
+    kind: str  # "burst" or "mortar"
+    #: The firer as it fired (aim, movement, breath as they were then).
+    shooter: Soldier
+    total: int
+    targets: tuple[str, ...]
+    mode: str = ""
+    distances: tuple[float, ...] = ()
+
+
+class Actions:
+    """Who stands where, the situations the rule code needs, and what each action does."""
+
+    spec: ScenarioSpec
+    house: Warfare2d20House
+    fighters: dict[str, Fighter]
+
+    def can_fight(self, combatant: Any) -> bool:
+        return combatant.status not in OUT
+
+    # -- who and where -----------------------------------------------------------------------
+    def _band(self, a: str, b: str) -> str | None:
+        band = self.spec.battlefield.between(a, b)
+        return band if isinstance(band, str) else None
+
+    def _enemies(self, state: FightState, me: Soldier) -> list[Soldier]:
+        """Standing enemies, nearest first (the shooter's range modifier), then file order."""
+        gun = self.fighters[me.name].weapon
+        found = [c for c in state.combatants if c.side != me.side and self.can_fight(c)]
+
+        def rank(c: Soldier) -> tuple[int, int]:
+            band = self._band(me.name, c.name)
+            near = gun.range_modifiers.get(band, 0) if band else 0
+            return (near, self.fighters[c.name].index)
+
+        return sorted(found, key=rank)
+
+    def _allies(self, state: FightState, me: Soldier) -> list[Soldier]:
+        return [
+            c
+            for c in state.combatants
+            if c.side == me.side
+            and c.name != me.name
+            and self.can_fight(c)
+            and not c.suppressed_until
+        ]
+
+    def _burst_pair(self, me: Soldier, enemies: list[Soldier]) -> tuple[str, str] | None:
+        """The two nearest standing enemies, if they are at the same range (one range band)."""
+        if len(enemies) < 2:
+            return None
+        a, b = enemies[0], enemies[1]
+        if self._band(me.name, a.name) != self._band(me.name, b.name):
+            return None
+        return (a.name, b.name)
+
+    # -- building the rule code's situations ---------------------------------------------------
+    def _breath(self, c: Soldier) -> tuple[Any, ...]:
+        if c.fatigue is None:
+            return ()
+        m = breath_modifier(self.fighters[c.name].stats, c.fatigue)
+        return (m,) if m is not None else ()
+
+    def _target(self, t: Soldier, shooter: Soldier, r: int) -> Target:
+        g = self.fighters[t.name]
+        smoke = t.smoked_until >= r or shooter.smoked_until >= r
+        cover = None
+        if t.cover is not None:
+            cover = next(
+                p for p in (g.cover_start, g.cover_nearby) if p is not None and p.name == t.cover
+            )
+        action = "taking cover" if t.suppressed_until else t.stance
+        return Target(
+            t.name,
+            g.stats,
+            g.armour,
+            cover,
+            "hardly visible" if smoke else g.visibility,
+            action,
+            t.hit_points,
+            t.stamina,
+            None,
+            (),
+            t.status,
+        )
+
+    def _attack(self, shooter: Soldier, targets: tuple[Target, ...], mode: str) -> Attack:
+        f = self.fighters[shooter.name]
+        aim, level = (f.aim, f.aim_level) if shooter.aiming else ("none", "none")
+        return Attack(
+            "attack",
+            shooter.name,
+            f.weapon,
+            mode,
+            aim,
+            level,
+            shooter.movement,
+            self._band(shooter.name, targets[0].name),
+            "shared" if len(targets) > 1 else "each",
+            f.modifiers,
+            targets,
+            self.house,
+            named=self._breath(shooter),
+        )
+
+    # -- actions -----------------------------------------------------------------------------
+    def _apply(self, state: FightState, o: TargetOutcome, dice: DiceSource) -> FightState:
+        """An attack's outcome on its target: stamina, hit points, status (W08, W09), and
+        suppression (W05): takes cover, loses its actions until the end of a later round."""
+        t = state.combatant(o.name)
+        status = max(t.status, o.status, key=STATUSES.index)
+        new = updated(
+            t,
+            hit_points=t.hit_points - o.hp_lost,
+            stamina=t.stamina - o.stamina_lost,
+            status=status,
+        )
+        if o.suppressed:
+            until = max(t.suppressed_until, state.round + self.house.suppression_rounds)
+            dice.record(
+                Note(
+                    f"{t.name} takes cover and loses his actions until the end of round {until}",
+                    "W05",
+                )
+            )
+            new = updated(new, suppressed_until=until, stance="taking cover", done=True)
+        return put(state, new)
+
+    def _fire(
+        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+    ) -> FightState:
+        mode = str(action.param("mode"))
+        names: tuple[str, ...] = action.param("targets") or (str(action.target),)
+        targets = tuple(self._target(state.combatant(n), me, state.round) for n in names)
+        attack = self._attack(me, targets, mode)
+        total = open_attack(attack, dice)
+        state = put(state, used)
+        if len(targets) > 1:
+            assert total is not None
+            rest = tuple(names[1:])
+            state = updated(state, board=Volley("burst", me, total, rest, mode))
+        outcome = resolve_target(dice, attack, targets[0], total)
+        return self._apply(state, outcome, dice)
+
+    def _volley_step(self, state: FightState, dice: DiceSource) -> FightState:
+        """The next target of a burst or mortar round, against the same shared roll."""
+        v: Volley = state.board
+        name, rest = v.targets[0], v.targets[1:]
+        board = updated(v, targets=rest, distances=v.distances[1:]) if rest else None
+        state = updated(state, board=board)
+        t = state.combatant(name)
+        if not self.can_fight(t):  # pragma: no cover - a volley's targets are struck once each
+            return state
+        if v.kind == "burst":
+            target = self._target(t, v.shooter, state.round)
+            attack = self._attack(v.shooter, (target,), v.mode)
+            return self._apply(state, resolve_target(dice, attack, target, v.total), dice)
+        return self._blast(state, v.shooter, t, v.distances[0], v.total, dice)
+
+    def _blast(
+        self,
+        state: FightState,
+        shooter: Soldier,
+        t: Soldier,
+        distance: float,
+        total: int,
+        dice: DiceSource,
+    ) -> FightState:
+        shell = self.fighters[shooter.name].mortar
+        assert shell is not None
+        g = self.fighters[t.name]
+        target = Target(
+            t.name,
+            g.stats,
+            g.armour,
+            None,
+            g.visibility,
+            "none",
+            t.hit_points,
+            t.stamina,
+            distance,
+            (),
+            t.status,
+        )
+        m = Mortar(f"{shell} on {t.name}", shell, 1, "each", (), (target,), self.house)
+        outcome = resolve_mortar(m, dice, mortar_total=total)
+        return self._apply(state, outcome.targets[0], dice)
+
+    def _mortar(
+        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+    ) -> FightState:
+        """W12: the shell falls on the target; its side's others stand ``mortar_spacing_m``
+        apart from it, in file order (reading); everyone in the lethal radius is struck."""
+        f = self.fighters[me.name]
+        assert f.mortar is not None and action.target is not None
+        zs = zones(self.house.mortar_shells[f.mortar])
+        target = state.combatant(action.target)
+        others = [
+            c
+            for c in state.combatants
+            if c.side == target.side and c.name != target.name and self.can_fight(c)
+        ]
+        placed = [(target, 0.0)] + [(c, f.mortar_spacing_m * (k + 1)) for k, c in enumerate(others)]
+        inside = [(c, d) for c, d in placed if zone_of(zs, d) is not None]
+        dice.record(Note(f"{me.name} calls a {f.mortar} round on {target.name}", "W12"))
+        total = roll_mortar(dice, self.house)
+        state = put(state, used)
+        if len(inside) > 1:
+            rest = tuple(c.name for c, _ in inside[1:])
+            far = tuple(d for _, d in inside[1:])
+            state = updated(state, board=Volley("mortar", me, total, rest, "", far))
+        return self._blast(state, me, target, 0.0, total, dice)
+
+    def _smoke(
+        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+    ) -> FightState:
+        """W13: a smoke grenade that lands screens the target's position (hardly visible, both
+        ways) until the end of a later round (reading); a miss drifts off and screens nothing."""
+        assert action.target is not None
+        throw = Thrown(
+            f"smoke on {action.target}",
+            me.name,
+            "smoke grenade",
+            me.movement,
+            (),
+            self.house,
+            named=self._breath(me),
+        )
+        state = put(state, used)
+        if resolve_throw(throw, dice).lands:
+            t = state.combatant(action.target)
+            until = max(t.smoked_until, state.round + self.house.smoke_rounds)
+            dice.record(Note(f"smoke screens {t.name} until the end of round {until}", "W13"))
+            state = put(state, updated(t, smoked_until=until))
+        return state
+
+    def _signal(self, state: FightState, me: Soldier, dice: DiceSource) -> FightState:
+        """W10 "exceptionally well": in total control, he has his men take aim on his command."""
+        state = put(state, me)
+        for c in self._allies(state, me):
+            state = put(state, updated(c, aiming=True))
+        dice.record(Note(f"{me.name} signals: his side takes aim and waits for his command", "W10"))
+        return state
