@@ -6,7 +6,9 @@ re-rolls (docs/rules/dragonwarriors2.md). Each step's rolls come in transcript o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,37 @@ from firefight.rulesets.dragonwarriors2.encounter import Board, Warrior
 from .conftest import EXAMPLES
 
 ENCOUNTERS = EXAMPLES / "encounters"
+
+
+def write_scenario(
+    folder: Path,
+    combatants: list[dict[str, Any]],
+    battlefield: str = "",
+    top: str = "",
+    name: str = "s.toml",
+) -> Path:
+    """A scenario file: one side per distinct ``side``, policies "first"."""
+    lines = ['ruleset = "dragonwarriors2"', 'title = "test"', top]
+    for side in dict.fromkeys(c["side"] for c in combatants):
+        lines += ["[[sides]]", f"name = {json.dumps(side)}"]
+    for c in combatants:
+        lines.append("[[combatants]]")
+        lines += [f"{k} = {json.dumps(v)}" for k, v in c.items()]
+    lines.append(battlefield)
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def warrior(name: str, side: str, attack: int, defence: int, toughness: int, **kw: Any) -> dict:
+    return {
+        "name": name,
+        "side": side,
+        "attack": attack,
+        "defence": defence,
+        "toughness": toughness,
+        **kw,
+    }
 
 
 def begin(path: Path, faces: list[int]) -> tuple[Encounter, ScriptedDice]:
@@ -117,6 +150,100 @@ def test_d11_stun_lasts_into_turn_two_then_wears_off_at_action_two() -> None:
     assert lennox.stunned_until is None
     assert state.acting == "Lennox"
     assert "Lennox: stunned True -> False (D06)" in enc.steps[-1].lines
+
+
+def archer_and_charger(tmp_path: Path) -> Path:
+    return write_scenario(
+        tmp_path,
+        [
+            warrior("Archer", "wall", 10, 7, 8, reflexes=12, missile="bow", ammunition=2),
+            warrior(
+                "Charger", "field", 12, 8, 9, reflexes=8, weapon="sword", armour="leather"
+            ),
+        ],
+        "[battlefield]\nrange = 60",
+    )
+
+
+ARCHER_FACES = [
+    # turn 1 initiative: Archer 12 + (3 - 1) = 14; Charger 8 + (2 - 2) - 1 (leather) = 7
+    3, 1, 2, 2,
+    # Archer shoots at 60 ft: difficulty 60 // 6 = 10 fathoms, rolled like a Defence (D09):
+    # 10 + (4 - 1) = 13 against 10 + (2 - 3) = 9: margin 4, bow damage 0, leather -1: 3 wounds;
+    # stun check 9 + (3 - 3) = 9 against 3 + 5 = 8: holds. Ammunition 2 -> 1.
+    4, 1, 2, 3, 3, 3,
+    # Charger closes (out of reach, no missile): 60 -> 30 ft. Turn 2 initiative:
+    # Archer 12 + (2 - 1) = 13, Charger 8 + (5 - 1) - 1 = 11
+    2, 1, 5, 1,
+    # Archer shoots at 30 ft: difficulty 5: 10 + (1 - 1) = 10 against 5 + (6 + 2 - 1) = 12:
+    # missed by 2, no riposte to a missile. Ammunition 1 -> 0.
+    1, 1, 6, 2, 1,
+    # Charger closes: 30 -> 0 ft. Turn 3 initiative: Archer 12 + (1 - 2) = 11,
+    # Charger 8 + (4 - 1) - 1 = 10
+    1, 2, 4, 1,
+    # Archer (no arrows, the Charger within reach) delays until after the Charger (D03); the
+    # Charger attacks; the Archer has not acted, so he chooses his stance: full parry (D08),
+    # Defence 7 + Attack 10 = 17, and his own attack is given up. Charger 12 + 1 (sword)
+    # + (5 - 1) = 17 against 17 + (2 - 2) = 17: a tie, no damage, no riposte (D02).
+    5, 1, 2, 2,
+    # turn 4 initiative: Archer 12 + (3 - 3) = 12, Charger 8 + (1 - 1) - 1 = 7; the stance
+    # ended with turn 3
+    3, 3, 1, 1,
+    # Archer attacks bare-handed; the Charger fights on normally: 10 + (1 - 2) = 9 against
+    # 8 + (6 + 6 + 2 - 1) = 21: the Charger wins by 12 and may riposte with 12 + 1 (sword) = 13
+    1, 2, 6, 6, 2, 1,
+    # he ripostes: 13 + (3 - 1) = 15 against the Archer's 7 + (1 - 3) = 5: 10 wounds (no
+    # armour); no death check (0 did not exceed 8); stun check 8 + (1 - 4) = 5 against 15:
+    # failed by 10, more than 5: knocked out. The wall side has nobody left: the field wins.
+    3, 1, 1, 3, 1, 4,
+]  # fmt: skip
+ARCHER_STEPS = [
+    "shoot:Charger",
+    "close:Archer",
+    "shoot:Charger",
+    "close:Archer",
+    "delay",
+    "attack:Archer",
+    "stance:full-parry",
+    "attack:Charger",
+    "stance:normal",
+    "riposte:Archer",
+]
+
+
+def test_archer_and_charger_by_hand(tmp_path: Path) -> None:
+    enc, dice = begin(archer_and_charger(tmp_path), ARCHER_FACES)
+    for action_id in ARCHER_STEPS:
+        assert enc.engine.legal_actions(enc.state)[0].id == action_id or action_id in (
+            "delay",
+            "stance:full-parry",
+        ), action_id
+        enc.act(action_id, dice)
+    dice.check_all_used()
+    state = enc.state
+    assert state.combatant("Archer") == Warrior(
+        "Archer", "wall", wounds=10, knocked_out=True, ammunition=0
+    )
+    assert state.combatant("Charger") == Warrior("Charger", "field", wounds=3)
+    assert (state.round, state.ending, state.winner) == (4, "terminated", "field")
+    assert state.board.distances == ()
+    turns = enc.engine.turns
+    assert [turns.harm(c) for c in state.combatants] == [10, 3]
+    assert turns.view(state.combatant("Archer"))["status"] == "knocked out"
+    lines = "\n".join(line for step in enc.steps for line in step.lines)
+    for printed in (
+        "Archer attack vs Charger: 13 vs 9",
+        "Charger: wounds 0 -> 3 (D04)",
+        "Charger: distance to Archer (feet) 60 -> 30 (D09)",
+        "Archer attack vs Charger: 10 vs 12",
+        "Archer delays the action until after Charger (D03)",
+        "Archer's Defence +10  full parry: + Attack",
+        "Charger attack vs Archer: 17 vs 17",
+        "Charger wins by 12 and ripostes with Attack 13 (a choice)",
+        "Charger riposte vs Archer: 15 vs 5",
+        "Archer: knocked out False -> True (D06)",
+    ):
+        assert printed in lines, printed
 
 
 def test_states_round_trip_through_json() -> None:

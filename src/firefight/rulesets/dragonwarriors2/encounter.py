@@ -44,6 +44,10 @@ from firefight.rulesets.dragonwarriors2.rules import (
 STANCES = ("normal", "full parry", "aggressive parry")
 #: The clock of a stun that a scenario starts with: it lasts through the first turn.
 START_STUN = (2, 1)
+#: Whoever defends a contest may riposte: the decision is his own decision point.
+OFFER = RipostePolicy("always")
+#: Most fighters and bouts kept between calls (exact enumeration builds the same ones often).
+CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,16 @@ class DW2Turns(Turns):
         self.bonus = self.cast.options.double_six_bonus
         self.hook = bonus_hook(self.bonus)
         self._shots: dict[tuple[str, int], Missile] = {}
+        self._fighters: dict[Warrior, Fighter] = {}
+        opts, house = self.cast.options, self.cast.house
+        #: Everything besides the numbers that the injury checks' verdict depends on.
+        self._readings = (
+            opts.death_check,
+            house.stun_target_bonus,
+            house.knock_out_margin,
+            self.bonus,
+        )
+        self._bouts: dict[tuple[Warrior, Warrior, Missile | None], Bout] = {}
 
     # -- state ---------------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -129,14 +143,19 @@ class DW2Turns(Turns):
 
     def fighter(self, c: Warrior) -> Fighter:
         """The combatant as the rules see him now (scores, gear, state, stance)."""
-        return dataclasses.replace(
-            self.cast.fighters[c.name],
-            wounds=c.wounds,
-            stunned=c.stunned,
-            knocked_out=c.knocked_out,
-            dead=c.dead,
-            stance=c.stance,
-        )
+        found = self._fighters.get(c)
+        if found is None:
+            if len(self._fighters) > CACHE_SIZE:
+                self._fighters.clear()
+            found = self._fighters[c] = dataclasses.replace(
+                self.cast.fighters[c.name],
+                wounds=c.wounds,
+                stunned=c.stunned,
+                knocked_out=c.knocked_out,
+                dead=c.dead,
+                stance=c.stance,
+            )
+        return found
 
     def distance(self, board: Board, a: str, b: str) -> int:
         for x, y, feet in board.distances:
@@ -184,19 +203,20 @@ class DW2Turns(Turns):
             if name in board.done or not self.can_fight(state.combatant(name)):
                 continue
             clock = (state.round, board.actions + 1)
-            for c in state.combatants:
+            people = state.combatants
+            for c in people:
                 if c.stunned_until is not None and c.stunned_until <= clock:
                     dice.record(StateChange(c.name, "stunned", True, False, "D06"))
-                    state = state.with_combatant(dataclasses.replace(c, stunned_until=None))
-            return dataclasses.replace(state, acting=name, phase="turns")
-        return dataclasses.replace(state, acting=None, phase="end of turn")
+                    people = _swap(people, dataclasses.replace(c, stunned_until=None))
+            return _moved(state, name, "turns", board, people)
+        return _moved(state, None, "end of turn", board)
 
     def _finish(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
         """The owner's action is over: count it on the stun clock and pass the turn on."""
         board: Board = state.board
         done = board.done if owner in board.done else (*board.done, owner)
-        board = dataclasses.replace(board, done=done, actions=board.actions + 1, exchange=None)
-        return self._advance(dataclasses.replace(state, board=board), dice)
+        board = Board(board.distances, done, board.delayed, board.actions + 1, None)
+        return self._advance(_moved(state, state.acting, state.phase, board), dice)
 
     def _delay_behind(self, state: FightState, me: str) -> str | None:
         """Who a delay puts ``me`` behind: the next in the queue still to act who has not
@@ -225,8 +245,8 @@ class DW2Turns(Turns):
         usual = self.cast.fighters[me].stance
         out = []
         for stance in sorted(STANCES, key=lambda s: s != usual):
-            what = "fights on normally" if stance == "normal" else f"takes a {stance}"
-            cost = "" if stance == "normal" else " (gives up his own attack this turn)"
+            what = "fights on normally" if stance == "normal" else f"takes {_a(stance)}"
+            cost = "" if stance == "normal" else " (and does not attack this turn)"
             out.append(
                 Action(
                     f"stance:{stance.replace(' ', '-')}",
@@ -264,7 +284,10 @@ class DW2Turns(Turns):
             (c for c in state.combatants if c.side != mine.side and self.can_fight(c)),
             key=lambda c: (self.distance(board, me, c.name), self.index[c.name]),
         )
-        attacks, shots, moves = [], [], []
+        attacks: list[Action] = []
+        shots: list[Action] = []
+        long_shots: list[Action] = []
+        moves: list[Action] = []
         weapon = f"the {f.weapon.name}" if f.weapon else "bare-handed"
         for c in enemies:
             feet = self.distance(board, me, c.name)
@@ -281,12 +304,17 @@ class DW2Turns(Turns):
                 continue
             if me in self.cast.missiles and mine.ammunition != 0:
                 m = self._shot(me, feet)
-                shots.append(
+                bout = self._bout(state, me, c.name, m)
+                difficulty, attack = bout.defence_at(0)[0], bout.opening_attack()[0]
+                # the sensible default: an archer shoots rather than close; a thrower closes
+                # until the odds of a throw are about even
+                good = m.unit == "fathoms" or difficulty <= attack
+                (shots if good else long_shots).append(
                     Action(
                         f"shoot:{c.name}",
                         me,
                         f"{me} shoots at {c.name} with the {m.weapon.name} ({feet} ft: "
-                        f"difficulty {m.range_value} {m.unit} before modifiers)",
+                        f"difficulty {difficulty} against Attack {attack})",
                         "shoot",
                         target=c.name,
                     )
@@ -305,7 +333,7 @@ class DW2Turns(Turns):
             Action(
                 f"parry:{s.split()[0]}",
                 me,
-                f"{me} takes a {s} for the turn (gives up his attack)",
+                f"{me} takes {_a(s)} for the turn (and does not attack)",
                 "defend",
                 defensive=True,
                 params=(("stance", s),),
@@ -314,9 +342,9 @@ class DW2Turns(Turns):
         ]
         if f.stance != "normal":
             parries.sort(key=lambda a: a.param("stance") != f.stance)
-            out = [*parries, *attacks, *shots, *moves]
+            out = [*parries, *attacks, *shots, *moves, *long_shots]
         else:
-            out = [*attacks, *shots, *moves, *parries]
+            out = [*attacks, *shots, *moves, *long_shots, *parries]
         behind = self._delay_behind(state, me)
         if behind is not None:
             out.append(Action("delay", me, f"{me} delays until after {behind}", "delay"))
@@ -353,25 +381,39 @@ class DW2Turns(Turns):
             return self._decide(state, me, kind == "riposte", dice)
         if kind == "move":
             assert action.target is not None
-            feet = self.distance(board, me, action.target)
-            new = max(0, feet - self.cast.house.advance_feet)
-            dice.record(StateChange(me, f"distance to {action.target} (feet)", feet, new, "D09"))
-            state = dataclasses.replace(
-                state, board=self._with_distance(board, me, action.target, new)
-            )
+            state = dataclasses.replace(state, board=self._close(state, me, action.target, dice))
             return self._finish(state, me, dice)
         if kind == "delay":
             behind = self._delay_behind(state, me)
             assert behind is not None
-            dice.record(Note(f"{me} delays his action until after {behind}", "D03"))
+            dice.record(Note(f"{me} delays the action until after {behind}", "D03"))
             order = [n for n in state.order if n != me]
             order.insert(order.index(behind) + 1, me)
             board = dataclasses.replace(board, delayed=(*board.delayed, me))
             return self._advance(dataclasses.replace(state, order=tuple(order), board=board), dice)
         raise AssertionError(f"unknown action kind {kind!r}")  # pragma: no cover
 
+    def _close(self, state: FightState, me: str, target: str, dice: DiceSource) -> Board:
+        """Close on ``target`` by ``advance_feet`` (a reading: distances are pairwise, with no
+        map; the mover comes as much nearer to everyone standing within reach of the target)."""
+        board: Board = state.board
+        step = self.cast.house.advance_feet
+        reach = self.cast.house.reach_feet
+        group = [target] + [
+            c.name
+            for c in state.combatants
+            if c.name not in (me, target) and self.distance(board, target, c.name) <= reach
+        ]
+        for name in group:
+            feet = self.distance(board, me, name)
+            new = max(0, feet - step)
+            if new != feet:
+                dice.record(StateChange(me, f"distance to {name} (feet)", feet, new, "D09"))
+                board = self._with_distance(board, me, name, new)
+        return board
+
     def _take_stance(self, state: FightState, me: str, stance: str, dice: DiceSource) -> FightState:
-        dice.record(Note(f"{me} takes a {stance} for the turn and gives up his own attack", "D08"))
+        dice.record(Note(f"{me} takes {_a(stance)} for the turn and does not attack", "D08"))
         c = state.combatant(me)
         board: Board = state.board
         done = board.done if me in board.done else (*board.done, me)
@@ -423,10 +465,15 @@ class DW2Turns(Turns):
     def _bout(self, state: FightState, att: str, dfn: str, m: Missile | None = None) -> Bout:
         """The exchange's Bout on the current states; whoever defends a contest may riposte
         (the decision itself is his own decision point, so the policy here is "always")."""
-        offer = RipostePolicy("always")
-        a = dataclasses.replace(self.fighter(state.combatant(att)), policy=offer)
-        d = dataclasses.replace(self.fighter(state.combatant(dfn)), policy=offer)
-        return Bout(a, d, self.cast.options, self.cast.house, m)
+        key = (state.combatant(att), state.combatant(dfn), m)
+        found = self._bouts.get(key)
+        if found is None:
+            if len(self._bouts) > CACHE_SIZE:
+                self._bouts.clear()
+            a = dataclasses.replace(self.fighter(key[0]), policy=OFFER)
+            d = dataclasses.replace(self.fighter(key[1]), policy=OFFER)
+            found = self._bouts[key] = Bout(a, d, self.cast.options, self.cast.house, m)
+        return found
 
     def _contest(
         self, state: FightState, bout: Bout, level: int, score: int, dice: DiceSource
@@ -454,17 +501,13 @@ class DW2Turns(Turns):
                 return self._finish(state, att, dice)
             dice.record(
                 Note(
-                    f"{winner.name} wins by {-margin}: he may riposte (Attack {step.next_score})",
+                    f"{winner.name} wins by {-margin} and may riposte (Attack {step.next_score})",
                     "D05",
                 )
             )
             ask = Exchange(att, dfn, "riposte", level + 1, step.next_score, -margin)
-            return dataclasses.replace(
-                state,
-                acting=winner.name,
-                phase="exchange",
-                board=dataclasses.replace(board, exchange=ask),
-            )
+            board = Board(board.distances, board.done, board.delayed, board.actions, ask)
+            return _moved(state, winner.name, "exchange", board)
         for e in step.events:
             dice.record(e)
         if step.kind == "hit":
@@ -480,11 +523,11 @@ class DW2Turns(Turns):
         if self.cast.fighters[me].policy.rule == "choose":
             state = state.with_combatant(dataclasses.replace(c, choices_used=c.choices_used + 1))
         if not go:
-            dice.record(Note(f"{me} wins by {ex.won_by} and does not riposte (his choice)", "D05"))
+            dice.record(Note(f"{me} wins by {ex.won_by} and does not riposte (a choice)", "D05"))
             return self._finish(state, ex.attacker, dice)
         word = "ripostes" if ex.level == 1 else "counter-ripostes"
         dice.record(
-            Note(f"{me} wins by {ex.won_by} and {word} with Attack {ex.score} (his choice)", "D05")
+            Note(f"{me} wins by {ex.won_by} and {word} with Attack {ex.score} (a choice)", "D05")
         )
         weapon = self.cast.fighters[me].weapon
         if ex.score != ex.won_by and weapon is not None:
@@ -492,7 +535,8 @@ class DW2Turns(Turns):
                 Modifier(weapon.weapon_class, weapon.attack, f"{me}'s riposte", weapon.name, "D10")
             )
         bout = self._bout(state, ex.attacker, ex.defender)
-        state = dataclasses.replace(state, board=dataclasses.replace(state.board, exchange=None))
+        b: Board = state.board
+        state = _moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
         return self._contest(state, bout, ex.level, ex.score, dice)
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
@@ -508,20 +552,27 @@ class DW2Turns(Turns):
         status = dice.derive(
             f"{name}'s injury checks",
             checks,
-            ("dw2 injury", f.toughness, c.wounds, new, opts, house, self.bonus),
+            ("dw2 injury", f.toughness, c.wounds, new, self._readings),
             exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
         )
-        after = dataclasses.replace(c, wounds=c.wounds + new)
-        if status == "dead":
-            after = dataclasses.replace(after, dead=True, stunned_until=None)
-        elif status == "knocked out":
-            after = dataclasses.replace(after, knocked_out=True, stunned_until=None)
-        elif status == "stunned":
-            until = (state.round + 1, state.board.actions + 1)
-            if c.stunned_until is not None:
-                until = max(until, c.stunned_until)
-            after = dataclasses.replace(after, stunned_until=until)
-        return state.with_combatant(after)
+        until = c.stunned_until
+        if status == "stunned":
+            now = (state.round + 1, state.board.actions + 1)
+            until = now if until is None else max(until, now)
+        elif status != "wounded":
+            until = None
+        after = Warrior(
+            c.name,
+            c.side,
+            c.wounds + new,
+            until,
+            status == "knocked out",
+            status == "dead",
+            c.stance,
+            c.choices_used,
+            c.ammunition,
+        )
+        return _moved(state, state.acting, state.phase, state.board, _swap(state.combatants, after))
 
     # -- what the engine reads -----------------------------------------------------------------
     def can_fight(self, combatant: Any) -> bool:
@@ -565,3 +616,25 @@ class DW2Turns(Turns):
             out["death check"] = "due on the next wound (D07)"
         return out
 
+
+def _moved(
+    state: FightState,
+    acting: str | None,
+    phase: str,
+    board: Board,
+    combatants: tuple[Any, ...] | None = None,
+) -> FightState:
+    """``state`` with a new turn holder, phase, board (and combatants): built directly, as
+    exact enumeration builds one per path."""
+    people = state.combatants if combatants is None else combatants
+    return FightState(
+        state.round, phase, state.order, acting, people, board, state.ending, state.winner
+    )
+
+
+def _swap(people: tuple[Any, ...], new: Warrior) -> tuple[Any, ...]:
+    return tuple(new if c.name == new.name else c for c in people)
+
+
+def _a(stance: str) -> str:
+    return f"an {stance}" if stance[0] in "aeiou" else f"a {stance}"
