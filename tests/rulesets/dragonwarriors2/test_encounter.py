@@ -7,6 +7,7 @@ re-rolls (docs/rules/dragonwarriors2.md). Each step's rolls come in transcript o
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 from firefight.core.turns import FightState, state_from_json, state_to_json
 from firefight.dice import ScriptedDice
-from firefight.encounter import Encounter, Engine, read_scenario
+from firefight.encounter import Encounter, Engine, fight, read_scenario
 from firefight.rulesets.dragonwarriors2.encounter import Board, Warrior
 
 from .conftest import EXAMPLES
@@ -157,9 +158,7 @@ def archer_and_charger(tmp_path: Path) -> Path:
         tmp_path,
         [
             warrior("Archer", "wall", 10, 7, 8, reflexes=12, missile="bow", ammunition=2),
-            warrior(
-                "Charger", "field", 12, 8, 9, reflexes=8, weapon="sword", armour="leather"
-            ),
+            warrior("Charger", "field", 12, 8, 9, reflexes=8, weapon="sword", armour="leather"),
         ],
         "[battlefield]\nrange = 60",
     )
@@ -262,3 +261,56 @@ def test_states_round_trip_through_json() -> None:
 def test_every_example_reads(path: Path) -> None:
     engine = Engine(read_scenario(path))
     assert engine.turns.initial().round == 0
+
+
+@pytest.mark.parametrize("path", sorted(ENCOUNTERS.glob("*.toml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("policy", ["first", "random"])
+def test_examples_end_within_max_rounds(path: Path, policy: str) -> None:
+    for seed in range(3):
+        engine = Engine(read_scenario(path, policies=_all(path, policy)))
+        enc = fight(engine, seed)
+        state = enc.state
+        assert state.ending in ("terminated", "truncated")
+        assert state.round <= engine.max_rounds
+        if state.ending == "terminated":
+            standing = {c.side for c in state.combatants if engine.turns.can_fight(c)}
+            assert standing == ({state.winner} if state.winner else set())
+
+
+@pytest.mark.parametrize("policy", ["aggressive", "cautious"])
+def test_previewing_policies_finish_the_small_duel(policy: str) -> None:
+    path = ENCOUNTERS / "goblin_duel.toml"
+    engine = Engine(read_scenario(path, policies=_all(path, policy)))
+    enc = fight(engine, 1)
+    assert enc.state.ending is not None
+
+
+def test_a_step_kernel_is_exact_and_runs_into_the_next_initiative() -> None:
+    """Snag's attack at the end of turn 1: every settled state the step leads to, with its
+    weight, turn 2's initiative included (its exact table); only the dice's own cut is left out."""
+    engine = Engine(read_scenario(ENCOUNTERS / "goblin_duel.toml"))
+    # initiative: Snag 5 + (3 - 3) = 5, Grub 6 + (3 - 3) = 6: Grub first
+    state = engine.start(ScriptedDice([3, 3, 3, 3]))
+    assert state.order == ("Grub", "Snag")
+    # Grub attacks, Snag fights on normally: 5 + (1 - 1) = 5 against 4 + (2 - 1) = 5: a tie
+    state = engine.step(state, "attack:Snag", ScriptedDice([]))
+    state = engine.step(state, "stance:normal", ScriptedDice([1, 1, 2, 1]))
+    assert (state.round, state.acting) == (1, "Snag")
+    kernel = engine.kernel(state, engine.find_action(state, "attack:Grub"))
+    total = sum(Fraction(w, kernel.total) for _, w in kernel.items())
+    assert total + kernel.truncated_mass == 1
+    assert kernel.truncated_mass < Fraction(1, 10**9)
+    outcomes = kernel.outcomes()
+    assert {s.round for s in outcomes} == {1, 2}
+    # turn 1 goes on only while Grub decides a riposte; turn 2 has begun in either order
+    going = [s for s in outcomes if s.round == 1 and s.ending is None]
+    assert {(s.acting, s.board.exchange.asking) for s in going} == {("Grub", "riposte")}
+    # or it ended in turn 1: Grub knocked out by Snag's blow
+    assert any(s.ending == "terminated" and s.winner == "Snag" for s in outcomes)
+    orders = {s.order for s in outcomes if s.round == 2 and s.ending is None}
+    assert orders == {("Grub", "Snag"), ("Snag", "Grub")}
+
+
+def _all(path: Path, policy: str) -> dict[str, str]:
+    sides = Engine(read_scenario(path)).scenario.spec.sides
+    return {s.name: policy for s in sides}

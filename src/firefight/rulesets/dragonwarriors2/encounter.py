@@ -389,7 +389,8 @@ class DW2Turns(Turns):
             dice.record(Note(f"{me} delays the action until after {behind}", "D03"))
             order = [n for n in state.order if n != me]
             order.insert(order.index(behind) + 1, me)
-            board = dataclasses.replace(board, delayed=(*board.delayed, me))
+            delayed = board.delayed if me in board.delayed else (*board.delayed, me)
+            board = dataclasses.replace(board, delayed=delayed)
             return self._advance(dataclasses.replace(state, order=tuple(order), board=board), dice)
         raise AssertionError(f"unknown action kind {kind!r}")  # pragma: no cover
 
