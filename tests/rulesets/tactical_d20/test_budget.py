@@ -69,10 +69,12 @@ def test_a_fifth_action_is_refused() -> None:
 def test_suppressing_fire_takes_the_whole_turn_and_the_reaction() -> None:
     with pytest.raises(RuleError, match=r"step 2 \(move\) needs 1 Action"):
         load(turn({"do": "suppress", "weapon": "smg"}, {"do": "move"}))
+    # TurnBudget is frozen since issue 12: use_reaction returns the budget after paying.
     budget = TurnBudget(TacticalHouse())
-    budget.use_reaction("suppressing fire")
+    used = budget.use_reaction("suppressing fire")
+    assert budget.reaction and not used.reaction
     with pytest.raises(RuleError, match="Reaction, already used"):
-        budget.use_reaction("a second reaction")
+        used.use_reaction("a second reaction")
 
 
 def test_ammunition_carries_from_step_to_step() -> None:

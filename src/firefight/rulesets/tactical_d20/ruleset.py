@@ -16,6 +16,7 @@ from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Check, Transcript
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource, Dist, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.tactical_d20 import gear
@@ -350,6 +351,15 @@ class TacticalD20(Ruleset):
         "initiative",
         "turn",
     )
+
+    #: A scenario may add catalog files, as situation files do.
+    scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs",)
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """Whole fights: rounds, the 4-Action turn, the Reaction (``encounter.TacticalTurns``)."""
+        from firefight.rulesets.tactical_d20.encounter import TacticalTurns
+
+        return TacticalTurns(spec)
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Loaded:
         rules = house if isinstance(house, TacticalHouse) else TacticalHouse()

@@ -73,7 +73,7 @@ def prepare_cone(
 
 def roll_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
     """The cone for one creature: who must check, the Willpower check, and its result."""
-    s, house, c = p.situation, p.house, p.creature
+    house = p.house
     dice.record(
         StateChange(
             p.weapon.name, "rounds loaded", p.loaded, p.loaded - house.suppress_rounds, "T08"
@@ -82,6 +82,12 @@ def roll_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
     dice.record(
         Note(f"the cone reaches {p.cone_length} ft (first range threshold or barrier)", "T08")
     )
+    return check_in_cone(p, dice)
+
+
+def check_in_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
+    """One creature and a cone already laid (the encounter checks each turn without re-firing)."""
+    s, house, c = p.situation, p.house, p.creature
     if s.distance > p.cone_length:
         dice.record(Note(f"{c.name} at {s.distance} ft is outside the cone: no check", "T08"))
         return SuppressOutcome("outside")

@@ -8,7 +8,7 @@ and range limits) before any die is rolled; :func:`roll_turn` then resolves its 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import partial
 
 from firefight.core.transcript import Note, StateChange
@@ -33,20 +33,27 @@ from firefight.rulesets.tactical_d20.models import Creature, Step, Weapon
 from firefight.rulesets.tactical_d20.suppression import check_suppressing_fire
 
 
-@dataclass
+@dataclass(frozen=True)
 class TurnBudget:
-    """Actions left this turn and whether the Reaction is still available (T02)."""
+    """Actions left this turn and whether the Reaction is still available (T02).
+
+    Frozen: :meth:`spend` and :meth:`use_reaction` return the budget after paying, so the
+    encounter engine can keep it in a state and exact enumeration never shares a mutable budget.
+    """
 
     house: TacticalHouse
     actions: int = -1
     reaction: bool = True
-    spent: list[tuple[str, int]] = field(default_factory=list)
+    spent: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.actions < 0:
-            self.actions = self.house.actions_per_turn
+            object.__setattr__(self, "actions", self.house.actions_per_turn)
 
-    def spend(self, cost: int, what: str) -> None:
+    def can_spend(self, cost: int) -> bool:
+        return cost <= self.actions
+
+    def spend(self, cost: int, what: str) -> TurnBudget:
         """Pay ``cost`` Actions for ``what`` or refuse with the budget in the message."""
         if cost > self.actions:
             used = self.house.actions_per_turn - self.actions
@@ -55,13 +62,12 @@ class TurnBudget:
                 f"{self.house.actions_per_turn} are spent, {self.actions} left (T02)",
                 tip="drop a step or move it to the next turn",
             )
-        self.actions -= cost
-        self.spent.append((what, cost))
+        return replace(self, actions=self.actions - cost, spent=(*self.spent, (what, cost)))
 
-    def use_reaction(self, what: str) -> None:
+    def use_reaction(self, what: str) -> TurnBudget:
         if not self.reaction:
             raise RuleError(f"{what} needs the Reaction, already used this round (T02)")
-        self.reaction = False
+        return replace(self, reaction=False)
 
 
 def move_distance(creature: Creature, house: TacticalHouse) -> int:
@@ -103,7 +109,7 @@ def prepare_turn(
         if step.do != "escape":
             check_can_act(actor, step.do.replace("_", " "))
         if step.do == "move":
-            budget.spend(house.move_actions, what)
+            budget = budget.spend(house.move_actions, what)
             moved_since_attack = True
             feet = move_distance(actor, house)
             planned.append(
@@ -128,7 +134,7 @@ def prepare_turn(
                 cost = 0
             else:
                 cost = house.attack_actions
-                budget.spend(cost, what)
+                budget = budget.spend(cost, what)
             if weapon.is_ranged:
                 loaded[weapon.name] = rounds_now - prepared.rounds
             planned.append(PlannedStep(what, cost, attack=prepared))
@@ -138,8 +144,8 @@ def prepare_turn(
                 weapon.name, weapon.magazine if step.loaded is None else step.loaded
             )
             check_suppressing_fire(weapon, rounds_now, house)
-            budget.spend(house.suppress_actions, what)
-            budget.use_reaction(what)
+            budget = budget.spend(house.suppress_actions, what)
+            budget = budget.use_reaction(what)
             loaded[weapon.name] = rounds_now - house.suppress_rounds
             planned.append(
                 PlannedStep(
@@ -154,14 +160,14 @@ def prepare_turn(
             )
         elif step.do in ("disarm", "restrain", "trip", "escape", "manacles", "body_check"):
             cost = action_cost(step.do, house)
-            budget.spend(cost, what)
+            budget = budget.spend(cost, what)
             opponent = None
             if step.do not in ("body_check",) and step.target is not None:
                 opponent = resolve_targets(step, i)[0]
             contest = prepare_contest(step.do, actor, opponent, step.distance, house)
             planned.append(PlannedStep(what, cost, contest=contest))
         elif step.do == "exit_grapple":
-            budget.spend(house.exit_grapple_actions, what)
+            budget = budget.spend(house.exit_grapple_actions, what)
             melee = len(step.grappling) > 1
             note = (
                 "leaves the Melee to an adjacent space; no opportunity attack"

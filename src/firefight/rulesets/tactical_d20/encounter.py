@@ -1,0 +1,813 @@
+"""tactical_d20 fights on the encounter engine: rounds, the 4-Action turn and the Reaction.
+
+Round 1 rolls Initiative (T01, ``initiative.roll_initiative``); every later round repeats the
+order. A creature's turn: its Reaction comes back, its suppression cones lift, a stunned creature
+loses the turn, a creature inside an enemy's cone makes its Willpower check; then it spends its 4
+Actions one step at a time (``turn.TurnBudget``): attacks (2), moves (1 each, up to its speed,
+halved by a leg wound), suppressing fire (4 and the Reaction), leaving a Grapple or Melee (1),
+disarm (2), a Body check (1), a free melee attack after moving into reach, or "end turn". The turn
+ends by itself when nothing but "end turn" is left. Leaving a Grapple hands the decision to the
+other creature for its Reaction attack. Each attack, check and contest is the rule module's own
+code (``roll_attack``, ``check_in_cone``, ``roll_contest``) run through ``dice.derive``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+from typing import Any, ClassVar
+
+from firefight.core.transcript import Note, StateChange
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.errors import RuleError
+from firefight.rulesets.tactical_d20.attack import AttackOutcome, prepare_attack, roll_attack
+from firefight.rulesets.tactical_d20.contests import prepare_contest, roll_contest
+from firefight.rulesets.tactical_d20.encounter_setup import (
+    Combatant,
+    distances,
+    load_combatants,
+)
+from firefight.rulesets.tactical_d20.encounter_state import (
+    Board,
+    Fighter,
+    Lasting,
+    Pending,
+    Zone,
+)
+from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.initiative import roll_initiative
+from firefight.rulesets.tactical_d20.models import (
+    AttackFields,
+    Creature,
+    SuppressionSituation,
+    Weapon,
+)
+from firefight.rulesets.tactical_d20.suppression import (
+    PreparedCone,
+    check_in_cone,
+    check_suppressing_fire,
+)
+from firefight.rulesets.tactical_d20.turn import TurnBudget, move_distance
+
+REGIONS = ("torso", "head", "arms", "legs")
+MODES = ("burst", "single", "double_burst")
+WOUNDS = ("stunned", "arm_wound", "leg_wound")
+
+
+class TacticalTurns(Turns):
+    """The turn structure of one tactical_d20 scenario (see the module docstring)."""
+
+    state_types: ClassVar[tuple[type, ...]] = (Fighter, Lasting, Board, Zone, Pending)
+    public_keys: ClassVar[tuple[str, ...]] = ("status", "conditions")
+
+    def __init__(self, spec: ScenarioSpec) -> None:
+        super().__init__(spec)
+        house = spec.house
+        self.house: TacticalHouse = house if isinstance(house, TacticalHouse) else TacticalHouse()
+        self.roster: dict[str, Combatant] = {c.name: c for c in load_combatants(spec, self.house)}
+        self.distances = distances(spec, tuple(self.roster))
+        #: Small caches keyed by frozen states (pure functions of them): previews and the
+        #: aggressive policy ask for the same creatures and action lists many times.
+        self._creatures: dict[tuple[Fighter, bool], Creature] = {}
+        self._legal: dict[FightState, tuple[Action, ...]] = {}
+        self._attacks: dict[Any, Weighted[AttackOutcome]] = {}
+
+    # -- the state ------------------------------------------------------------------------------
+    def initial(self) -> FightState:
+        fighters = []
+        for c in self.roster.values():
+            f = Fighter(
+                name=c.name,
+                side=c.side,
+                hp=c.creature.hp,
+                rounds=c.loaded,
+                in_cover=c.cover != "none",
+            )
+            for cond in c.creature.conditions:
+                if cond == "disarmed":
+                    f = dataclasses.replace(f, disarmed=True)
+                else:  # a wound the fight starts with lasts until a Body check; stun one turn
+                    f = f.with_effect(Lasting(cond, 1 if cond == "stunned" else 0))
+            fighters.append(f)
+        return FightState(0, "start", (), None, tuple(fighters), Board(self.distances))
+
+    def creature(self, f: Fighter, board: Board) -> Creature:
+        """The creature as the rule modules read it now: hit points and conditions."""
+        grouped = bool(board.group_of(f.name))
+        found = self._creatures.get((f, grouped))
+        if found is None:
+            conds = [e.condition for e in f.effects]
+            if f.disarmed:
+                conds.append("disarmed")
+            if grouped:
+                conds.append("grappled")
+            base = self.roster[f.name].creature
+            found = base.model_copy(update={"hp": f.hp, "conditions": tuple(conds)})
+            _remember(self._creatures, (f, grouped), found)
+        return found
+
+    def can_fight(self, combatant: Any) -> bool:
+        return bool(combatant.hp > 0)
+
+    def harm(self, combatant: Any) -> int:
+        return int(self.roster[combatant.name].creature.hp - combatant.hp)
+
+    def is_hurt(self, combatant: Any) -> bool:
+        return self.harm(combatant) > 0 or bool(combatant.effects)
+
+    def view(self, combatant: Any) -> dict[str, Any]:
+        f: Fighter = combatant
+        c = self.roster[f.name]
+        if f.hp <= 0:
+            status = "down"
+        elif f.has("stunned"):
+            status = "stunned"
+        else:
+            status = "wounded" if f.hp < c.creature.hp or f.effects else "unhurt"
+        out: dict[str, Any] = {
+            "hit points": f"{f.hp}/{c.creature.hp}",
+            "status": status,
+            "conditions": ", ".join(e.label() for e in f.effects) or "none",
+            "actions left": f.actions,
+            "reaction": "ready" if f.reaction else "used",
+            "rounds": ", ".join(f"{w} {n}" for w, n in f.rounds) or "none",
+            "cover": c.cover if f.in_cover else "none",
+        }
+        if f.disarmed:
+            out["conditions"] = ", ".join(x for x in ("disarmed", out["conditions"]) if x != "none")
+        return out
+
+    # -- rounds and turns -----------------------------------------------------------------------
+    def start_round(self, state: FightState, dice: DiceSource) -> FightState:
+        order = state.order
+        if state.round == 0:
+            fighting = [self.roster[c.name].creature for c in state.combatants if c.hp > 0]
+            order = roll_initiative(fighting, dice, self.house)
+        else:
+            dice.record(Note("the round repeats the Initiative order: " + " > ".join(order), "T01"))
+        state = dataclasses.replace(
+            state, round=state.round + 1, order=order, phase="turns", acting=None
+        )
+        return self._next_turn(state, None, dice)
+
+    def _next_turn(self, state: FightState, after: str | None, dice: DiceSource) -> FightState:
+        """Begin the turn of the next creature in order that can act, or end the round."""
+        start = 0 if after is None else state.order.index(after) + 1
+        for name in state.order[start:]:
+            if state.combatant(name).hp <= 0:
+                continue
+            state = self._begin_turn(state, name, dice)
+            if state.acting == name:
+                return state
+        return dataclasses.replace(state, acting=None, phase="end of round")
+
+    def _begin_turn(self, state: FightState, name: str, dice: DiceSource) -> FightState:
+        board: Board = state.board
+        lifted = tuple(z for z in board.zones if z.shooter == name)
+        if lifted:
+            dice.record(Note(f"{name}'s suppressing fire ends: its next turn has come", "T08"))
+            board = dataclasses.replace(
+                board, zones=tuple(z for z in board.zones if z.shooter != name)
+            )
+        me = dataclasses.replace(
+            state.combatant(name), actions=self.house.actions_per_turn, reaction=True
+        )
+        state = dataclasses.replace(state.with_combatant(me), board=board, acting=name)
+        dice.record(Note(f"{name}'s turn: {me.actions} Actions", "T02"))
+        if me.has("stunned"):
+            dice.record(Note(f"{name} is stunned: no Actions this turn", "T05"))
+            return self._end_turn(state, name, dice, pass_on=False)
+        for zone in board.zones:
+            if name in zone.covers and state.combatant(zone.shooter).hp > 0:
+                state, lost = self._cone_check(state, zone, name, dice)
+                if lost:
+                    return self._end_turn(state, name, dice, pass_on=False)
+        return state
+
+    def _end_turn(
+        self, state: FightState, name: str, dice: DiceSource, *, pass_on: bool = True
+    ) -> FightState:
+        me = state.combatant(name)
+        done = me.turn_ended()
+        for e in me.effects:
+            if e not in done.effects and e.condition not in {x.condition for x in done.effects}:
+                dice.record(StateChange(name, "condition", e.label(), "-", "T05"))
+        state = dataclasses.replace(state.with_combatant(done), acting=None)
+        return self._next_turn(state, name, dice) if pass_on else state
+
+    def _cone_check(
+        self, state: FightState, zone: Zone, name: str, dice: DiceSource
+    ) -> tuple[FightState, bool]:
+        """T08 at the start of a turn inside the cone: (state, the turn is lost)."""
+        me = state.combatant(name)
+        board: Board = state.board
+        shooter = self.roster[zone.shooter]
+        weapon = shooter.weapon(zone.weapon)
+        c = self.roster[name]
+        protected = me.in_cover and c.cover in ("light", "heavy")
+        situation = SuppressionSituation(
+            shooter=zone.shooter,
+            weapon=zone.weapon,
+            creature=name,
+            position="in_area" if protected else "starts_turn_inside",
+            distance=min(board.distance(zone.shooter, name), weapon.ranges[0]),
+            protected=protected,
+        )
+        cone = PreparedCone(
+            shooter=shooter.creature,
+            weapon=weapon,
+            creature=self.creature(me, board),
+            situation=situation,
+            cone_length=weapon.ranges[0],
+            dc=self.house.suppress_dc_base + shooter.creature.skill(weapon.proficiency),
+            loaded=0,
+            house=self.house,
+        )
+        where = "behind cover" if protected else "unprotected"
+        dice.record(Note(f"{name} starts its turn inside {zone.shooter}'s cone, {where}", "T08"))
+        key = ("tactical_d20 cone", zone.shooter, zone.weapon, name, protected)
+        out = dice.derive(f"{name} in the cone", partial(check_in_cone, cone), key=key)
+        if out.result == "partial":
+            me = dataclasses.replace(me, hp=me.hp - out.damage)
+            state = state.with_combatant(me)
+            if me.hp <= 0:
+                return dataclasses.replace(state, board=board.drop(name)), True
+        if out.result != "fail":
+            return state, False
+        if protected:
+            dice.record(Note(f"{name} is pinned: no Actions inside the cone this turn", "T08"))
+            return state, True
+        me = dataclasses.replace(me, actions=me.actions - self.house.move_actions)
+        dice.record(Note(f"{name} spends a move getting out of the cone", "T08"))
+        state = dataclasses.replace(state.with_combatant(me), board=board.out_of_zones(name))
+        return state, False
+
+    # -- what may be done -----------------------------------------------------------------------
+    def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        assert state.acting is not None
+        found = self._legal.get(state)
+        if found is not None:
+            return found
+        board: Board = state.board
+        if board.pending is not None:
+            found = self._reaction_options(state, board.pending)
+        else:
+            end = Action("end_turn", state.acting, f"{state.acting} ends the turn", "wait")
+            main, tail = self._option_lists(state, state.acting)
+            found = (*main, end, *tail)
+        _remember(self._legal, state, found)
+        return found
+
+    def _has_option(self, state: FightState, name: str) -> bool:
+        """Whether anything but "end turn" is left (cheap where the answer is plain)."""
+        me = state.combatant(name)
+        board: Board = state.board
+        if me.closed_on:
+            return bool(self._options(state, name))
+        if me.actions >= self.house.move_actions and me.actions > 0:
+            if board.group_of(name):
+                if me.actions >= self.house.exit_grapple_actions:
+                    return True
+            elif self._enemies(state, name):
+                return True  # falling back is always open
+        if me.actions == 0:
+            return False
+        return bool(self._options(state, name))
+
+    def _weapons(self, f: Fighter) -> tuple[Weapon, ...]:
+        ws = self.roster[f.name].weapons
+        return ws[:1] if f.disarmed else ws
+
+    def _enemies(self, state: FightState, name: str) -> list[Fighter]:
+        board: Board = state.board
+        me = state.combatant(name)
+        foes = [c for c in state.combatants if c.side != me.side and c.hp > 0]
+        return sorted(foes, key=lambda c: (board.distance(name, c.name), c.name))
+
+    def _attack_fields(
+        self, state: FightState, me: Fighter, targets: tuple[str, ...], weapon: Weapon, **kw: Any
+    ) -> AttackFields:
+        board: Board = state.board
+        group = board.group_of(me.name)
+        dist = min(board.distance(me.name, t) for t in targets)
+        cover = "none"
+        if weapon.is_ranged and len(targets) == 1 and not group:
+            target = state.combatant(targets[0])
+            if target.in_cover:
+                cover = self.roster[targets[0]].cover
+        key = "targets" if len(targets) > 1 else "target"
+        value: Any = targets if len(targets) > 1 else targets[0]
+        return AttackFields(
+            **{key: value},
+            weapon=weapon.name,
+            ammo=self.roster[me.name].ammo if weapon.is_ranged else "standard",
+            loaded=me.loaded(weapon.name) if weapon.is_ranged else None,
+            distance=dist,
+            cover=cover,
+            grappling=tuple(n for n in group if n != me.name),
+            **kw,
+        )
+
+    def _prepared(
+        self, state: FightState, me: Fighter, targets: tuple[str, ...], weapon: Weapon, **kw: Any
+    ) -> Any:
+        """The rule module's prepared attack, or None if the rules forbid it."""
+        board: Board = state.board
+        fields = self._attack_fields(state, me, targets, weapon, **kw)
+        if weapon.is_ranged and fields.ammo not in weapon.ammo:
+            fields = fields.model_copy(update={"ammo": "standard"})
+        who = tuple(self.creature(state.combatant(t), board) for t in targets)
+        try:
+            return prepare_attack(self.creature(me, board), who, weapon, fields, self.house)
+        except RuleError:
+            return None
+
+    def _attack_actions(
+        self, state: FightState, me: Fighter, *, free_on: str = "", reaction_on: str = ""
+    ) -> list[Action]:
+        board: Board = state.board
+        out: list[Action] = []
+        mine = board.group_of(me.name)
+        seen_groups: set[tuple[str, ...]] = set()
+        only = free_on or reaction_on
+        for foe in self._enemies(state, me.name):
+            if only and foe.name != only:
+                continue
+            group = board.group_of(foe.name)
+            near = board.distance(me.name, foe.name) <= self.house.melee_reach
+            for weapon in sorted(self._weapons(me), key=lambda w: _weapon_rank(w, near)):
+                melee = not weapon.is_ranged
+                if only and not melee:
+                    continue
+                if weapon.is_ranged and group and group != mine:
+                    if group in seen_groups:
+                        continue
+                    targets = group
+                else:
+                    targets = (foe.name,)
+                for mode in MODES if weapon.is_ranged else ("single",):
+                    for region in REGIONS:
+                        p = self._prepared(
+                            state,
+                            me,
+                            targets,
+                            weapon,
+                            mode=mode,
+                            region=region,
+                            free=bool(free_on),
+                        )
+                        if p is None:
+                            continue
+                        out.append(
+                            self._attack_action(me, targets, weapon, p, free_on, reaction_on)
+                        )
+            if group and group != mine:
+                seen_groups.add(group)
+        return out
+
+    def _attack_action(
+        self,
+        me: Fighter,
+        targets: tuple[str, ...],
+        weapon: Weapon,
+        p: Any,
+        free_on: str,
+        reaction_on: str,
+    ) -> Action:
+        f = p.fields
+        who = " / ".join(targets) if len(targets) > 1 else targets[0]
+        what = "the Grapple" if len(targets) == 2 else "the Melee"
+        shown = f"{what} of {who}" if len(targets) > 1 else who
+        mode = "" if not weapon.is_ranged else f", {f.mode.replace('_', ' ')}"
+        if free_on:
+            kind, head, cost = "free", "free", "a Free Action"
+        elif reaction_on:
+            kind, head, cost = "reaction", "reaction", "its Reaction"
+        else:
+            kind, head, cost = "attack", "attack", f"{self.house.attack_actions} Actions"
+        ammo = f", {f.ammo}" if f.ammo != "standard" else ""
+        label = (
+            f"{me.name} attacks {shown} with the {weapon.name}{mode}{ammo} "
+            f"at the {f.region} ({cost})"
+        )
+        params = (
+            ("targets", targets),
+            ("weapon", weapon.name),
+            ("mode", f.mode),
+            ("region", f.region),
+        )
+        aid = f"{head}:{'+'.join(targets)}:{weapon.name}:{f.mode}:{f.region}"
+        return Action(aid, me.name, label, kind, target=targets[0], params=params)
+
+    def _options(self, state: FightState, name: str) -> tuple[Action, ...]:
+        """Everything but "end turn" (the turn ends by itself when this is empty)."""
+        main, tail = self._option_lists(state, name)
+        return (*main, *tail)
+
+    def _option_lists(self, state: FightState, name: str) -> tuple[list[Action], list[Action]]:
+        """(listed before "end turn", after it). The default first: a free attack, a cone over
+        two or more enemies, an attack on the nearest enemy, a move toward it; attacks whose
+        Grapple or Melee holds a friend, leaving a group and falling back come last."""
+        me = state.combatant(name)
+        board: Board = state.board
+        budget = TurnBudget(self.house, me.actions, me.reaction)
+        grouped = bool(board.group_of(name))
+        free: list[Action] = []
+        if me.closed_on and board.distance(name, me.closed_on) <= self.house.melee_reach:
+            target = state.combatant(me.closed_on)
+            if target.hp > 0:
+                free = self._attack_actions(state, me, free_on=me.closed_on)
+        attacks: list[Action] = []
+        if budget.can_spend(self.house.attack_actions):
+            attacks = self._attack_actions(state, me)
+        friends = {c.name for c in state.combatants if c.side == me.side}
+        risky = [a for a in attacks if friends & set(a.param("targets"))]
+        safe = [a for a in attacks if a not in risky]
+        cones: list[Action] = []
+        if (
+            budget.can_spend(self.house.suppress_actions)
+            and me.actions == self.house.actions_per_turn
+            and me.reaction
+            and not grouped
+        ):
+            cones = self._suppress_actions(state, me)
+        wide = [a for a in cones if a.param("enemies", 0) >= 2]
+        out: list[Action] = [*free, *wide, *safe, *(a for a in cones if a not in wide)]
+        move = self.house.move_actions
+        creature = self.creature(me, board)
+        if budget.can_spend(move) and not grouped:
+            feet = move_distance(creature, self.house)
+            for foe in self._enemies(state, name):
+                if board.distance(name, foe.name) > self.house.melee_reach and feet > 0:
+                    out.append(
+                        Action(
+                            f"close:{foe.name}",
+                            name,
+                            f"{name} moves up to {feet} ft toward {foe.name} (1 Action)",
+                            "move",
+                            target=foe.name,
+                        )
+                    )
+        if budget.can_spend(self.house.melee_action_actions):
+            for foe in self._enemies(state, name):
+                if board.distance(name, foe.name) > self.house.melee_reach:
+                    continue
+                if foe.disarmed or len(self.roster[foe.name].weapons) == 1:
+                    continue
+                out.append(
+                    Action(
+                        f"disarm:{foe.name}",
+                        name,
+                        f"{name} tries to disarm {foe.name} (Athletics contest, 2 Actions)",
+                        "disarm",
+                        target=foe.name,
+                    )
+                )
+        if budget.can_spend(self.house.body_check_actions):
+            for e in me.effects:
+                if e.turns == 0 and e.condition in ("arm_wound", "leg_wound"):
+                    out.append(
+                        Action(
+                            f"body_check:{e.condition}",
+                            name,
+                            f"{name} makes a DC {self.house.body_check_dc} Body check to shake "
+                            f"off the {e.condition.replace('_', ' ')} (1 Action)",
+                            "recover",
+                            defensive=True,
+                            params=(("condition", e.condition),),
+                        )
+                    )
+        out += risky
+        tail: list[Action] = []
+        if grouped and budget.can_spend(self.house.exit_grapple_actions):
+            group = board.group_of(name)
+            what = "Grapple" if len(group) == 2 else "Melee"
+            tail.append(
+                Action(
+                    "exit",
+                    name,
+                    f"{name} leaves the {what} (1 Action)",
+                    "exit",
+                    defensive=True,
+                )
+            )
+        if budget.can_spend(move) and not grouped:
+            foes = self._enemies(state, name)
+            if foes:
+                feet = move_distance(creature, self.house)
+                tail.append(
+                    Action(
+                        f"fall_back:{foes[0].name}",
+                        name,
+                        f"{name} falls back up to {feet} ft from {foes[0].name} (1 Action)",
+                        "move",
+                        target=foes[0].name,
+                        defensive=True,
+                    )
+                )
+        return out, tail
+
+    def _suppress_actions(self, state: FightState, me: Fighter) -> list[Action]:
+        board: Board = state.board
+        out = []
+        for weapon in self._weapons(me):
+            if not weapon.is_ranged:
+                continue
+            try:
+                check_suppressing_fire(weapon, me.loaded(weapon.name), self.house)
+            except RuleError:
+                continue
+            for foe in self._enemies(state, me.name):
+                if board.distance(me.name, foe.name) > weapon.ranges[0]:
+                    continue
+                covers = self._cone(state, me.name, foe.name, weapon)
+                enemies = sum(1 for n in covers if state.combatant(n).side != me.side)
+                out.append(
+                    Action(
+                        f"suppress:{foe.name}:{weapon.name}",
+                        me.name,
+                        f"{me.name} lays suppressing fire with the {weapon.name} at {foe.name} "
+                        f"(cone over {', '.join(covers)}; 4 Actions and the Reaction)",
+                        "suppress",
+                        target=foe.name,
+                        params=(("weapon", weapon.name), ("enemies", enemies)),
+                    )
+                )
+        return out
+
+    def _cone(self, state: FightState, shooter: str, aim: str, weapon: Weapon) -> tuple[str, ...]:
+        """Who the cone covers (reading): the creature aimed at and everyone within reach of it,
+        up to the weapon's first range threshold."""
+        board: Board = state.board
+        return tuple(
+            c.name
+            for c in state.combatants
+            if c.name != shooter
+            and c.hp > 0
+            and board.distance(aim, c.name) <= self.house.melee_reach
+            and board.distance(shooter, c.name) <= weapon.ranges[0]
+        )
+
+    def _reaction_options(self, state: FightState, pending: Pending) -> tuple[Action, ...]:
+        me = state.combatant(pending.reactor)
+        attacks = self._attack_actions(state, me, reaction_on=pending.mover)
+        let_go = Action(
+            "let_go", me.name, f"{me.name} lets {pending.mover} go (keeps its Reaction)", "wait"
+        )
+        return (*attacks, let_go)
+
+    # -- doing it -------------------------------------------------------------------------------
+    def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        board: Board = state.board
+        owner = board.pending.mover if board.pending is not None else action.actor
+        if action.kind in ("reaction", "wait") and board.pending is not None:
+            return self._resolve_reaction(state, action, dice)
+        if action.id == "end_turn":
+            return self._end_turn(state, action.actor, dice)
+        me = state.combatant(action.actor)
+        if action.kind in ("attack", "free"):
+            state = self._attack(state, me, action, owner, dice)
+        elif action.kind == "move":
+            state = self._move(state, me, action, dice)
+        elif action.kind == "suppress":
+            state = self._suppress(state, me, action, dice)
+        elif action.kind == "exit":
+            state = self._exit(state, me, dice)
+        elif action.kind == "disarm":
+            state = self._disarm(state, me, action, dice)
+        elif action.kind == "recover":
+            state = self._body_check(state, me, action, dice)
+        return self._after(state, owner, dice)
+
+    def _spend(self, me: Fighter, cost: int, what: str, dice: DiceSource) -> Fighter:
+        budget = TurnBudget(self.house, me.actions, me.reaction).spend(cost, what)
+        dice.record(Note(f"{me.name}: {what}, {cost} Action(s), {budget.actions} left", "T02"))
+        return dataclasses.replace(me, actions=budget.actions)
+
+    def _after(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
+        """Pass the turn on when its owner is down or has nothing left but "end turn"."""
+        board: Board = state.board
+        if board.pending is not None:
+            return dataclasses.replace(state, acting=board.pending.reactor, phase="reaction")
+        state = dataclasses.replace(state, acting=owner, phase="turns")
+        if len({c.side for c in state.combatants if c.hp > 0}) <= 1:
+            return state
+        if state.combatant(owner).hp <= 0 or not self._has_option(state, owner):
+            return self._end_turn(state, owner, dice)
+        return state
+
+    def _attack(
+        self, state: FightState, me: Fighter, action: Action, owner: str, dice: DiceSource
+    ) -> FightState:
+        board: Board = state.board
+        weapon = self.roster[me.name].weapon(action.param("weapon"))
+        targets: tuple[str, ...] = action.param("targets")
+        free = action.kind == "free"
+        reaction = action.kind == "reaction"
+        p = self._prepared(
+            state,
+            me,
+            targets,
+            weapon,
+            mode=action.param("mode"),
+            region=action.param("region"),
+            free=free,
+        )
+        assert p is not None, action.id
+        if free:
+            dice.record(Note(f"{me.name}: melee attack as a Free Action after moving", "T09"))
+            me = dataclasses.replace(me, closed_on="")
+        elif reaction:
+            dice.record(Note(f"{me.name} uses its Reaction to attack", "T09"))
+            me = dataclasses.replace(me, reaction=False)
+        else:
+            me = self._spend(me, self.house.attack_actions, "attack", dice)
+        f = p.fields
+        key = (
+            "tactical_d20 attack",
+            me.name,
+            targets,
+            weapon.name,
+            f.mode,
+            f.ammo,
+            f.region,
+            f.distance,
+            f.cover,
+            tuple(m.value for m in p.modifiers),
+            p.dodge,
+        )
+        out: AttackOutcome = dice.derive(
+            action.label,
+            partial(roll_attack, p),
+            key=key,
+            exact=partial(self._exact_attack, key, p),
+        )
+        if p.rounds:
+            me = me.with_rounds(weapon.name, me.loaded(weapon.name) - p.rounds)
+        state = state.with_combatant(me)
+        if not weapon.is_ranged:
+            target = targets[0]
+            if board.group_of(me.name) != board.group_of(target) or not board.group_of(target):
+                board = board.join(me.name, target)
+                group = board.group_of(me.name)
+                if len(group) > 2:
+                    dice.record(Note(f"a Melee of {', '.join(group)}", "T09"))
+                for n in (me.name, target):
+                    state = state.with_combatant(
+                        dataclasses.replace(state.combatant(n), in_cover=False)
+                    )
+                me = state.combatant(me.name)
+                if me.closed_on == target:
+                    state = state.with_combatant(dataclasses.replace(me, closed_on=""))
+        if out.hit and not out.stopped:
+            hit = state.combatant(out.member)
+            hit = dataclasses.replace(hit, hp=hit.hp - out.damage)
+            for e in out.effects:
+                turns = 0 if "Body check" in e.until else (2 if hit.name == owner else 1)
+                hit = hit.with_effect(Lasting(e.condition, turns))
+            state = state.with_combatant(hit)
+            if hit.hp <= 0:
+                dice.record(Note(f"{hit.name} is down: 0 hit points", "T03"))
+                board = board.drop(hit.name)
+        return dataclasses.replace(state, board=board)
+
+    def _exact_attack(self, key: Any, p: Any) -> Weighted[AttackOutcome]:
+        """The attack's exact outcomes, kept across previews (the key holds all it depends on)."""
+        found = self._attacks.get(key)
+        if found is None:
+            found = enumerate_outcomes(partial(roll_attack, p))
+            _remember(self._attacks, key, found)
+        return found
+
+    def _move(self, state: FightState, me: Fighter, action: Action, dice: DiceSource) -> FightState:
+        board: Board = state.board
+        target = action.target
+        assert target is not None
+        feet = move_distance(self.creature(me, board), self.house)
+        me = self._spend(me, self.house.move_actions, "move", dice)
+        old = board.distance(me.name, target)
+        closing = action.id.startswith("close:")
+        new = max(self.house.melee_reach, old - feet) if closing else old + feet
+        board = board.moved(me.name, target, new).out_of_zones(me.name)
+        verb = "closes on" if closing else "falls back from"
+        dice.record(Note(f"{me.name} {verb} {target}: {old} ft -> {new} ft", "T04"))
+        if me.in_cover and self.roster[me.name].cover != "none":
+            dice.record(StateChange(me.name, "cover", self.roster[me.name].cover, "none", "T11"))
+        me = dataclasses.replace(me, in_cover=False)
+        if closing and new <= self.house.melee_reach < old:
+            me = dataclasses.replace(me, closed_on=target)
+            dice.record(Note(f"{me.name} is within reach of {target}: a free melee attack", "T09"))
+        elif not closing:
+            me = dataclasses.replace(me, closed_on="")
+        return dataclasses.replace(state.with_combatant(me), board=board)
+
+    def _suppress(
+        self, state: FightState, me: Fighter, action: Action, dice: DiceSource
+    ) -> FightState:
+        board: Board = state.board
+        weapon = self.roster[me.name].weapon(action.param("weapon"))
+        assert action.target is not None
+        covers = self._cone(state, me.name, action.target, weapon)
+        me = self._spend(me, self.house.suppress_actions, "suppressing fire", dice)
+        left = me.loaded(weapon.name) - self.house.suppress_rounds
+        dice.record(StateChange(weapon.name, "rounds loaded", me.loaded(weapon.name), left, "T08"))
+        dice.record(Note(f"{me.name} uses its Reaction for the suppressing fire", "T08"))
+        dice.record(
+            Note(
+                f"the cone reaches {weapon.ranges[0]} ft and covers {', '.join(covers)} "
+                f"until {me.name}'s next turn",
+                "T08",
+            )
+        )
+        me = dataclasses.replace(me.with_rounds(weapon.name, left), reaction=False, closed_on="")
+        zone = Zone(me.name, weapon.name, covers)
+        board = dataclasses.replace(board, zones=(*board.zones, zone))
+        return dataclasses.replace(state.with_combatant(me), board=board)
+
+    def _exit(self, state: FightState, me: Fighter, dice: DiceSource) -> FightState:
+        board: Board = state.board
+        group = board.group_of(me.name)
+        me = self._spend(me, self.house.exit_grapple_actions, "leave the group", dice)
+        state = state.with_combatant(me)
+        if len(group) == 2:
+            other = state.combatant(next(n for n in group if n != me.name))
+            dice.record(
+                Note(f"{me.name} leaves the Grapple: {other.name} may attack as a Reaction", "T09")
+            )
+            if other.reaction and not other.has("stunned") and other.hp > 0:
+                pending = Pending(other.name, me.name)
+                return dataclasses.replace(state, board=dataclasses.replace(board, pending=pending))
+            dice.record(Note(f"{other.name} has no Reaction to use", "T09"))
+        else:
+            dice.record(Note(f"{me.name} leaves the Melee: no opportunity attack", "T09"))
+        board = board.leave(me.name, self.house.melee_reach)
+        return dataclasses.replace(state, board=board)
+
+    def _resolve_reaction(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        board: Board = state.board
+        assert board.pending is not None
+        mover = board.pending.mover
+        if action.kind == "reaction":
+            state = self._attack(state, state.combatant(action.actor), action, mover, dice)
+            board = state.board
+        else:
+            dice.record(Note(f"{action.actor} lets {mover} go", "T09"))
+        board = dataclasses.replace(board, pending=None)
+        if state.combatant(mover).hp > 0:
+            board = board.leave(mover, self.house.melee_reach)
+        state = dataclasses.replace(state, board=board)
+        return self._after(state, mover, dice)
+
+    def _disarm(
+        self, state: FightState, me: Fighter, action: Action, dice: DiceSource
+    ) -> FightState:
+        board: Board = state.board
+        assert action.target is not None
+        foe = state.combatant(action.target)
+        contest = prepare_contest(
+            "disarm",
+            self.creature(me, board),
+            self.creature(foe, board),
+            board.distance(me.name, foe.name),
+            self.house,
+        )
+        me = self._spend(me, self.house.melee_action_actions, "disarm", dice)
+        state = state.with_combatant(me)
+        key = ("tactical_d20 contest", "disarm", me.name, foe.name)
+        won = dice.derive(action.label, partial(roll_contest, contest), key=key).success
+        if won:
+            state = state.with_combatant(dataclasses.replace(foe, disarmed=True))
+        return state
+
+    def _body_check(
+        self, state: FightState, me: Fighter, action: Action, dice: DiceSource
+    ) -> FightState:
+        board: Board = state.board
+        condition = action.param("condition")
+        contest = prepare_contest("body_check", self.creature(me, board), None, 0, self.house)
+        me = self._spend(me, self.house.body_check_actions, "Body check", dice)
+        key = ("tactical_d20 contest", "body_check", me.name)
+        if dice.derive(action.label, partial(roll_contest, contest), key=key).success:
+            dice.record(StateChange(me.name, "condition", condition, "-", "T05"))
+            me = me.without(condition)
+        return state.with_combatant(me)
+
+
+def _weapon_rank(weapon: Weapon, near: bool) -> int:
+    """Default order of weapons: a melee weapon in reach, else a ranged one; fists last."""
+    if weapon.kind == "unarmed":
+        return 3
+    if not weapon.is_ranged:
+        return 0 if near else 2
+    return 1
+
+
+#: Entries kept per cache before the oldest go.
+CACHE_SIZE = 4096
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= CACHE_SIZE:
+        del cache[next(iter(cache))]
+    cache[key] = value
