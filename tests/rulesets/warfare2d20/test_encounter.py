@@ -88,11 +88,11 @@ def test_small_duel_by_hand() -> None:
     # End of round 1 (W11 model): Red still, 2 actions: 80 + 2 x 10 = 100, under his breath
     # limit 140 + 2 x 11 = 162; after rest max(80, 100 - 30) = 80. The dead take no fatigue.
     assert red == Soldier(
-        "Red", "red", 3, 0, "wounded", initiative=7, passed=True, actions=2,
+        "Red", "red", 3, 0, "wounded", initiative="passed", actions=2,
         fatigue=RoundFatigue(100, False, 0, 80),
     )  # fmt: skip
     assert blue == Soldier(
-        "Blue", "blue", -2, 0, "dead", initiative=10, passed=True, actions=1,
+        "Blue", "blue", -2, 0, "dead", initiative="passed", actions=1,
     )  # fmt: skip
     engine = enc.engine
     assert (engine.turns.harm(red), engine.turns.harm(blue)) == (11 + 12, 16 + 12)
@@ -110,7 +110,8 @@ def test_gunner_suppresses_then_runs_out_of_breath(tmp_path: Path) -> None:
     enc = begin(path, [2, 2, 6, 6])
     s = enc.state
     assert s.order == ("Gunner", "Insurgent") and s.acting == "Gunner"
-    assert s.combatant("Gunner").exceptional and not s.combatant("Insurgent").passed
+    assert s.combatant("Gunner").initiative == "exceptionally well"
+    assert s.combatant("Insurgent").initiative == "failed"
     # Gunner, action 1: automatic gives delta t +2 (12), delta s +3; sprinting +6 delta. 10+10 =
     # 20 against 10+18 = 28: delta 8, modified 14 > 12: a miss, but 14 <= 12 + 3: shock. Mettle
     # check 6+6 = 12 > 11: failed, suppressed: takes cover, loses his actions to the end of
@@ -150,12 +151,12 @@ def test_gunner_suppresses_then_runs_out_of_breath(tmp_path: Path) -> None:
     s = enc.state
     assert (s.round, s.acting, s.ending, s.order) == (3, "Gunner", None, ("Gunner", "Insurgent"))
     assert s.combatant("Gunner") == Soldier(
-        "Gunner", "marines", 20, 20, "unhurt", initiative=4, passed=True, exceptional=True,
+        "Gunner", "marines", 20, 20, "unhurt", initiative="exceptionally well",
         movement="sprinting", fatigue=RoundFatigue(170, True, 1, 140),
     )  # fmt: skip
     # He stays down in cover until he acts again (W03 reading): still, so his heart rests.
     assert s.combatant("Insurgent") == Soldier(
-        "Insurgent", "insurgents", 5, 9, "wounded", initiative=12, stance="taking cover",
+        "Insurgent", "insurgents", 5, 9, "wounded", initiative="failed", stance="taking cover",
         fatigue=RoundFatigue(80, False, 0, 80),
     )  # fmt: skip
     assert not enc.engine.turns.is_hurt(s.combatant("Gunner"))

@@ -137,7 +137,7 @@ class Warfare2d20Turns(Actions, Turns):
                 )
         if not me.aiming and f.aim_level != "none":
             acts.append(Action("aim", me.name, f"{me.name} takes aim ({f.aim})", "aim"))
-        if me.exceptional and not me.signalled and self._allies(state, me):
+        if me.initiative == "exceptionally well" and not me.signalled and self._allies(state, me):
             label = f"{me.name} signals his side to take aim and fire on his command"
             acts.append(Action("signal", me.name, label, "signal"))
         if me.smoke_grenades:
@@ -226,11 +226,6 @@ class Warfare2d20Turns(Actions, Turns):
         c: Soldier = combatant
         f = self.fighters[c.name]
         penalty = c.fatigue.next_round_penalty if c.fatigue else 0
-        if c.initiative is None:
-            init = "ambush" if f.ambusher and c.passed else "-"
-        else:
-            init = f"{c.initiative} {'passed' if c.passed else 'failed'}"
-            init += ", exceptionally well" if c.exceptional else ""
         out: dict[str, Any] = {
             "hit points": f"{c.hit_points}/{f.stats.hit_points}",
             "stamina": f"{c.stamina}/{f.stats.stamina}",
@@ -243,7 +238,7 @@ class Warfare2d20Turns(Actions, Turns):
             "heart rate": c.fatigue.heart_rate_after_rest if c.fatigue else TEXTLESS.base["still"],
             "out of breath": f"+{penalty} delta" if penalty else "no",
             "aiming": c.aiming,
-            "initiative": init,
+            "initiative": c.initiative or "-",
         }
         if c.suppressed_until:
             out["suppressed until"] = f"end of round {c.suppressed_until}"
@@ -275,7 +270,12 @@ class Warfare2d20Turns(Actions, Turns):
         for c in people:
             x = by_name.get(c.name)
             if x is not None:
-                c = updated(c, initiative=x.roll, passed=x.passed, exceptional=x.exceptional)
+                word = "passed" if x.passed else "failed"
+                if x.roll is None:
+                    word = "ambush"
+                elif x.exceptional:
+                    word = "exceptionally well"
+                c = updated(c, initiative=word)
                 c = updated(c, signalled=False)
             new.append(c)
         return tuple(new), order

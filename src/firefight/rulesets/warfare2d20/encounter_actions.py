@@ -52,10 +52,10 @@ class Soldier:
     hit_points: int
     stamina: int
     status: str = "unhurt"
-    #: W10: the initiative roll (None: ambusher or not rolled yet), passed, exceptionally well.
-    initiative: int | None = None
-    passed: bool = False
-    exceptional: bool = False
+    #: W10: "ambush", "passed", "failed" or "exceptionally well" ("" before the first roll).
+    #: The roll itself is in the transcript; keeping only what the rules use keeps the exact
+    #: chain small (the order is the state's ``order``).
+    initiative: str = ""
     signalled: bool = False
     #: W11, this round: actions taken, stopped acting, movement.
     actions: int = 0
