@@ -102,7 +102,9 @@ def _share(weight: Weight, total: Weight, exact: bool) -> dict[str, Any]:
     p = _p(weight, total)
     if exact:
         out: dict[str, Any] = {"p": p, "ci95": [p, p]}
-        if isinstance(weight, Fraction) and isinstance(total, (int, Fraction)):
+        if not weight:
+            out["fraction"] = "0"
+        elif isinstance(weight, Fraction) and isinstance(total, (int, Fraction)):
             exact_p = Fraction(weight) / Fraction(total)
             if len(str(exact_p.denominator)) <= 40:
                 out["fraction"] = f"{exact_p.numerator}/{exact_p.denominator}"

@@ -183,6 +183,48 @@ def fight(
         encounter_commands.fight(scenario, seed, policy or [], max_rounds, set_ or [], as_json)
 
 
+@app.command()
+def simulate(
+    scenario: ScenarioArg,
+    n: Annotated[
+        int | None, typer.Option("-n", "--fights", help="How many fights (default 10,000).")
+    ] = None,
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    exact: Annotated[
+        bool,
+        typer.Option("--exact", help="Solve the fight exactly (small fights, fixed policies)."),
+    ] = False,
+    reference: Annotated[
+        bool, typer.Option("--reference", help="Play fight by fight (slow; for checking).")
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Processes (default: all cores for big runs).")
+    ] = None,
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Who wins, how often, in how many rounds, and who falls: many fights, or exactly."""
+    with user_errors():
+        from firefight.cli import simulate_commands
+
+        simulate_commands.run(
+            scenario,
+            n,
+            seed,
+            policy or [],
+            max_rounds,
+            set_ or [],
+            exact,
+            reference,
+            workers,
+            as_json,
+            plot,
+        )
+
+
 encounter_app = typer.Typer(
     help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
     no_args_is_help=True,

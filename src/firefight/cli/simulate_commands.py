@@ -1,0 +1,174 @@
+"""``firefight simulate``: many fights (or the exact chain), a report, and plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from firefight.analysis.simulate import Simulation, simulate
+from firefight.cli.encounter_commands import _engine
+from firefight.cli.output import print_json, write_atomically
+from firefight.errors import InputError
+
+
+def run(
+    scenario: Path,
+    n: int | None,
+    seed: int | None,
+    policies: list[str],
+    max_rounds: int | None,
+    overrides: list[str],
+    exact: bool,
+    reference: bool,
+    workers: int | None,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    if plot is not None and not str(plot).lower().endswith(".png"):
+        raise InputError(f"--plot {plot}: plots are written as PNG", tip="name the file *.png")
+    engine = _engine(scenario, policies, max_rounds, overrides)
+    if not exact and n is None:
+        n = 10_000
+    console = Console(stderr=True)
+    result = _with_progress(console, engine, n, seed, exact, reference, workers, quiet=as_json)
+    report = result.to_json(str(scenario))
+    if plot is not None:
+        plot_report(plot, report, engine.scenario.spec.title)
+    if as_json:
+        print_json(report)
+        return
+    render(report, result)
+    if plot is not None:
+        Console().print(f"plot written to {plot}", markup=False)
+
+
+def _with_progress(
+    console: Console,
+    engine: Any,
+    n: int | None,
+    seed: int | None,
+    exact: bool,
+    reference: bool,
+    workers: int | None,
+    quiet: bool,
+) -> Simulation:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}")]
+    with Progress(
+        *columns,
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    ) as bar:
+        what = "exact chain: passes" if exact else "fights"
+        task = bar.add_task(what, total=None if exact else n)
+
+        def advance(done: int) -> None:
+            bar.update(task, completed=done)
+
+        return simulate(
+            engine,
+            n,
+            seed,
+            exact=exact,
+            reference=reference,
+            workers=workers,
+            progress=advance,
+        )
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def _ci(share: dict[str, Any], exact: bool) -> str:
+    if exact:
+        return str(share.get("fraction", "~"))
+    lo, hi = share["ci95"]
+    return f"{_pct(lo)} .. {_pct(hi)}"
+
+
+def render(report: dict[str, Any], result: Simulation) -> None:
+    console = Console(highlight=False)
+    exact = report["exact"]
+    how = result.method if exact else f"{report['n']:,} fights, seed {report['seed']}"
+    console.print(f"[bold]{report['scenario']}[/bold]  ({how})")
+    if result.interrupted:
+        console.print("[bold]interrupted (Ctrl-C): the report covers what was done[/bold]")
+    outcomes = Table(title="who wins (95% interval)" if not exact else "who wins (exact)")
+    outcomes.add_column("outcome")
+    outcomes.add_column("probability", justify="right")
+    outcomes.add_column("95% interval" if not exact else "fraction", justify="right")
+    for side, entry in report["sides"].items():
+        outcomes.add_row(f"{side} wins", _pct(entry["win"]["p"]), _ci(entry["win"], exact))
+    outcomes.add_row("draw (nobody left)", _pct(report["draw"]["p"]), _ci(report["draw"], exact))
+    outcomes.add_row(
+        "truncated (max_rounds)", _pct(report["truncated"]["p"]), _ci(report["truncated"], exact)
+    )
+    console.print(outcomes)
+    rounds = report["rounds"]
+    spread = ", ".join(f"{d['rounds']}: {_pct(d['p'])}" for d in rounds["dist"][:12])
+    more = " ..." if len(rounds["dist"]) > 12 else ""
+    console.print(f"rounds to finish: mean {rounds['mean']:.2f}; {spread}{more}", markup=False)
+    people = Table(title="combatants")
+    for col in ("name", "out of the fight", "dead", "mean harm dealt", "mean harm taken"):
+        people.add_column(col, justify="left" if col == "name" else "right")
+    for name, c in report["combatants"].items():
+        people.add_row(
+            name,
+            _pct(c["p_out"]),
+            _pct(c["p_dead"]),
+            f"{c['mean_dealt']:.2f}",
+            f"{c['mean_taken']:.2f}",
+        )
+    console.print(people)
+    if exact and report.get("mass_left"):
+        console.print(f"mass still in play at the step limit: {report['mass_left']:.3g}")
+
+
+def plot_report(path: Path, report: dict[str, Any], title: str) -> None:
+    """Win chances with their intervals, rounds to finish, and who is still standing by round."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, (wins, rounds, standing) = plt.subplots(3, 1, figsize=(8, 9))
+    labels = [*report["sides"], "draw", "truncated"]
+    shares = [e["win"] for e in report["sides"].values()] + [report["draw"], report["truncated"]]
+    ps = [100 * s["p"] for s in shares]
+    lows = [max(0.0, 100 * (s["p"] - s["ci95"][0])) for s in shares]
+    highs = [max(0.0, 100 * (s["ci95"][1] - s["p"])) for s in shares]
+    wins.bar(labels, ps, yerr=[lows, highs], capsize=6, color="#4a78b5")
+    wins.set_ylabel("%")
+    wins.set_title("outcome (95% interval)" if not report["exact"] else "outcome (exact)")
+    dist = report["rounds"]["dist"]
+    rounds.bar([d["rounds"] for d in dist], [100 * d["p"] for d in dist], color="#b5784a")
+    rounds.set_title("rounds to finish")
+    rounds.set_ylabel("%")
+    rounds.xaxis.set_major_locator(MaxNLocator(integer=True))
+    end = max((d["rounds"] for d in dist), default=1)
+    for name, series in report["standing_by_round"].items():
+        shown = [1.0, *series[:end]]
+        standing.step(range(len(shown)), [100 * p for p in shown], where="post", label=name)
+    standing.set_title("still standing after round")
+    standing.set_ylabel("%")
+    standing.set_ylim(0, 105)
+    standing.xaxis.set_major_locator(MaxNLocator(integer=True))
+    standing.legend(fontsize="small", ncol=2)
+    fig.suptitle(title)
+    fig.tight_layout()
+
+    def save(tmp: Path) -> None:
+        fig.savefig(tmp, format="png")
+
+    try:
+        write_atomically(path, save)
+    finally:
+        plt.close(fig)

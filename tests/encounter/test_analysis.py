@@ -1,0 +1,144 @@
+"""simulate: exact answers worked out by hand, the fast path against the reference, seeds."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from firefight.analysis.exact import solve_exact
+from firefight.analysis.fast import simulate_fast
+from firefight.analysis.reference import simulate_reference
+from firefight.analysis.report import report_json
+from firefight.analysis.stats import wilson
+from firefight.cli.app import app
+from firefight.encounter import Engine, read_scenario
+from firefight.errors import InputError
+
+
+def engine(path, **kw) -> Engine:  # type: ignore[no-untyped-def]
+    return Engine(read_scenario(path, **kw))
+
+
+def test_exact_one_hit_duel_by_hand(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # Ann acts first each round and hits on 4+ (1/2); so does Bob. Ann wins in round r with
+    # (1/4)^(r-1) * 1/2; over 5 rounds: 1/2 * (1 - (1/4)^5) / (3/4) = 341/512. Bob: half that.
+    # Nobody has hit after 5 rounds: (1/4)^5 = 1/1024, the truncated mass.
+    tally, arithmetic = solve_exact(engine(toy_scenario(max_rounds=5)))
+    assert arithmetic == "fraction"
+    assert tally.wins == {"red": Fraction(341, 512), "blue": Fraction(341, 1024)}
+    assert tally.truncated == Fraction(1, 1024) and tally.draws == 0
+    assert tally.ended_at[("red", 2)] == Fraction(1, 8)  # miss, miss, hit
+    assert tally.fell_at[("Bob", 1)] == Fraction(1, 2)
+    out = report_json(tally, scenario="toy", n=None, seed=None, exact=True)
+    assert out["sides"]["red"]["win"]["fraction"] == "341/512"
+    assert out["sides"]["red"]["win"]["ci95"] == [out["sides"]["red"]["win"]["p"]] * 2
+    assert out["rounds"]["dist"][0] == {"rounds": 1, "p": 0.75}
+
+
+def test_exact_two_hits_and_dodging_by_hand(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # Ann (2 hp, skill 4) against Bob (1 hp, skill 2: hits on 2+, 5/6), one round:
+    # Ann hits (1/2) and wins; else Bob hits (5/6): Ann at 1 hp; round over (max_rounds 1).
+    tally, _ = solve_exact(engine(toy_scenario(max_rounds=1, ann_hp=2, bob_skill=2)))
+    assert tally.wins == {"red": Fraction(1, 2)}
+    assert tally.truncated == Fraction(1, 2)
+    assert tally.taken["Ann"] == Fraction(1, 2) * Fraction(5, 6)
+    assert tally.dealt["Bob"] == Fraction(5, 12)
+
+
+def test_random_policy_is_a_uniform_mixture(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # Ann random over (attack, dodge, wait): hits with 1/3 * 1/2 = 1/6 per turn; Bob never acts
+    # usefully (policy first = attack, but skill 7 never hits).
+    path = toy_scenario(max_rounds=1, red="random", bob_skill=7)
+    tally, _ = solve_exact(engine(path))
+    assert tally.wins == {"red": Fraction(1, 6)}
+
+
+def test_too_many_states_is_refused(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError, match="more than 3 states"):
+        solve_exact(engine(toy_scenario(ann_hp=9, bob_hp=9)), max_states=3)
+
+
+def test_fast_path_matches_exact_and_reference(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    path = toy_scenario(ann_hp=3, bob_hp=2, bob_skill=3, extra="initiative = true")
+    exact_tally, _ = solve_exact(engine(path))
+    p = float(exact_tally.wins["red"])
+    fast, interrupted = simulate_fast(engine(path), 40_000, 9)
+    assert not interrupted and fast.total == 40_000
+    # tolerance: a Wilson interval at z = 4 (a false alarm about once in 15,000 seeds)
+    lo, hi = wilson(int(fast.wins["red"]), 40_000, z=4)
+    assert lo <= p <= hi
+    ref = simulate_reference(engine(path), 3_000, 9)
+    lo, hi = wilson(int(ref.wins["red"]), 3_000, z=4)
+    assert lo <= p <= hi
+    # the two simulations agree with each other too (difference within 4 standard errors)
+    pf, pr = fast.wins["red"] / 40_000, ref.wins["red"] / 3_000
+    se = (p * (1 - p) * (1 / 40_000 + 1 / 3_000)) ** 0.5
+    assert abs(pf - pr) < 4 * se
+
+
+def test_same_seed_same_report_any_chunking(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import firefight.analysis.fast as fast
+
+    path = toy_scenario(ann_hp=3, bob_hp=3, red="random")
+    one = report_json(
+        simulate_fast(engine(path), 5_000, 3)[0], scenario="s", n=1, seed=3, exact=False
+    )
+    again = report_json(
+        simulate_fast(engine(path), 5_000, 3)[0], scenario="s", n=1, seed=3, exact=False
+    )
+    assert one == again
+    other = report_json(
+        simulate_fast(engine(path), 5_000, 4)[0], scenario="s", n=1, seed=4, exact=False
+    )
+    assert other["sides"] != one["sides"]
+    monkeypatch.setattr(fast, "CHUNK", 1_000)
+    chunked = simulate_fast(engine(path), 5_000, 3)[0]
+    assert chunked.total == 5_000
+
+
+def test_simulate_cli_json_shape(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    path = toy_scenario(ann_hp=2, bob_hp=2)
+    res = CliRunner().invoke(app, ["simulate", str(path), "-n", "2000", "--seed", "5", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert list(out)[:9] == [
+        "scenario",
+        "n",
+        "seed",
+        "exact",
+        "sides",
+        "truncated",
+        "draw",
+        "rounds",
+        "combatants",
+    ]
+    assert out["n"] == 2000 and out["seed"] == 5 and out["exact"] is False
+    assert set(out["sides"]) == {"red", "blue"}
+    lo, hi = out["sides"]["red"]["win"]["ci95"]
+    assert lo <= out["sides"]["red"]["win"]["p"] <= hi
+    assert {"p_out", "p_dead"} <= set(out["combatants"]["Ann"])
+    total = sum(s["win"]["p"] for s in out["sides"].values())
+    assert total + out["truncated"]["p"] + out["draw"]["p"] == pytest.approx(1)
+    res = CliRunner().invoke(app, ["simulate", str(path), "--exact", "--json"])
+    out = json.loads(res.stdout)
+    assert out["exact"] is True and out["n"] is None
+    assert out["sides"]["red"]["win"]["ci95"][0] == out["sides"]["red"]["win"]["p"]
+
+
+def test_simulate_cli_refusals_and_plot(toy_scenario, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = toy_scenario()
+    for args, message in [
+        (["-n", "0"], "-n 0 is out of range"),
+        (["--exact", "-n", "5"], "--exact takes no -n"),
+        (["--plot", str(tmp_path / "x.jpg")], "PNG"),
+        (["--workers", "0"], "--workers 0"),
+    ]:
+        res = CliRunner().invoke(app, ["simulate", str(path), *args])
+        assert res.exit_code == 2 and message in res.output, res.output
+    plot = tmp_path / "fight.png"
+    res = CliRunner().invoke(app, ["simulate", str(path), "-n", "500", "--plot", str(plot)])
+    assert res.exit_code == 0, res.output
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
