@@ -70,6 +70,11 @@ class AttackOutcome:
     critical: str | None = None
     jammed: bool = False
     ally_hit: str | None = None
+    #: How far a miss fell short (defence - attack), only when the caller asked (miss_floor).
+    missed_by: int = 0
+    #: Luck points left to each side afterwards (G17; an encounter keeps the pool).
+    attacker_luck: int | None = None
+    target_luck: int | None = None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -405,12 +410,17 @@ def _allies_dodge(dice: DiceSource, sit: AttackSituation, attack_total: int) -> 
 
 
 def resolve_outcome(
-    sit: AttackSituation, dice: DiceSource, cache: dict[Any, Any] | None = None
+    sit: AttackSituation,
+    dice: DiceSource,
+    cache: dict[Any, Any] | None = None,
+    miss_floor: int = -1,
 ) -> AttackOutcome:
     """The whole attack on any dice: the one rule that odds enumerate.
 
     ``cache`` (exact enumeration only) keeps what does not depend on the dice (the plan, the
     wound specs) between the many replays of this function; it never changes a result.
+    ``miss_floor`` < -1 asks how far a miss fell short (down to -miss_floor; G11 for an
+    encounter); the default keeps every miss as one outcome.
     """
     if sit.attack.mode == "reload":
         raise InputError("attack.mode: reload is resolved by resolve_reload")
@@ -429,16 +439,28 @@ def resolve_outcome(
     mode = sit.attack.mode
     cap = max(plan.rounds_at_target - 1, 2) if mode == "full_auto" else 2
     keep_total = bool(sit.attack.allies_in_melee) and sit.attack.into_close_combat
-    c = contest(dice, sit, plan, cap, keep_total, cache)
+    c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor)
+    short = -c.margin if (miss_floor < -1 and c.margin < 0) else 0
     if c.critical is not None:
         consequence, jammed = critical_failure(dice, sit, c.critical)
-        return AttackOutcome(critical=consequence, jammed=jammed)
+        return AttackOutcome(
+            critical=consequence,
+            jammed=jammed,
+            missed_by=short,
+            attacker_luck=c.attacker_luck,
+            target_luck=c.target_luck,
+        )
     if c.margin < 0:
         dice.record(Note("miss", "G04"))
         ally = None
         if keep_total and c.attack_total is not None:
             ally = _allies_dodge(dice, sit, c.attack_total)
-        return AttackOutcome(ally_hit=ally)
+        return AttackOutcome(
+            ally_hit=ally,
+            missed_by=short,
+            attacker_luck=c.attacker_luck,
+            target_luck=c.target_luck,
+        )
     hits = _hits(dice, sit, plan, c.margin)
     ally = None
     w = sit.attacker.weapon
@@ -460,6 +482,33 @@ def resolve_outcome(
         damage=added,
         saves=saves,
         ally_hit=ally,
+        attacker_luck=c.attacker_luck,
+        target_luck=saves.luck_left,
+    )
+
+
+def resolve_hits(
+    sit: AttackSituation, dice: DiceSource, hits: int, cache: dict[Any, Any] | None = None
+) -> AttackOutcome:
+    """Hits that land without an attack roll (G11 braving the fire, G29/G30 covering fire, a
+    fumbled shot into oneself): the same location, wound and saves stages as an attack, with
+    the hits as one wound and one more die per extra hit (G27/G28). No "barely hit" graze
+    bonus: no attack roll was made."""
+    if cache is None:
+        cache = {"token": memo.new_token()}
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    luck = sit.target.luck_available
+    location, wound, added, saves = _hit_stage(dice, sit, plan, hits, 2, luck, cache)
+    return AttackOutcome(
+        hit=True,
+        hits=hits,
+        location=location,
+        wound=wound,
+        damage=added,
+        saves=saves,
+        target_luck=saves.luck_left,
     )
 
 

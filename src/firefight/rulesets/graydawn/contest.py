@@ -81,15 +81,23 @@ def contest(
     cap: int,
     keep_total: bool,
     cache: dict[Any, Any],
+    miss_floor: int = -1,
 ) -> Contest:
-    parts: ContestParts | None = cache.get("contest")
+    """The opposed roll; a miss is margin -1 unless ``miss_floor`` asks for how far it missed
+    (down to that floor: an encounter needs it for the hits an exposed, suppressed attacker
+    takes per full 5 points missed, G11)."""
+    parts: ContestParts | None = cache.get(("contest", miss_floor))
     if parts is None:
-        parts = cache["contest"] = _contest_parts(sit, plan, cap, keep_total)
+        parts = cache[("contest", miss_floor)] = _contest_parts(
+            sit, plan, cap, keep_total, miss_floor
+        )
     key, run, weighted = parts
     return memo.branch(dice, "attack vs defence", run, key, weighted)
 
 
-def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool) -> ContestParts:
+def _contest_parts(
+    sit: AttackSituation, plan: Plan, cap: int, keep_total: bool, floor: int = -1
+) -> ContestParts:
     """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
     h = sit.house
     a, t = sit.attacker, sit.target
@@ -184,8 +192,8 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
     def classify(attack: int, defence: int, ap: int, tp: int) -> Contest:
         total = attack if keep_total else None
         if attack <= 0:
-            return Contest(-1, (-attack) // 5, total, ap, tp)
-        return Contest(max(-1, min(attack - defence, cap)), None, total, ap, tp)
+            return Contest(max(floor, min(attack - defence, -1)), (-attack) // 5, total, ap, tp)
+        return Contest(max(floor, min(attack - defence, cap)), None, total, ap, tp)
 
     def weighted_luck() -> Weighted[Contest]:
         """With luck choices: the same steps over states (attack, defence, points), each re-roll
@@ -260,17 +268,27 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
         ap, tp = a.luck_available, t.luck_available
         acc: dict[Contest, int] = {}
         d_total = dist.total if rolled_defence else 1
-        contests = {m: Contest(m, None, None, ap, tp) for m in range(-1, cap + 1)}
+        contests = {m: Contest(m, None, None, ap, tp) for m in range(floor, cap + 1)}
         for va, wa in items:
             attack = a_base + va
+            if attack <= 0 and (floor < -1 and rolled_defence):
+                sev = (-attack) // 5
+                for vd, wd in items:
+                    defence = d_base + vd
+                    if tn is not None and not h.tn_dodge_replaces_tn:
+                        defence = max(defence, tn)
+                    c = Contest(max(floor, min(attack - defence, -1)), sev, None, ap, tp)
+                    acc[c] = acc.get(c, 0) + wa * wd
+                continue
             if attack <= 0:
-                c = Contest(-1, (-attack) // 5, None, ap, tp)
+                m0 = max(floor, min(attack - tn, -1)) if tn is not None else -1
+                c = Contest(m0, (-attack) // 5, None, ap, tp)
                 # the defence is rolled all the same: only its kept mass counts
                 acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
                 continue
             if not rolled_defence:
                 assert tn is not None
-                c = Contest(max(-1, min(attack - tn, cap)), None, None, ap, tp)
+                c = Contest(max(floor, min(attack - tn, cap)), None, None, ap, tp)
                 acc[c] = acc.get(c, 0) + wa
                 continue
             by_margin: dict[int, int] = {}
@@ -279,7 +297,7 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
                 if tn is not None and not h.tn_dodge_replaces_tn:
                     defence = max(defence, tn)
                 m = attack - defence
-                m = -1 if m < -1 else (cap if m > cap else m)
+                m = floor if m < floor else (cap if m > cap else m)
                 by_margin[m] = by_margin.get(m, 0) + wd
             for m, wd in by_margin.items():
                 c = contests[m]
@@ -298,6 +316,7 @@ def _contest_parts(sit: AttackSituation, plan: Plan, cap: int, keep_total: bool)
         t.luck_available,
         la,
         lt,
+        floor,
         a.uses_luck,
         t.uses_luck,
         memo.token(h),
