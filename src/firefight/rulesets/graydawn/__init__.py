@@ -14,6 +14,7 @@ from firefight.core.house import HouseRules
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.models import GraydawnHouseRules
@@ -24,6 +25,8 @@ class Graydawn(Ruleset):
     title: ClassVar[str] = "X-Com: Gray Dawn (CP2020 variant)"
     house_model: ClassVar[type[HouseRules]] = GraydawnHouseRules
     situation_kinds: ClassVar[tuple[str, ...]] = ("attack", "suppression")
+    #: Scenario keys beyond the engine's: extra catalog files, and the side that ambushes (G35).
+    scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs", "ambush")
 
     def _kind(self, data: Mapping[str, Any], source: str) -> str:
         kind = data.get("kind", "attack")
@@ -61,6 +64,12 @@ class Graydawn(Ruleset):
         from firefight.rulesets.graydawn.attack import attack_odds
 
         return attack_odds(situation)
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """Whole fights: the turn structure of :mod:`.encounter` (G13, G15-G19, G31-G35)."""
+        from firefight.rulesets.graydawn.encounter import GraydawnTurns
+
+        return GraydawnTurns(spec)
 
 
 RULESET = Graydawn()

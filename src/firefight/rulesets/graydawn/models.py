@@ -427,6 +427,11 @@ class GraydawnHouseRules(HouseRules):
     # G06 jam clearing
     jam_clear_weaponsmith_tn: int = 10
     jam_clear_skill_tn: int = 15
+    # G33 initiative in an encounter: rolled once for the fight (the handout's streamlined
+    # system) or every round (the traditional CP2020 one)
+    initiative: Literal["streamlined", "traditional"] = Field(
+        "streamlined", description="G33: streamlined (once) or traditional (every round)"
+    )
     # suppression half (issue 8)
     suppression: SuppressionHouseRules = SuppressionHouseRules()
 

@@ -606,6 +606,11 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
         )
     ra = after + s.skill(w.skill)
     extra = _mods(dice, s.modifiers, "suppressing-fire attack", s.name, "G09")
+    if rules.suppressing_fire_wa and w.wa:
+        dice.record(
+            Modifier("weapon accuracy (WA)", w.wa, "suppressing-fire attack", w.name, "G09")
+        )
+        extra += w.wa
     luck = s.luck_spent * sit.house.luck_point_bonus
     if luck:
         dice.record(Modifier("luck points", luck, "suppressing-fire attack", s.name, "G17"))

@@ -25,6 +25,11 @@ class SuppressionHouseRules(HouseRules):
         (10, 15, 20, 25, 30),
         description="G05/G09: TN by range band: point-blank, close, medium, long, extreme",
     )
+    suppressing_fire_wa: bool = Field(
+        False,
+        description="G09 reading: the suppressing-fire attack is 'subject to normal attack "
+        "penalties' (wounds, darkness, off hand) but gets no WA bonus; true: add WA too",
+    )
     levels_for_meeting_tn: int = Field(1, ge=0, description="G09: meeting the TN adds 1 level")
     points_per_extra_level: int = Field(5, ge=1, description="G09: +1 level per full 5 over TN")
     # G10 the suppression check

@@ -1,0 +1,319 @@
+"""graydawn's turn structure for the encounter engine (G13, G15-G19, G31-G35).
+
+A round, in the text's order of operations (G16):
+
+1. initiative (G33): REF + 1d10x (+3 with a pistol, +3 for an ambushing side in round 1): once
+   for the fight (the handout's streamlined system, default) or every round (house
+   ``initiative = "traditional"``); a total <= 0 misses the round and rolls again;
+2. the suppressing-fire phase: each combatant who can, in reverse initiative order, declares
+   targets and volume or declines (a decision each); then the suppressing attacks vs the range
+   TN (G09) and covering fire (G29), levels applied and the targets' suppression checks (G10),
+   with what a failure forces (G32 full cover, a beeline for cover, panic, G35 flushing);
+3. everyone else acts in initiative order: one decision per turn, the whole turn's plan
+   (:mod:`.encounter_actions`, resolved in :mod:`.encounter_turn`); a stunned combatant rolls
+   its stun save instead (G18), a panicked one flees (G15); when a combatant's actions are done
+   its suppression lifts (G13);
+4. end of round: a turn (10 rounds) in mortal condition bleeds a mark and needs a death save;
+   a dying combatant dies when its turn is up unless stabilised (G19).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from firefight.core.transcript import Note, StateChange
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.dice import DiceSource
+from firefight.rulesets.graydawn import encounter_fire as fire
+from firefight.rulesets.graydawn import memo, tactics
+from firefight.rulesets.graydawn.checks import roll_under
+from firefight.rulesets.graydawn.contest import luck_use
+from firefight.rulesets.graydawn.damage import save_penalty
+from firefight.rulesets.graydawn.encounter_actions import (
+    can_suppress,
+    declarations,
+    pending_action,
+    turn_actions,
+)
+from firefight.rulesets.graydawn.encounter_plans import after_fight_lines, resolve_turn
+from firefight.rulesets.graydawn.encounter_setup import Entry, read_distances, read_entries
+from firefight.rulesets.graydawn.encounter_state import STATE_TYPES, Board, Declared, Fighter
+from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
+from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.plan import stat_penalty
+
+
+class GraydawnTurns(Turns):
+    """One scenario's fights (see the module docstring)."""
+
+    state_types: ClassVar[tuple[type, ...]] = STATE_TYPES
+    public_keys: ClassVar[tuple[str, ...]] = ("status", "wound state", "stance")
+
+    def __init__(self, spec: ScenarioSpec) -> None:
+        super().__init__(spec)
+        house = spec.house
+        self.house = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()
+        entries = read_entries(spec, self.house)
+        self.entries: dict[str, Entry] = {e.name: e for e in entries}
+        self.index = {e.name: i for i, e in enumerate(entries)}
+        self.distances = read_distances(spec, tuple(self.entries))
+        self.ambush: str | None = spec.extra.get("ambush")
+        self.sits = fire.Situations(self.entries, self.house)
+        self.reach_cache: dict[Any, bool] = {}
+        #: Keeps this scenario's sub-rule results apart in the process-wide exact caches.
+        self.token = memo.new_token()
+
+    # -- the state ---------------------------------------------------------------------------
+    def initial(self) -> FightState:
+        fighters = []
+        for e in self.entries.values():
+            c, w = e.combatant, e.combatant.weapon
+            assert w is not None
+            has_cover = e.cover is not None
+            cover_m = e.extra.cover_m if has_cover else -1
+            fighters.append(
+                Fighter(
+                    name=e.name,
+                    side=e.side,
+                    minor=c.wounds.minor,
+                    wounding=c.wounds.wounding,
+                    crippling=c.wounds.crippling,
+                    stun_marks=c.wounds.stun,
+                    crippled=tuple(c.wounds.crippled),
+                    severed=tuple(c.wounds.severed),
+                    luck=c.luck_available,
+                    ammo=w.magazine if w.is_firearm else 0,
+                    spares=e.extra.spare_magazines,
+                    ready=not (e.extra.slung and w.kind in _slung_kinds()),
+                    stance="active_cover" if has_cover and cover_m == 0 else "open",
+                    cover_m=cover_m,
+                    ambushed=self.ambush is not None and e.side != self.ambush,
+                )
+            )
+        return FightState(0, "initiative", (), None, tuple(fighters), Board(self.distances))
+
+    # -- G33 initiative ----------------------------------------------------------------------
+    def start_round(self, state: FightState, dice: DiceSource) -> FightState:
+        rnd = state.round + 1
+        fighters = []
+        for f in state.combatants:
+            f = dataclasses.replace(
+                f,
+                acted=f.out,
+                suppressing=False,
+                lost_action=False,
+                levels=0,
+                check="none",
+                fired_at=0,
+                hits_taken=0,
+            )
+            if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
+                f = self._roll_initiative(f, dice)
+            fighters.append(f)
+        state = dataclasses.replace(
+            state, round=rnd, combatants=tuple(fighters), board=Board(state.board.distances)
+        )
+        order = self.order(state)
+        for name in order:
+            f = state.combatant(name)
+            if f.initiative <= 0:
+                dice.record(Note(f"{name}: initiative {f.initiative}, misses the round", "G33"))
+                state = state.with_combatant(dataclasses.replace(f, acted=True, reroll=True))
+        dice.record(Note("order: " + ", ".join(order), "G33"))
+        state = dataclasses.replace(state, order=order, phase="declare", acting=None)
+        return self.advance(state, dice)
+
+    def _roll_initiative(self, f: Fighter, dice: DiceSource) -> Fighter:
+        e = self.entries[f.name]
+        s, w = e.combatant.stats, e.combatant.weapon
+        ref = s.REF + stat_penalty(s.REF, f.marks)  # G20
+        mods = tactics.initiative_modifiers(
+            pistol=w is not None and w.kind == "pistol", rules=self.house.suppression
+        )
+        score = tactics.roll_initiative(dice, ref, mods, f.name)
+        dice.record(StateChange(f.name, "initiative", f.initiative, score, "G33"))
+        return dataclasses.replace(f, initiative=score, reroll=False)
+
+    def order(self, state: FightState) -> tuple[str, ...]:
+        """Highest initiative first; ties: higher REF, then the scenario's order (reading).
+        Round 1 of an ambush: the ambushers +3 and the first of them takes the first shot."""
+        bonus = self.house.suppression.ambush_initiative_bonus
+        first = None
+        if self.ambush is not None and state.round == 1:
+            first = next(e.name for e in self.entries.values() if e.side == self.ambush)
+
+        def key(f: Fighter) -> tuple[int, int, int, int]:
+            extra = bonus if (first is not None and f.side == self.ambush) else 0
+            ref = self.entries[f.name].combatant.stats.REF
+            return (0 if f.name == first else 1, -(f.initiative + extra), -ref, self.index[f.name])
+
+        alive = [f for f in state.combatants if not f.out]
+        return tuple(f.name for f in sorted(alive, key=key))
+
+    # -- the round's flow ---------------------------------------------------------------------
+    def advance(self, state: FightState, dice: DiceSource) -> FightState:
+        """Everything automatic up to the next decision, or the round's end (acting None)."""
+        if state.phase == "declare":
+            board = state.board
+            for name in reversed(state.order):  # G16: reverse initiative order
+                f = state.combatant(name)
+                if name in board.asked or f.out:
+                    continue
+                if can_suppress(self, f) and len(declarations(self, state, f)) > 1:
+                    return dataclasses.replace(state, acting=name)
+            state = self._suppression_phase(state, dice)
+            state = dataclasses.replace(state, phase="turns", acting=None)
+        while True:
+            up = next((n for n in state.order if not state.combatant(n).acted), None)
+            if up is None:
+                return self._end_round(state, dice)
+            name = up
+            f = self._turn_starts(state.combatant(name))
+            state = state.with_combatant(f)
+            if f.out or f.suppressing:
+                state = end_turn(self, state, name, dice)
+                continue
+            if f.status == "stunned":
+                f = self._stun_save(f, dice)
+                state = state.with_combatant(f)
+                if f.status == "stunned":
+                    state = end_turn(self, state, name, dice)
+                    continue
+            state, done = automatic_turn(self, state, f, dice)
+            if done:
+                state = end_turn(self, state, name, dice)
+                continue
+            f = state.combatant(name)
+            return dataclasses.replace(state, acting=name)
+
+    def _turn_starts(self, f: Fighter) -> Fighter:
+        """G34/G35: its movement bonus ends and a flanker's advantage is gone (it may shift);
+        an ambushed combatant has now had its chance to act."""
+        if f.moves or f.flanked_by or f.ambushed:
+            return dataclasses.replace(f, moves=0, flanked_by=(), ambushed=False)
+        return f
+
+    def _stun_save(self, f: Fighter, dice: DiceSource) -> Fighter:
+        """G18: a stunned combatant rolls a stun save when its initiative comes up; a success
+        ends the stun and it acts now (reading)."""
+        e = self.entries[f.name]
+        luck = luck_use(e.combatant, e.extra.luck, "stun_save", self.house, f.luck)
+        passed, left = roll_under(
+            dice,
+            name=f"{f.name} stun save to recover",
+            stat=e.combatant.stats.BODY,
+            modifier=save_penalty(f.marks, self.house),
+            rule="G18",
+            luck=luck,
+        )
+        new = dataclasses.replace(f, luck=left, status="ready" if passed else "stunned")
+        fire.record_status(dice, f, new)
+        return new
+
+    def _suppression_phase(self, state: FightState, dice: DiceSource) -> FightState:
+        return suppression_phase(self, state, dice)
+
+    def _end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        fighters = []
+        for f in state.combatants:
+            if f.levels:
+                f = dataclasses.replace(f, levels=0, check="none", fired_at=0, hits_taken=0)
+            fighters.append(fire.end_of_round(dice, f, self.entries[f.name], self.house))
+        return dataclasses.replace(state, combatants=tuple(fighters), phase="end", acting=None)
+
+    # -- decisions ----------------------------------------------------------------------------
+    def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        assert state.acting is not None
+        f = state.combatant(state.acting)
+        if state.phase == "declare":
+            return declarations(self, state, f)
+        if f.pending:
+            return (pending_action(f),)
+        return turn_actions(self, state, f)
+
+    def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        assert state.acting is not None
+        if state.phase == "declare":
+            return self.advance(self._declare(state, action, dice), dice)
+        state = resolve_turn(self, state, action, dice)
+        after = state.combatant(action.actor)
+        if after.pending and not after.out and after.status == "ready":
+            return dataclasses.replace(state, acting=action.actor)  # the rest of its turn
+        return self.advance(end_turn(self, state, action.actor, dice), dice)
+
+    def _declare(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        board = state.board
+        f = state.combatant(action.actor)
+        asked = (*board.asked, f.name)
+        declared = board.declared
+        if action.kind == "suppress":
+            d = Declared(f.name, str(action.target), action.param("fire"), action.param("rounds"))
+            declared = (*declared, d)
+            new = dataclasses.replace(f, suppressing=True, ammo=f.ammo - d.rounds)
+            dice.record(StateChange(f.name, "rounds in magazine", f.ammo, new.ammo, "G09/G16"))
+            state = state.with_combatant(new)
+        board = Board(board.distances, asked, declared)
+        return dataclasses.replace(state, board=board, acting=None)
+
+    # -- what the engine reads -----------------------------------------------------------------
+    def can_fight(self, combatant: Any) -> bool:
+        return not combatant.out
+
+    def is_dead(self, combatant: Any) -> bool:
+        return bool(combatant.status == "dead")
+
+    def harm(self, combatant: Any) -> int:
+        """Marks on the wound track (G21), the text's unit of harm."""
+        return int(combatant.marks)
+
+    def is_hurt(self, combatant: Any) -> bool:
+        return bool(
+            combatant.marks > 0
+            or combatant.levels > 0
+            or combatant.panicked
+            or combatant.status != "ready"
+        )
+
+    def view(self, combatant: Any) -> dict[str, Any]:
+        f: Fighter = combatant
+        e = self.entries[f.name]
+        w = e.combatant.weapon
+        assert w is not None
+        gun = "-"
+        if w.is_firearm:
+            gun = f"{f.ammo}/{w.magazine} (+{f.spares} magazines)"
+            gun += " jammed" if f.jammed else ""
+            gun += " broken" if f.broken else ""
+            gun += "" if f.ready else " slung"
+        return {
+            "status": f.status + (" (panicked)" if f.panicked else ""),
+            "wound track": f"{f.marks} marks",
+            "wound state": f.wound_state,
+            "marks": {
+                "minor": f.minor,
+                "wounding": f.wounding,
+                "crippling": f.crippling,
+                "stun": f.stun_marks,
+            },
+            "crippled": list(f.crippled),
+            "severed": list(f.severed),
+            "luck points": f.luck,
+            "ammunition": gun,
+            "initiative": f.initiative,
+            "stance": f.stance.replace("_", " "),
+            "cover": "behind it"
+            if f.cover_m == 0
+            else ("none" if f.cover_m < 0 else f"{f.cover_m} m away"),
+            "suppression levels": f.levels,
+            "grappled by": f.grappled_by,
+        }
+
+    def after_fight(self, state: FightState) -> list[str]:
+        return after_fight_lines(self, state)
+
+
+def _slung_kinds() -> tuple[str, ...]:
+    from firefight.rulesets.graydawn.encounter_actions import SLUNG_KINDS
+
+    return SLUNG_KINDS

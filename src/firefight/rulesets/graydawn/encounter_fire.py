@@ -1,0 +1,407 @@
+"""The rule code an encounter calls, fed from the fight's states: attacks (:mod:`.attack`), hits
+without an attack roll (:func:`.attack.resolve_hits`), suppressing and covering fire and the
+suppression check (:mod:`.suppression`), and what a wound does to a combatant over time (G18/G19).
+
+Nothing here is a second copy of a rule: each function builds the situation the rule modules
+already take (an :class:`AttackSituation`, a :class:`SuppressionSituation`) from the states and
+calls them. Situations are kept per input in a :class:`Situations` cache, so exact enumeration
+replays meet the same objects (and the rule modules' sub-rule keys stay the same).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, cast
+
+from firefight.core.transcript import Check, Note, StateChange
+from firefight.dice import DiceSource
+from firefight.rulesets.graydawn import memo, suppression
+from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
+from firefight.rulesets.graydawn.damage import mortal_turn
+from firefight.rulesets.graydawn.encounter_setup import Entry
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
+from firefight.rulesets.graydawn.models import (
+    Combatant,
+    Cover,
+    GraydawnHouseRules,
+    Location,
+    Stance,
+    Weapon,
+)
+from firefight.rulesets.graydawn.situation import (
+    AttackSituation,
+    AttackSpec,
+    FireMode,
+    Luck,
+    NamedModifier,
+)
+from firefight.rulesets.graydawn.suppression import (
+    AUTOMATIC_KINDS,
+    FireKind,
+    Shooter,
+    SuppressedTarget,
+    SuppressionSituation,
+    TargetAction,
+)
+
+#: Status severity: a new wound never lowers it (G18/G19).
+RANK = {"ready": 0, "stunned": 1, "unconscious": 2, "stable": 2, "dying": 3, "dead": 4}
+LIMIT = 20_000
+#: G36/G38: a grapple is a close-combat attack with the hands (CQB + brawling).
+GRAPPLE = Weapon(name="grapple", kind="unarmed", skill="brawling", damage="1d6", rof=1, magazine=0)
+
+
+def combatant_now(
+    entry: Entry, f: Fighter, *, exposed: bool = False, attacker: str | None = None
+) -> Combatant:
+    """The situation files' combatant for ``f`` as it stands: wounds, luck, cover (none when
+    exposed or moving in the open; not intersecting a flanker's line, G35), stance (bracing,
+    moves, flanked, ambushed, suppressed, G32-G35)."""
+    cover = Cover()
+    if entry.cover is not None and f.in_cover and not exposed:
+        cover = entry.cover.model_copy(
+            update={
+                "position": "full" if f.stance == "full_cover" else entry.cover.position,
+                "intersects": entry.cover.intersects and attacker not in f.flanked_by,
+            }
+        )
+    stance = Stance.model_construct(
+        bracing=f.stance == "bracing",
+        moves=f.moves,
+        prone=False,
+        incapacitated=f.status != "ready",
+        flanked=attacker is not None and attacker in f.flanked_by,
+        ambushed=f.ambushed,
+        suppressed=f.levels > 0,
+    )
+    return entry.combatant.model_copy(
+        update={"wounds": f.track, "luck_points": f.luck, "cover": cover, "stance": stance}
+    )
+
+
+class Situations:
+    """Situations built from states, kept per input (bounded), with the attack code's cache."""
+
+    def __init__(self, entries: dict[str, Entry], house: GraydawnHouseRules) -> None:
+        self.entries = entries
+        self.house = house
+        self._attacks: dict[Any, tuple[AttackSituation, dict[str, Any]]] = {}
+        self._suppression: dict[Any, SuppressionSituation] = {}
+
+    def attack(
+        self,
+        a: Fighter,
+        t: Fighter,
+        *,
+        mode: str,
+        metres: float,
+        rounds: int | None = None,
+        extra_actions: int = 0,
+        penalty: int = 0,
+        exposed: bool = False,
+        point_blank: bool = False,
+        close_quarters: bool = False,
+        aim: str | None = None,
+        grapple: bool = False,
+    ) -> tuple[AttackSituation, dict[str, Any]]:
+        """The attack file's situation for ``a`` attacking ``t`` now; ``grapple``: the close
+        combat roll of a grapple, bare-handed with brawling (G36/G38)."""
+        key = (
+            a,
+            t,
+            mode,
+            metres,
+            rounds,
+            extra_actions,
+            penalty,
+            exposed,
+            point_blank,
+            aim,
+            grapple,
+        )
+        found = self._attacks.get(key)
+        if found is not None:
+            return found
+        ea, et = self.entries[a.name], self.entries[t.name]
+        mods: tuple[NamedModifier, ...] = ()
+        if penalty:
+            mods = (NamedModifier(name="suppression penalty (G10/G11)", value=-penalty),)
+        spec = AttackSpec.model_construct(
+            mode=cast(FireMode, mode),
+            range_m=metres,
+            rounds=rounds,
+            extra_actions=extra_actions,
+            modifiers=mods,
+            point_blank=point_blank,
+            close_quarters=close_quarters,
+            aim_location=cast(Location | None, aim),
+            system="opposed",
+        )
+        attacker = combatant_now(ea, a)
+        if grapple:
+            attacker = attacker.model_copy(update={"weapon": GRAPPLE})
+        sit = AttackSituation.model_construct(
+            attacker=attacker,
+            target=combatant_now(et, t, exposed=exposed, attacker=a.name),
+            attack=spec,
+            luck=Luck.model_construct(attacker=ea.extra.luck, target=et.extra.luck),
+            house=self.house,
+        )
+        found = (sit, {"token": memo.new_token()})
+        if len(self._attacks) > LIMIT:
+            self._attacks.clear()
+        self._attacks[key] = found
+        return found
+
+    def suppression(
+        self, target: Fighter, fire: tuple[tuple[Fighter, Declared, float], ...]
+    ) -> SuppressionSituation:
+        """The suppression half's situation: these shooters' fire at ``target`` (G09/G29)."""
+        key = (target, fire)
+        found = self._suppression.get(key)
+        if found is not None:
+            return found
+        shooters = []
+        for f, d, metres in fire:
+            c = combatant_now(self.entries[f.name], f)
+            shooters.append(
+                Shooter.model_construct(
+                    **dict(c),
+                    fire=cast(FireKind, d.fire),
+                    rounds=d.rounds,
+                    full_magazine=False,
+                    actions=None,
+                    distance_m=metres,
+                    range_band=None,
+                    lane_width_m=None,
+                    modifiers={},
+                    luck_spent=0,
+                    panicked=False,
+                )
+            )
+        e = self.entries[target.name]
+        t = combatant_now(e, target)
+        flee = (
+            e.cover is not None
+            and target.cover_m >= 0
+            and target.cover_m <= e.combatant.stats.MA
+            and not target.in_cover
+        )
+        sup_target = SuppressedTarget.model_construct(
+            **dict(t),
+            full_cover_within_reach=False,
+            cover_within_one_move=flee,
+            initiative=target.initiative,
+            in_lane="no",
+            check_modifiers={},
+            defence_modifiers={},
+            actions=[],
+            neighbours=[],
+        )
+        sit = SuppressionSituation.model_construct(
+            kind="suppression",
+            name=f"fire at {target.name}",
+            shooters=shooters,
+            target=sup_target,
+            area=None,
+            panic_table=False,
+            catalogs=[],
+            house=self.house,
+        )
+        if len(self._suppression) > LIMIT:
+            self._suppression.clear()
+        self._suppression[key] = sit
+        return sit
+
+
+# ------------------------------------------------------------------------------------------------
+# Wounds on the track, and what they do over time (G18, G19, G21, G22)
+# ------------------------------------------------------------------------------------------------
+def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouseRules) -> Fighter:
+    """An attack's outcome applied to its target: marks by kind (real marks overwrite stun
+    marks first, G21), crippled/severed locations (G22), luck left (G17), and the status the
+    saves leave (G18/G19): stunned; unconscious (a failed stun save in mortal condition); dying
+    (a failed death save); dead (a destroyed head)."""
+    luck = f.luck if o.target_luck is None else o.target_luck
+    w = o.wound
+    if not o.hit or not w.penetrated:
+        return dataclasses.replace(f, luck=luck)
+    overwritten = min(w.marks, f.stun_marks)
+    minor, wounding, crippling = f.minor, f.wounding, f.crippling
+    if w.kind == "minor":
+        minor += w.marks
+    elif w.kind == "crippling":
+        crippling += w.marks
+    else:
+        wounding += w.marks
+    crippled, severed = f.crippled, f.severed
+    loc = o.location or "torso"
+    if w.crippled and loc not in crippled:
+        crippled = (*crippled, loc)
+    if w.severed and loc not in severed:
+        severed = (*severed, loc)
+    new = dataclasses.replace(
+        f,
+        minor=minor,
+        wounding=wounding,
+        crippling=crippling,
+        stun_marks=f.stun_marks - overwritten + w.stun_marks,
+        crippled=crippled,
+        severed=severed,
+        luck=luck,
+    )
+    status = "ready"
+    mortal = new.marks > house.mortal_above
+    if w.killed_outright and w.severed:
+        status = "dead"
+    elif o.saves.death_save_failed:
+        status = "dying"
+    elif o.saves.stunned:
+        status = "unconscious" if mortal else "stunned"
+    if RANK[status] > RANK[f.status] or (f.status == "stable" and status == "dying"):
+        new = dataclasses.replace(new, status=status)
+    return new
+
+
+def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
+    """Luck the attacker spent (G17) and a fumbled weapon (G06: jammed, broken, dumped)."""
+    out = a if o.attacker_luck is None else dataclasses.replace(a, luck=o.attacker_luck)
+    if o.critical is None:
+        return out
+    if o.jammed:
+        out = dataclasses.replace(out, jammed=True)
+    text = o.critical
+    if "dumps the magazine" in text:
+        out = dataclasses.replace(out, ammo=0)
+    elif "critical weapon failure" in text or ("breaks" in text):
+        out = dataclasses.replace(out, broken=True)
+    elif "drops the weapon" in text:
+        out = dataclasses.replace(out, ready=False)
+    return out
+
+
+def record_status(dice: DiceSource, before: Fighter, after: Fighter) -> None:
+    if before.status != after.status:
+        dice.record(StateChange(after.name, "status", before.status, after.status, "G18/G19"))
+
+
+def end_of_round(dice: DiceSource, f: Fighter, entry: Entry, house: GraydawnHouseRules) -> Fighter:
+    """G19 over time: a turn (10 rounds) in mortal condition bleeds a mark and needs a death
+    save (:func:`.damage.mortal_turn`); a dying combatant dies when a turn is up unless a
+    doctor stabilised it (first aid buys 1d6 minutes)."""
+    per = house.suppression.rounds_per_turn
+    if f.status in ("dead", "stable"):
+        return f
+    new = f
+    if f.marks > house.mortal_above:
+        counted = f.mortal_rounds + 1
+        if counted >= per:
+            turn = mortal_turn(dice, f.name, entry.combatant.stats.BODY, f.marks, house)
+            new = dataclasses.replace(
+                new, wounding=new.wounding + turn.marks_added, mortal_rounds=0
+            )
+            if turn.death_save_failed and new.status != "dying":
+                new = dataclasses.replace(new, status="dying", dying_rounds=0)
+        else:
+            new = dataclasses.replace(new, mortal_rounds=counted)
+    if new.status == "dying":
+        left = new.dying_rounds + 1
+        if left >= per:
+            dice.record(Note(f"{f.name} dies: a turn passed without a doctor", "G19"))
+            new = dataclasses.replace(new, status="dead", dying_rounds=left)
+        else:
+            new = dataclasses.replace(new, dying_rounds=left)
+    record_status(dice, f, new)
+    return new
+
+
+def medical_check(dice: DiceSource, who: str, base: int, tn: int, what: str) -> tuple[bool, bool]:
+    """TECH + skill + d10x vs ``tn`` (reading: CP2020 medical skills are TECH skills; G22's
+    stabilisation TN 15). Returns (passed, critical success: a natural 10, G02)."""
+    total = base + dice.roll("d10x", why=f"{who} {what} (G19)").total
+    passed = total >= tn
+    critical = total - base >= 10
+    dice.record(Check(f"{who} {what}", total, tn, passed, "G19/G22"))
+    return passed, critical
+
+
+# ------------------------------------------------------------------------------------------------
+# Suppression (G09-G13, G29): the rule module's functions on situations built from the states
+# ------------------------------------------------------------------------------------------------
+def is_automatic(entry: Entry) -> bool:
+    """G15: "an automatic weapon's suppressing fire" (G09's automatic weapons: SMGs, assault
+    rifles, machine guns)."""
+    w = entry.combatant.weapon
+    return w is not None and w.kind in AUTOMATIC_KINDS
+
+
+def shooter_levels(dice: DiceSource, sit: SuppressionSituation, index: int) -> int:
+    """G09/G29: the levels one declared shooter puts on the target (attack vs range TN)."""
+    return suppression._shooter_levels(sit, sit.shooters[index], dice)
+
+
+def covering_hits(dice: DiceSource, sit: SuppressionSituation) -> int:
+    """G29: the target's defence rolls against covering fire (a total <= 0 is hit)."""
+    return suppression._fire_hits(sit, dice)
+
+
+def check(dice: DiceSource, sit: SuppressionSituation, levels: int, shotgun_shots: int) -> str:
+    """G10: the suppression check against the levels' TN."""
+    tn = suppression.check_tn(levels, sit.rules, shotgun_shots)
+    return suppression._check(sit, levels, tn, dice)
+
+
+def hunker(dice: DiceSource, sit: SuppressionSituation, in_open: bool, pen: int) -> int:
+    """G12: hunkering down (LUCK + dodge/cover behind cover; LUCK only, with the penalty, in the
+    open); hits per full 5 missed, capped by the rounds fired (G11)."""
+    return suppression._hunker(dice, sit=sit, in_open=in_open, pen=pen, under_fire=True)
+
+
+def move_out(dice: DiceSource, sit: SuppressionSituation, moves: int, pen: int) -> int:
+    """G11: leaving cover (or moving in the open) under fire: dodge/cover vs 15/20/25."""
+    action = TargetAction(kind="move", name="moves", moves=min(max(moves, 1), 3))
+    return suppression._move_out(dice, sit=sit, a=action, pen=pen)
+
+
+def penalty(f: Fighter, in_open: bool, house: GraydawnHouseRules) -> int:
+    """G10/G11/G32: the suppression penalty on each of its actions this round (positive)."""
+    if f.levels <= 0:
+        return 0
+    return suppression.action_penalty(
+        f.levels,
+        f.check,
+        in_open=in_open,
+        rules=house.suppression,
+        bracing=f.stance == "bracing",
+    )
+
+
+def hits_room(f: Fighter, hits: int) -> int:
+    """G11: never more hits in the round than rounds fired at it."""
+    return max(0, min(hits, f.fired_at - f.hits_taken))
+
+
+def fire_hits_outcome(
+    dice: DiceSource,
+    sits: Situations,
+    target: Fighter,
+    shooter: Fighter,
+    metres: float,
+    hits: int,
+    exposed: bool,
+) -> AttackOutcome:
+    """Hits from suppressing fire landing on ``target`` (G11/G12/G29), from ``shooter``'s
+    weapon, as one wound with a die more per extra hit (G27/G28)."""
+    sit, cache = sits.attack(shooter, target, mode="single", metres=metres, exposed=exposed)
+    dice.record(Note(f"{hits} hit(s) from {shooter.name}'s fire", "G11"))
+    return resolve_hits(sit, dice, hits, cache)
+
+
+def attack(
+    dice: DiceSource,
+    sit: AttackSituation,
+    cache: dict[str, Any],
+    miss_floor: int = -1,
+) -> AttackOutcome:
+    """The attack rule (:func:`.attack.resolve_outcome`)."""
+    return resolve_outcome(sit, dice, cache, miss_floor)

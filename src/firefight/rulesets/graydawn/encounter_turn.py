@@ -1,0 +1,253 @@
+"""Resolving what happens in a graydawn round: the suppressing-fire phase (G09, G10, G16, G29,
+G32, G33, G35), a combatant's turn plan (G06, G11, G12, G31-G40), the turns nobody chooses
+(a lost action G10/G12, panic G15, a beeline for cover G32) and the end of a turn (G13).
+
+Every roll goes through the rule modules (attack, suppression, reload, checks); this module
+only feeds them from the states and writes their outcomes back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from firefight.core.transcript import Note, StateChange
+from firefight.core.turns import FightState
+from firefight.dice import DiceSource
+from firefight.rulesets.graydawn import encounter_fire as fire
+from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
+from firefight.rulesets.graydawn.plan import stat_penalty
+from firefight.rulesets.graydawn.suppression import SuppressionSituation
+
+if TYPE_CHECKING:
+    from firefight.rulesets.graydawn.encounter import GraydawnTurns
+
+MODE = {"auto": "full_auto", "burst": "burst", "single": "single"}
+
+
+def fire_at(
+    t: GraydawnTurns, state: FightState, name: str
+) -> tuple[tuple[Fighter, Declared, float], ...]:
+    board = state.board
+    return tuple(
+        (state.combatant(d.shooter), d, board.distance(d.shooter, name))
+        for d in board.fire_at(name)
+    )
+
+
+def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSituation:
+    return t.sits.suppression(f, fire_at(t, state, f.name))
+
+
+# ------------------------------------------------------------------------------------------------
+# G16 the suppressing-fire phase
+# ------------------------------------------------------------------------------------------------
+def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
+    """G16 steps 3-4: every declared shooter's attack vs the range TN (G09; covering fire rolls
+    none, G29), covering fire's defence rolls, then levels applied and checks made (G10) in
+    initiative order. New initiative scores take effect at once (G33)."""
+    declared = state.board.declared
+    if not declared:
+        return state
+    start = state
+    levels: dict[str, int] = {}
+    rounds: dict[str, int] = {}
+    shotgun: dict[str, int] = {}
+    for d in declared:
+        group = fire_at(t, start, d.target)
+        sit = t.sits.suppression(start.combatant(d.target), group)
+        index = [g[1] for g in group].index(d)
+        levels[d.target] = levels.get(d.target, 0) + fire.shooter_levels(dice, sit, index)
+        rounds[d.target] = rounds.get(d.target, 0) + d.rounds
+        w = t.entries[d.shooter].combatant.weapon
+        if w is not None and w.kind == "shotgun" and d.fire == "covering":
+            shotgun[d.target] = shotgun.get(d.target, 0) + d.rounds
+    names = [n for n in state.order if n in levels] + [n for n in levels if n not in state.order]
+    for name in names:
+        f = state.combatant(name)
+        f = dataclasses.replace(f, levels=levels[name], fired_at=rounds[name])
+        dice.record(StateChange(name, "suppression levels", 0, levels[name], "G09/G10"))
+        state = state.with_combatant(f)
+        group = fire_at(t, start, name)
+        if any(d.fire == "covering" for _, d, _ in group):
+            hits = fire.covering_hits(dice, t.sits.suppression(start.combatant(name), group))
+            state = take_fire(t, state, name, hits, False, dice)
+    for name in names:
+        f = state.combatant(name)
+        if f.levels <= 0 or f.status != "ready":
+            continue
+        result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
+        state = state.with_combatant(_after_check(t, f, result, dice))
+    return dataclasses.replace(state, order=t.order(state))
+
+
+def _after_check(t: GraydawnTurns, f: Fighter, result: str, dice: DiceSource) -> Fighter:
+    """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative."""
+    e = t.entries[f.name]
+    f = dataclasses.replace(f, check=result)
+    panic = result == "panic"
+    if result == "pass" and f.panicked:
+        dice.record(Note(f"{f.name} passes a suppression check: the panic ends", "G15"))
+        f = dataclasses.replace(f, panicked=False)
+    if result in ("fail", "fumble"):
+        if f.flanked_by and f.in_cover:
+            dice.record(
+                Note(f"{f.name} fails while flanked: flushed out, no cover in reach", "G35")
+            )
+            panic = True
+        elif f.in_cover:
+            dice.record(Note(f"{f.name} is relegated to full cover", "G32"))
+            f = dataclasses.replace(f, stance="full_cover")
+        elif (
+            tactics.stance_after_failed_check(False, 0 < f.cover_m <= e.combatant.stats.MA)
+            == "panic"
+        ):
+            dice.record(Note(f"{f.name} fails in the open with no cover in one move", "G32"))
+            panic = True
+        else:
+            dice.record(Note(f"{f.name} fails in the open: a beeline for cover", "G32"))
+    if result == "fumble":
+        new, lost = tactics.initiative_after_fumble(f.initiative, f.levels)
+        dice.record(StateChange(f.name, "initiative", f.initiative, new, "G10"))
+        f = dataclasses.replace(f, initiative=new, lost_action=lost, reroll=lost)
+    if panic and not f.panicked:
+        dice.record(StateChange(f.name, "stance", f.stance, "panic", "G15"))
+        f = dataclasses.replace(f, panicked=True)
+    if result == "panic":
+        s, w = e.combatant.stats, e.combatant.weapon
+        mods = tactics.initiative_modifiers(pistol=w is not None and w.kind == "pistol")
+        ref = s.REF + stat_penalty(s.REF, f.marks)
+        new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
+        dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
+        f = dataclasses.replace(f, initiative=new)
+    return f
+
+
+def take_fire(
+    t: GraydawnTurns, state: FightState, name: str, hits: int, exposed: bool, dice: DiceSource
+) -> FightState:
+    """Hits from the suppressing fire on ``name`` (never more than the rounds fired, G11),
+    from the first declared shooter's weapon."""
+    f = state.combatant(name)
+    hits = fire.hits_room(f, hits)
+    if hits <= 0:
+        return state
+    group = fire_at(t, state, name)
+    shooter, _, metres = group[0]
+    o = fire.fire_hits_outcome(dice, t.sits, f, shooter, metres, hits, exposed)
+    new = fire.take_outcome(f, o, t.house)
+    new = dataclasses.replace(new, hits_taken=f.hits_taken + hits)
+    fire.record_status(dice, f, new)
+    return state.with_combatant(new)
+
+
+# ------------------------------------------------------------------------------------------------
+# Turns nobody chooses
+# ------------------------------------------------------------------------------------------------
+def lost_action(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
+    """G10/G12: a fumble took its initiative below zero: it hunkers down automatically."""
+    dice.record(Note(f"{f.name} lost its action: hunkers down", "G10/G12"))
+    return _hunker(t, state, f, dice)
+
+
+def _hunker(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
+    if f.levels <= 0:
+        return state
+    in_open = not f.in_cover
+    pen = fire.penalty(f, True, t.house) if in_open else 0
+    hits = fire.hunker(dice, sup_sit(t, state, f), in_open, pen)
+    return take_fire(t, state, f.name, hits, in_open, dice)
+
+
+def automatic_turn(
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
+) -> tuple[FightState, bool]:
+    """The turns the text decides: returns the state and whether the turn is over."""
+    if f.lost_action:
+        return lost_action(t, state, f, dice), True
+    if f.panicked:
+        return panic_turn(t, state, f, dice)
+    ma = t.entries[f.name].combatant.stats.MA
+    if f.check in ("fail", "fumble") and not f.in_cover and 0 < f.cover_m <= ma:
+        dice.record(Note(f"{f.name} makes a beeline into cover: no dodge roll", "G11/G32"))
+        return _move(t, state, f.name, -f.cover_m, stance="full_cover", cover_m=0, moves=0), True
+    return state, False
+
+
+def panic_turn(
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
+) -> tuple[FightState, bool]:
+    """G15: panicked until it makes a suppression check (not under fire: at the 1-level TN,
+    at its initiative; a pass ends the panic and it acts). Otherwise it flees at full speed:
+    in the open under fire it hunkers down with LUCK only and the penalty (G12); running from
+    cover through an automatic weapon's suppressing fire it makes the 3-move dodge check (G11);
+    other fire does not catch a runner."""
+    if f.levels <= 0:
+        result = fire.check(dice, sup_sit(t, state, f), 1, 0)
+        if result == "pass":
+            dice.record(Note(f"{f.name} steadies: the panic ends", "G15"))
+            return state.with_combatant(dataclasses.replace(f, panicked=False)), False
+    ma = t.entries[f.name].combatant.stats.MA
+    if f.levels > 0 and not f.in_cover:
+        dice.record(Note(f"{f.name} is panicked in the open: hunkers down", "G12/G15"))
+        return _hunker(t, state, f, dice), True
+    if f.levels > 0 and any(
+        fire.is_automatic(t.entries[s.name]) for s, _, _ in fire_at(t, state, f.name)
+    ):
+        dice.record(Note(f"{f.name} flees through automatic suppressing fire", "G15"))
+        pen = fire.penalty(f, True, t.house)
+        hits = fire.move_out(dice, sup_sit(t, state, f), 3, pen)
+        state = take_fire(t, state, f.name, hits, True, dice)
+    else:
+        dice.record(Note(f"{f.name} panics and flees {3 * ma} m", "G15"))
+    f = state.combatant(f.name)
+    cover_m = f.cover_m + 3 * ma if f.cover_m >= 0 else -1
+    return _move(t, state, f.name, 3 * ma, stance="open", cover_m=cover_m, moves=3), True
+
+
+def _move(
+    t: GraydawnTurns,
+    state: FightState,
+    name: str,
+    away: float,
+    *,
+    stance: str,
+    cover_m: int,
+    moves: int,
+    towards: str | None = None,
+) -> FightState:
+    """G34 on a line between the sides: moving ``away`` metres from the enemy (negative:
+    towards it) changes the distance to every enemy alike, never below 1 m; ``towards`` one
+    enemy closes on it to 1 m (a charge or a grapple)."""
+    f = state.combatant(name)
+    board = state.board
+    for c in state.combatants:
+        if c.side == f.side:
+            continue
+        d = board.distance(name, c.name)
+        new = 1.0 if c.name == towards else max(1.0, d + away)
+        board = board.with_distance(name, c.name, new)
+    new_f = dataclasses.replace(f, stance=stance, cover_m=cover_m, moves=moves)
+    if new_f.grappled_by is not None and board.distance(name, new_f.grappled_by) > 1:
+        new_f = dataclasses.replace(new_f, grappled_by=None)
+    return dataclasses.replace(state.with_combatant(new_f), board=board)
+
+
+def end_turn(t: GraydawnTurns, state: FightState, name: str, dice: DiceSource) -> FightState:
+    """G13: its actions done, the suppression on it lifts (panic does not)."""
+    f = state.combatant(name)
+    if f.levels:
+        dice.record(StateChange(name, "suppression levels", f.levels, 0, "G13"))
+    return state.with_combatant(
+        dataclasses.replace(
+            f,
+            acted=True,
+            levels=0,
+            check="none",
+            fired_at=0,
+            hits_taken=0,
+            ambushed=False,
+            pending=(),
+        )
+    )
