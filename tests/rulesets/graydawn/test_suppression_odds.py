@@ -103,14 +103,24 @@ def test_p_hit_for_burst_covering_fire_is_binomial() -> None:
 
 
 def test_p_hit_in_a_lane() -> None:
+    """The lane's own defence roll lands burst-table hits with P(total <= 0). Issue 12 changed
+    what else can hit: a target that panics in the open now hunkers down with LUCK only at the
+    suppression penalty (G12/G15: "from ... panic") and may be hit that way too, so the lane's
+    hits are read from ``fire_hits`` and P(any hit) is at least the lane's (it was equal while a
+    panicked target took no further fire)."""
     data = read_toml(EXAMPLES / "suppress_lane.toml")
     data["target"]["in_lane"] = "inside"
     sit = load(data)
     report = suppression_odds(sit)
+    w = suppression_outcomes(sit)
     q = exact("d10x").at_most(-(7 + 4))  # RD ceil((7 + 7) / 2) + dodge 4
-    assert same(report.probabilities["p_hit_lane"], q)
-    hits = report.distributions["hits"]
-    assert same(hits.p(3), q / 6) and same(hits.p(2), q / 2) and same(hits.p(1), q / 3)
+    assert same(w.probability(lambda o: o.fire_hits > 0), q)
+    lane = w.to_dist(lambda o: o.fire_hits)
+    assert same(lane.p(3), q / 6) and same(lane.p(2), q / 2) and same(lane.p(1), q / 3)
+    assert same(report.probabilities["p_hit_lane"], w.probability(lambda o: o.hits > 0))
+    panicked_and_hit = w.probability(lambda o: o.panicked and o.hits > o.fire_hits)
+    assert panicked_and_hit > 0
+    assert report.probabilities["p_hit_lane"] > q
 
 
 @pytest.mark.parametrize(

@@ -144,6 +144,10 @@ def shoot(
     a, tgt = state.combatant(name), state.combatant(target)
     w = t.entries[name].combatant.weapon
     assert w is not None
+    if a.stance == "full_cover":  # G32: to shoot it must peek out (active cover)
+        dice.record(StateChange(name, "stance", "full_cover", "active_cover", "G32"))
+        a = dataclasses.replace(a, stance="active_cover")
+        state = state.with_combatant(a)
     if tgt.out and not dice.is_exact:
         dice.record(Note(f"{name} fires at {target}, already down (committed, G31)", "G31"))
     in_open = not a.in_cover

@@ -972,6 +972,32 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
     return _capped(dice, sit, hits)
 
 
+def _panicked(sit: SuppressionSituation, levels: int, result: str, dice: DiceSource) -> int:
+    """G15 with G12: a panicked target still takes fire. In the open it is hunkering down
+    "from panic": LUCK only, with the suppression penalty. Behind cover it flees at full speed
+    (three moves); running through an automatic weapon's suppressing fire (G09's automatic
+    weapons, or a lane) it makes the 3-move dodge/cover check of G11; other fire does not
+    catch a runner."""
+    t, rules = sit.target, sit.rules
+    if levels <= 0:
+        return 0
+    in_open = not t.cover.effective
+    pen = action_penalty(levels, result, in_open=True, rules=rules, bracing=t.stance.bracing)
+    if in_open:
+        dice.record(Note(f"{t.name} is in the open: hunkers down from panic", "G12/G15"))
+        return _hunker(dice, sit=sit, in_open=True, pen=pen, under_fire=True)
+    automatic = [
+        s
+        for s in sit.shooters
+        if s.fire == "lane" or (s.weapon is not None and s.weapon.kind in AUTOMATIC_KINDS)
+    ]
+    if not automatic:
+        dice.record(Note(f"{t.name} flees; only automatic fire catches a runner", "G15"))
+        return 0
+    dice.record(Note(f"{t.name} flees through {automatic[0].name}'s automatic fire", "G15"))
+    return _move_out(dice, sit=sit, a=TargetAction(kind="move", name="flees", moves=3), pen=pen)
+
+
 def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcome, dict[str, Any]]:
     """One round against one target, in the order of operations (G16)."""
     rules, t = sit.rules, sit.target
@@ -1049,6 +1075,9 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
     action_hits = 0
     if panicked:
         dice.record(Note(f"{t.name} is panicked: flees instead of its declared actions", "G15"))
+        action_hits = dice.derive(
+            "panic", partial(_panicked, sit, levels, result), key=("panicked", id(sit), levels)
+        )
     elif lost_action:
         dice.record(Note(f"{t.name} dived and misses its next action", "G14"))
     elif t.actions or auto_hunker or t.in_lane == "crossing":
