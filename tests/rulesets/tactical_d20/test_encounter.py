@@ -264,3 +264,35 @@ def test_a_cover_typo_gets_a_suggestion() -> None:
 def test_catalogs_must_be_a_list_of_files() -> None:
     with pytest.raises(InputError, match=r"test\.toml: catalogs: must be a list"):
         scenario([ANA, BO], catalogs="mine.toml")
+
+
+# --- the exact Markov chain, worked by hand ----------------------------------------------------
+def test_exact_chain_of_a_one_hit_point_duel_by_hand() -> None:
+    """Two raiders with 1 hit point and knives, 5 ft apart, 3 rounds at most, `first` policy.
+
+    Any hit kills (1d4 >= 1, no threshold). One attack hits on d20 + 3 >= 12: 12/20 = 3/5; a turn
+    has two attacks, so a turn kills with q = 1 - (2/5)^2 = 21/25. Initiative: both +2; Rook is
+    the player character and wins ties: P(Rook first) = (1 + 1/20) / 2 = 21/40.
+    The creature acting first wins with A = q * (1 + m + m^2), m = (1 - q)^2 (three rounds), the
+    other with B = (1 - q) * A; nobody wins with m^3.
+    """
+    from fractions import Fraction
+
+    from firefight.analysis.exact import solve_exact
+
+    duel = [
+        {"name": n, "side": n, "creature": {"use": "raider", "hp": 1}, "weapons": ["knife"]}
+        for n in ("Rook", "Sable")
+    ]
+    duel[0]["control"] = "player"
+    engine = scenario(duel, max_rounds=3)
+    tally, arithmetic = solve_exact(engine)
+    q = 1 - Fraction(2, 5) ** 2
+    m = (1 - q) ** 2
+    first = q * (1 + m + m * m)
+    second = (1 - q) * first
+    p_rook = Fraction(21, 40)
+    assert arithmetic == "fraction"
+    assert tally.wins["Rook"] == p_rook * first + (1 - p_rook) * second
+    assert tally.wins["Sable"] == (1 - p_rook) * first + p_rook * second
+    assert tally.truncated == m**3

@@ -13,6 +13,7 @@ from typing import Any
 
 from firefight.dice import ScriptedDice
 from firefight.encounter import Encounter
+from firefight.rulesets.tactical_d20.encounter_state import Lasting
 
 from .test_encounter import play, scenario
 
@@ -319,3 +320,56 @@ def test_a_disarmed_creature_fights_unarmed() -> None:
     assert enc.state.combatant("B").disarmed
     weapons = {i.split(":")[2] for i in ids(enc) if i.startswith("attack:")}
     assert weapons == {"unarmed"}
+
+
+# --- house readings about time -----------------------------------------------------------------
+def test_house_reading_own_turn_effects_end_with_this_turn() -> None:
+    engine = scenario(
+        [raider("A", "x"), raider("B", "y")],
+        house={"own_turn_effects_last": "this_turn"},
+    )
+    enc = play(
+        engine,
+        [15, 2],
+        [
+            ("attack:B:knife:single:torso", [2]),
+            ("exit", []),
+            ("reaction:A:knife:single:arms", [15, 1]),
+        ],
+    )
+    assert [e.turns for e in enc.state.combatant("A").effects] == [1]
+    enc.act("end_turn", ScriptedDice([]))
+    assert enc.state.combatant("A").effects == ()  # gone with A's own turn
+
+
+def test_house_reading_the_reaction_comes_back_each_round() -> None:
+    engine = scenario([raider("A", "x"), raider("B", "y")], house={"reaction_returns": "round"})
+    enc = play(engine, [15, 2], [("attack:B:knife:single:torso", [2]), ("exit", [])])
+    enc.act("reaction:A:knife:single:torso", ScriptedDice([2]))
+    assert not enc.state.combatant("B").reaction
+    enc.act("end_turn", ScriptedDice([]))  # A ends; B's turn does not give it back
+    assert enc.state.acting == "B" and not enc.state.combatant("B").reaction
+    enc.act("end_turn", ScriptedDice([]))  # round 2 begins: every Reaction is back
+    assert enc.state.round == 2 and enc.state.combatant("B").reaction
+
+
+def test_stunned_in_its_own_turn_ends_it_and_loses_the_next_one() -> None:
+    engine = scenario([raider("A", "x"), raider("B", "y")])
+    # A leaves the Grapple; B's Reaction at the head: natural 20, a critical: stunned; the head
+    # doubles the knife's dice: 2d4 = 1 + 1
+    enc = play(
+        engine,
+        [15, 2],
+        [
+            ("attack:B:knife:single:torso", [2]),
+            ("exit", []),
+            ("reaction:A:knife:single:head", [20, 1, 1]),
+        ],
+    )
+    a = enc.state.combatant("A")
+    assert a.hp == 18 and a.actions == 0  # its turn ended with 1 Action unspent
+    assert enc.state.acting == "B" and a.effects == (Lasting("stunned", 1),)
+    enc.act("end_turn", ScriptedDice([]))
+    # round 2: A's turn is lost to the stun, which then wears off; B acts
+    assert enc.state.round == 2 and enc.state.acting == "B"
+    assert enc.state.combatant("A").effects == ()

@@ -72,6 +72,7 @@ class TacticalTurns(Turns):
         self._creatures: dict[tuple[Fighter, bool], Creature] = {}
         self._legal: dict[FightState, tuple[Action, ...]] = {}
         self._attacks: dict[Any, Weighted[AttackOutcome]] = {}
+        self._prepared_attacks: dict[Any, Any] = {}
 
     # -- the state ------------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -149,6 +150,9 @@ class TacticalTurns(Turns):
         state = dataclasses.replace(
             state, round=state.round + 1, order=order, phase="turns", acting=None
         )
+        if self.house.reaction_returns == "round":
+            fresh = tuple(dataclasses.replace(c, reaction=True) for c in state.combatants)
+            state = dataclasses.replace(state, combatants=fresh)
         return self._next_turn(state, None, dice)
 
     def _next_turn(self, state: FightState, after: str | None, dice: DiceSource) -> FightState:
@@ -170,9 +174,9 @@ class TacticalTurns(Turns):
             board = dataclasses.replace(
                 board, zones=tuple(z for z in board.zones if z.shooter != name)
             )
-        me = dataclasses.replace(
-            state.combatant(name), actions=self.house.actions_per_turn, reaction=True
-        )
+        me = state.combatant(name)
+        back = me.reaction or self.house.reaction_returns == "own_turn"
+        me = dataclasses.replace(me, actions=self.house.actions_per_turn, reaction=back)
         state = dataclasses.replace(state.with_combatant(me), board=board, acting=name)
         dice.record(Note(f"{name}'s turn: {me.actions} Actions", "T02"))
         if me.has("stunned"):
@@ -314,14 +318,28 @@ class TacticalTurns(Turns):
     ) -> Any:
         """The rule module's prepared attack, or None if the rules forbid it."""
         board: Board = state.board
+        them = tuple(state.combatant(t) for t in targets)
+        key = (
+            me,
+            them,
+            weapon.name,
+            tuple(sorted(kw.items())),
+            board.group_of(me.name),
+            tuple(bool(board.group_of(t)) for t in targets),
+            min(board.distance(me.name, t) for t in targets),
+        )
+        if key in self._prepared_attacks:
+            return self._prepared_attacks[key]
         fields = self._attack_fields(state, me, targets, weapon, **kw)
         if weapon.is_ranged and fields.ammo not in weapon.ammo:
             fields = fields.model_copy(update={"ammo": "standard"})
-        who = tuple(self.creature(state.combatant(t), board) for t in targets)
+        who = tuple(self.creature(t, board) for t in them)
         try:
-            return prepare_attack(self.creature(me, board), who, weapon, fields, self.house)
+            found = prepare_attack(self.creature(me, board), who, weapon, fields, self.house)
         except RuleError:
-            return None
+            found = None
+        _remember(self._prepared_attacks, key, found)
+        return found
 
     def _attack_actions(
         self, state: FightState, me: Fighter, *, free_on: str = "", reaction_on: str = ""
@@ -586,14 +604,16 @@ class TacticalTurns(Turns):
         return dataclasses.replace(me, actions=budget.actions)
 
     def _after(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
-        """Pass the turn on when its owner is down or has nothing left but "end turn"."""
+        """Pass the turn on when its owner is down, stunned (a Reaction attack in its own turn)
+        or has nothing left but "end turn"."""
         board: Board = state.board
         if board.pending is not None:
             return dataclasses.replace(state, acting=board.pending.reactor, phase="reaction")
         state = dataclasses.replace(state, acting=owner, phase="turns")
         if len({c.side for c in state.combatants if c.hp > 0}) <= 1:
             return state
-        if state.combatant(owner).hp <= 0 or not self._has_option(state, owner):
+        me = state.combatant(owner)
+        if me.hp <= 0 or me.has("stunned") or not self._has_option(state, owner):
             return self._end_turn(state, owner, dice)
         return state
 
@@ -664,7 +684,8 @@ class TacticalTurns(Turns):
             hit = state.combatant(out.member)
             hit = dataclasses.replace(hit, hp=hit.hp - out.damage)
             for e in out.effects:
-                turns = 0 if "Body check" in e.until else (2 if hit.name == owner else 1)
+                own = hit.name == owner and self.house.own_turn_effects_last == "next_turn"
+                turns = 0 if "Body check" in e.until else (2 if own else 1)
                 hit = hit.with_effect(Lasting(e.condition, turns))
             state = state.with_combatant(hit)
             if hit.hp <= 0:

@@ -91,6 +91,23 @@ class TacticalHouse(HouseRules):
     # T11 cover
     light_cover_threshold: int = Field(3, description="extra DT against ballistic damage")
 
+    # Encounters: readings about time the text leaves open (docs "Encounters")
+    reaction_returns: Literal["own_turn", "round"] = Field(
+        "own_turn",
+        description=(
+            "reading: a spent Reaction comes back at the start of the creature's own turn; "
+            "round: at the start of each round"
+        ),
+    )
+    own_turn_effects_last: Literal["next_turn", "this_turn"] = Field(
+        "next_turn",
+        description=(
+            "reading: an effect 'until the end of their next turn' taken during one's own turn "
+            "(a Reaction attack on leaving a Grapple) lasts through the following turn; "
+            "this_turn: it ends with the current one"
+        ),
+    )
+
     # T01 initiative
     initiative_die: int = 20
     round_seconds: int = Field(10, description="a round: every creature's turn, in order")
