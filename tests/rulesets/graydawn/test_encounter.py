@@ -88,7 +88,7 @@ def test_hand_worked_pistol_duel() -> None:
     eng = engine(VANCE, KID, cover={"Vance": "car", "Kid": "car"})
     enc = begin(eng, [2, 5])
     assert enc.state.order == ("Kid", "Vance") and enc.state.acting == "Vance"
-    assert [a.id for a in eng.legal_actions(enc.state)][0] == "no_fire"
+    assert eng.legal_actions(enc.state)[0].id == "no_fire"
     step(enc, "no_fire")
     assert enc.state.acting == "Kid"
     step(enc, "fire:Vance:single", [8, 3, 2, 6, 5, 4, 4, 7, 3])
@@ -156,7 +156,7 @@ def test_hand_worked_suppression_exchange() -> None:
     enc = begin(eng, [7, 4])
     assert enc.state.acting == "Rifleman" and enc.state.phase == "declare"
     step(enc, "no_fire")
-    assert [a.id for a in eng.legal_actions(enc.state)][0] == "suppress:Rifleman:20"
+    assert eng.legal_actions(enc.state)[0].id == "suppress:Rifleman:20"
     step(enc, "suppress:Rifleman:20", [8, 6])
     r = enc.state.combatant("Rifleman")
     assert (r.levels, r.check, r.stance, r.fired_at) == (3, "fail", "full_cover", 20)
