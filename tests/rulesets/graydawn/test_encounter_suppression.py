@@ -1,0 +1,131 @@
+"""graydawn panic and suppressing fire as issue 12 reads them (G09, G12, G15), in the
+suppression module and in a fight: a panicked target still takes fire, a panicked combatant
+flees until it passes a check, and the G09 WA reading with its house switch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from firefight.core.loading import read_toml
+from firefight.core.transcript import Check
+from firefight.dice import ScriptedDice
+from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.suppression import load_suppression, resolve_suppression
+from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from tests.rulesets.graydawn.test_encounter import begin, engine, step
+
+EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
+
+
+def andre(house: GraydawnHouseRules | None = None, **target: Any) -> Any:
+    data = read_toml(EXAMPLES / "suppress_andre.toml")
+    data["target"] = {**data["target"], **target}
+    data["target"].pop("actions", None)
+    return load_suppression(data, "andre.toml", house or GraydawnHouseRules())
+
+
+def test_panicked_in_the_open_hunkers_with_luck_only_and_the_penalty() -> None:
+    # Andre empties the pistol (2 levels) + 22 vs TN 15 (+2): 4 levels, TN 25. The target in
+    # the open: CL 6 + dodge 5 + (1, then 10 and 2 subtracted) = -1: panic (G10). In the open
+    # it hunkers down from panic (G12): LUCK 5 - 2 x (4 + 2 in the open) = -7, + d10x 6 = -1
+    # vs 10: missed by 11, two full 5s: 2 hits (of the 20 rounds).
+    sit = andre(cover={"level": 0, "position": "none"})
+    r = resolve_suppression(sit, ScriptedDice([8, 1, 10, 2, 6]))
+    assert r.outcome.panicked and r.outcome.hits == 2
+    hunker = next(c for c in r.transcript.of_type(Check) if c.rule == "G12")
+    assert (hunker.value, hunker.target) == (-1, 10)
+
+
+def test_panicked_behind_cover_runs_through_automatic_fire() -> None:
+    # the same target behind its car, but an SMG: 20 rounds = 2 levels; RA 7 + SMG skill 0 +
+    # d10x (10, 3) = 20 vs TN 15: +2, 4 levels. Panic as above; it flees through automatic
+    # fire (G15): the 3-move dodge check of G11, RD 6 + dodge 5 + d10x 4 = 15, - 12 penalty
+    # (failed, in the open) + MA 6 (three moves) = 9 vs TN 25: missed by 16, 3 hits.
+    data = read_toml(EXAMPLES / "suppress_andre.toml")
+    data["shooters"][0] = {**data["shooters"][0], "weapon": "smg", "rounds": 20}
+    data["shooters"][0].pop("full_magazine")
+    data["target"].pop("actions")
+    sit = load_suppression(data, "andre.toml", GraydawnHouseRules())
+    r = resolve_suppression(sit, ScriptedDice([10, 3, 1, 10, 2, 4]))
+    assert r.outcome.levels == 4 and r.outcome.panicked and r.outcome.hits == 3
+    run = next(c for c in r.transcript.of_type(Check) if c.rule == "G11")
+    assert (run.value, run.target) == (9, 25)
+
+
+def test_panicked_behind_cover_is_not_caught_by_pistol_fire() -> None:
+    r = resolve_suppression(andre(), ScriptedDice([8, 1, 10, 2]))
+    assert r.outcome.panicked and r.outcome.hits == 0
+
+
+def smg_shooter(house: GraydawnHouseRules) -> Any:
+    data = read_toml(EXAMPLES / "suppress_andre.toml")
+    data["shooters"][0] = {**data["shooters"][0], "weapon": "smg", "rounds": 10}
+    data["shooters"][0].pop("full_magazine")
+    data["target"].pop("actions")
+    return load_suppression(data, "andre.toml", house)
+
+
+def test_g09_suppressing_fire_gets_no_wa_by_default() -> None:
+    # 10 SMG rounds: 1 level; RA 7 + d10x 7 = 14 < TN 15 (the SMG's WA 1 is not added): no
+    # more; the check at TN 10: 6 + 5 + 5 = 16 passes
+    r = resolve_suppression(smg_shooter(GraydawnHouseRules()), ScriptedDice([7, 5]))
+    assert r.outcome.levels == 1
+
+
+def test_g09_house_switch_adds_wa_to_the_suppressing_attack() -> None:
+    # suppression.suppressing_fire_wa = true: 14 + WA 1 = 15 meets TN 15: +1 level, 2 in all;
+    # the check at TN 15: 16 passes
+    house = GraydawnHouseRules(suppression=SuppressionHouseRules(suppressing_fire_wa=True))
+    r = resolve_suppression(smg_shooter(house), ScriptedDice([7, 5]))
+    assert r.outcome.levels == 2
+    assert any("weapon accuracy" in line for line in r.transcript.lines())
+
+
+# -- panic in a fight --------------------------------------------------------------------------
+GUNNER = {
+    "name": "Gunner",
+    "side": "a",
+    "stats": {"REF": 6, "CL": 6, "MA": 5, "BODY": 7},
+    "skills": {"heavy_weapons": 4},
+    "weapon": "machine gun",
+    "fire": "suppressing",
+    "rounds": 30,
+    "uses_luck": False,
+}
+RECRUIT = {
+    "name": "Recruit",
+    "side": "b",
+    "stats": {"REF": 5, "CL": 3, "MA": 6, "BODY": 5, "LUCK": 3},
+    "weapon": "heavy pistol",
+    "uses_luck": False,
+}
+
+
+def test_a_panicked_combatant_flees_until_it_passes_a_check() -> None:
+    """Round 1: the Gunner (6 + 9 = 15) and the Recruit (5 + 3 + 2 = 10; heavy pistol +3).
+    30 rounds: 3 base levels; 10 + d10x 1 (then 2: -2) = 8 < TN 15: 3 levels, TN 20. The
+    Recruit, behind a fence: CL 3 + (1, then 5) = -2 <= 0: panic (G10/G15); G33 makes it
+    re-roll initiative keeping the lower: 5 + 3 + 9 = 17, stays 10. At its turn it flees from
+    cover through the machine gun's fire (G15): RD ceil((5+6)/2) 6 + d10x 7 = 13 - 2 x (3 + 2)
+    + MA 6 = 9 vs 25: missed by 16: 3 hits of 6d6+2 (8d6+2): location 7, left leg; 8 x 1 + 2 =
+    10, no graze roll (not above 10); BTM -2: 8 cripples the leg (capped at 8); crippling
+    check BODY 5 + LUCK 3 + d10x 9 = 17 >= 8: not severed; stun save d10 3 <= 5 - 1; the
+    one-time death save d10 4 <= 5. It runs 18 m: 40 -> 58 m, in the open.
+    Round 2: the Gunner declines and waits; the Recruit, not under fire, checks at TN 10:
+    CL 3 - 1 (serious) + d10x 9 = 11: the panic ends and it decides at once.
+    """
+    eng = engine(GUNNER, RECRUIT, range=40, cover={"Recruit": "wooden fence"})
+    enc = begin(eng, [9, 2])
+    faces = [1, 2, 1, 5, 9, 7, 7, 1, 1, 1, 1, 1, 1, 1, 1, 9, 3, 4]
+    lines = step(enc, "suppress:Recruit:30", faces)
+    assert any("flees through automatic suppressing fire" in line for line in lines)
+    r = enc.state.combatant("Recruit")
+    assert r.panicked and (r.crippling, r.crippled, r.status) == (8, ("left_leg",), "ready")
+    assert r.initiative == 10 and r.stance == "open" and r.cover_m == 18
+    assert enc.state.board.distance("Gunner", "Recruit") == 58
+    assert enc.state.round == 2 and enc.state.acting == "Gunner"
+    step(enc, "no_fire")
+    assert enc.state.acting == "Gunner"
+    step(enc, "wait", [9])
+    assert enc.state.acting == "Recruit" and not enc.state.combatant("Recruit").panicked
