@@ -22,12 +22,15 @@ from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.turns import FightState
 from firefight.dice import Weighted, enumerate_outcomes
+from firefight.dice.sources import first_path_size
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import mixture
 from firefight.errors import InputError
 
 #: Most distinct states the chain may visit before it refuses.
 MAX_STATES = 50_000
+#: Most enumeration paths of round 1's initiative.
+MAX_START_PATHS = 200_000
 #: Most passes (steps of the fight) before the remaining mass is reported as left over.
 MAX_STEPS = 5_000
 #: Kernels with a denominator above this run the chain in floats.
@@ -63,6 +66,12 @@ def _solve(
     one: Any = Fraction(1) if exact else 1.0
     seen: set[FightState] = set()
     frontier: dict[FightState, Any] = {}
+    paths = first_path_size(engine.start)
+    if paths > MAX_START_PATHS:
+        raise InputError(
+            f"round 1's initiative alone has about {paths:,} branches: too many for --exact",
+            tip="drop --exact and simulate (-n), or make the fight smaller",
+        )
     for state, p in _probabilities(enumerate_outcomes(engine.start), exact):
         frontier[state] = frontier.get(state, 0) + p * one
     passes = 0

@@ -24,12 +24,17 @@ from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.sampling import AliasTable
 from firefight.core.turns import Action, FightState
-from firefight.dice import enumerate_outcomes
+from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice.sources import first_path_size
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import get_policy, mixture
 
 #: Fights per chunk (one generator each).
 CHUNK = 1 << 15
+#: Most enumeration paths of the start before lanes roll their starts one by one instead.
+START_PATHS = 20_000
+#: Lanes that must reach a (state, action) before its exact kernel is built.
+KERNEL_FROM = 48
 
 
 @dataclass(frozen=True)
@@ -51,12 +56,16 @@ class KernelSampler:
         self.out_flags: list[list[bool]] = []
         self.rounds: list[int] = []
         self.kernels: dict[tuple[int, str], _Kernel] = {}
+        #: Lanes that reached (state, action) so far, stepped plainly until worth a kernel.
+        self.visits: dict[tuple[int, str], int] = {}
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
         names = [c.name for c in engine.scenario.spec.combatants]
         self.column = {n: i for i, n in enumerate(names)}
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
-        start = enumerate_outcomes(engine.start)
-        self.start = self._table(start, None)
+        #: The settled start's distribution (round 1's initiative), when small enough to list.
+        self.start: _Kernel | None = None
+        if first_path_size(engine.start) <= START_PATHS:
+            self.start = self._table(enumerate_outcomes(engine.start), None)
 
     def intern(self, state: FightState) -> int:
         found = self.ids.get(state)
@@ -89,6 +98,18 @@ class KernelSampler:
             found = self.kernels[key] = self._table(dist, state, action.actor)
         return found
 
+    def worth_a_kernel(self, sid: int, action: Action, lanes: int) -> bool:
+        """Build (or use) the exact kernel, or step these few lanes one by one on seeded dice?
+
+        A kernel costs one enumeration of the step's every branch, which in a big fight (a burst
+        at three targets: 1,599 joint outcomes) is worth hundreds of plain steps; states that
+        few lanes share are stepped plainly, so a big fight is never slower than the reference.
+        """
+        if (sid, action.id) in self.kernels:
+            return True
+        self.visits[(sid, action.id)] = seen = self.visits.get((sid, action.id), 0) + lanes
+        return seen >= KERNEL_FROM
+
     def choice(self, sid: int) -> list[tuple[Action, float]] | None:
         """The acting side's policy as a distribution over actions, or None (ask per lane)."""
         if sid not in self.choices:
@@ -105,8 +126,11 @@ class KernelSampler:
 def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     """``n`` fights to their ends, tallied."""
     engine = sampler.engine
-    start_picks = sampler.start.table.sample(n, rng)
-    state_of = sampler.start.next_ids[start_picks]
+    if sampler.start is not None:
+        state_of = sampler.start.next_ids[sampler.start.table.sample(n, rng)]
+    else:  # initiative of many combatants: roll each lane's start plainly
+        dice = SeededDice(rng)
+        state_of = np.array([sampler.intern(engine.start(dice)) for _ in range(n)], dtype=np.int64)
     dealt = np.zeros((n, len(sampler.column)))
     never = np.iinfo(np.int64).max
     fell = np.full((n, len(sampler.column)), never, dtype=np.int64)
@@ -121,10 +145,21 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
         for g, sid in enumerate(uniq.tolist()):
             lanes = active[order[bounds[g] : bounds[g + 1]]]
             for action, group in _split_by_action(sampler, sid, lanes, rng):
+                column = sampler.column[action.actor]
+                if not sampler.worth_a_kernel(sid, action, len(group)):
+                    dice = SeededDice(rng)
+                    for lane in group.tolist():
+                        after = sampler.intern(engine.step(sampler.states[sid], action, dice))
+                        state_of[lane] = after
+                        before = sampler.states[sid]
+                        dealt[lane, column] += harm_dealt(
+                            engine, before, sampler.states[after], action.actor
+                        )
+                    continue
                 k = sampler.kernel(sid, action)
                 picks = k.table.sample(len(group), rng)
                 state_of[group] = k.next_ids[picks]
-                dealt[group, sampler.column[action.actor]] += k.dealt[picks]
+                dealt[group, column] += k.dealt[picks]
         ended = np.array(sampler.ended, dtype=bool)
         _mark_fallen(sampler, state_of, active, fell, never)
         active = active[~ended[state_of[active]]]

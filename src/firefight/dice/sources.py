@@ -331,3 +331,13 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
         raise DiceError("exact enumeration produced more than certainty")
     g = reduce(math.gcd, weights.values(), common)
     return Weighted({k: w // g for k, w in weights.items()}, common // g)
+
+
+def first_path_size(fn: Callable[[DiceSource], Any], *, depth: Depth | int | None = None) -> int:
+    """The product of the branch counts along ``fn``'s first path: the number of paths its
+    enumeration walks when no request's branches depend on an earlier one (a cheap guard to run
+    before :func:`enumerate_outcomes`; derives are enumerated to count their branches)."""
+    shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth))
+    source = ExactDice([], shared)
+    fn(source)
+    return math.prod(source._sizes)
