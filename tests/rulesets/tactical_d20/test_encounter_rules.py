@@ -192,7 +192,8 @@ def test_a_third_creature_makes_a_melee_and_leaving_it_provokes_nothing() -> Non
     enc.act("exit", ScriptedDice([]))  # round 2, A leaves the Melee: no Reaction
     state = enc.state
     assert state.board.pending is None and state.acting == "A"
-    assert state.board.groups == (("B", "C"),)
+    # B and C are on one side: with no enemy left in it, the rest of the Melee breaks up
+    assert state.board.groups == ()
     assert state.board.distance("A", "B") == 5 and state.board.distance("A", "C") == 5
     assert state.combatant("B").reaction and state.combatant("C").reaction
 
@@ -373,3 +374,33 @@ def test_stunned_in_its_own_turn_ends_it_and_loses_the_next_one() -> None:
     # round 2: A's turn is lost to the stun, which then wears off; B acts
     assert enc.state.round == 2 and enc.state.acting == "B"
     assert enc.state.combatant("A").effects == ()
+
+
+def test_a_group_left_without_an_enemy_breaks_up() -> None:
+    engine = scenario(
+        [
+            raider("A", "x", creature={"use": "raider", "hp": 1}),
+            raider("B", "y"),
+            raider("C", "y"),
+            raider("D", "x"),
+        ],
+        {"range": 5, "pairs": [{"between": ["D", n], "range": 60} for n in "ABC"]},
+    )
+    # A 17, B 12, C 7, D 3. A attacks B (a Grapple); B attacks A; C joins (a Melee of A, B, C)
+    # and knocks A down: 15 + 3 = 18 hits, 1d4 = 2. B and C, both of side y, are free again
+    # while D fights on.
+    enc = play(
+        engine,
+        [15, 10, 5, 1],
+        [
+            ("attack:B:knife:single:torso", [2]),
+            ("end_turn", []),
+            ("attack:A:knife:single:torso", [2]),
+            ("end_turn", []),
+        ],
+    )
+    assert enc.state.board.groups == (("A", "B"),)
+    enc.act("attack:A:knife:single:torso", ScriptedDice([15, 2]))
+    assert enc.state.ending is None and enc.state.combatant("A").hp == -1
+    assert enc.state.board.groups == ()
+    assert any(i.startswith("close:") for i in ids(enc))  # C may move again

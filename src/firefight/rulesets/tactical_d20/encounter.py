@@ -236,7 +236,8 @@ class TacticalTurns(Turns):
             me = dataclasses.replace(me, hp=me.hp - out.damage)
             state = state.with_combatant(me)
             if me.hp <= 0:
-                return dataclasses.replace(state, board=board.drop(name)), True
+                state = dataclasses.replace(state, board=board.drop(name))
+                return self._tidy_groups(state), True
         if out.result != "fail":
             return state, False
         if protected:
@@ -521,7 +522,8 @@ class TacticalTurns(Turns):
                         f"{name} falls back up to {feet} ft from {foes[0].name} (1 Action)",
                         "move",
                         target=foes[0].name,
-                        defensive=True,
+                        # defensive (the cautious policy's choice) only out of an enemy's reach
+                        defensive=board.distance(name, foes[0].name) <= self.house.melee_reach,
                     )
                 )
         return out, tail
@@ -606,6 +608,7 @@ class TacticalTurns(Turns):
     def _after(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
         """Pass the turn on when its owner is down, stunned (a Reaction attack in its own turn)
         or has nothing left but "end turn"."""
+        state = self._tidy_groups(state)
         board: Board = state.board
         if board.pending is not None:
             return dataclasses.replace(state, acting=board.pending.reactor, phase="reaction")
@@ -616,6 +619,15 @@ class TacticalTurns(Turns):
         if me.hp <= 0 or me.has("stunned") or not self._has_option(state, owner):
             return self._end_turn(state, owner, dice)
         return state
+
+    def _tidy_groups(self, state: FightState) -> FightState:
+        """A Grapple or Melee left with no enemies in it (the last one went down or left) breaks
+        up: its members are free again, where they stand (reading; the text pairs foes)."""
+        board: Board = state.board
+        keep = tuple(g for g in board.groups if len({state.combatant(n).side for n in g}) > 1)
+        if keep == board.groups:
+            return state
+        return dataclasses.replace(state, board=dataclasses.replace(board, groups=keep))
 
     def _attack(
         self, state: FightState, me: Fighter, action: Action, owner: str, dice: DiceSource
