@@ -330,3 +330,21 @@ def test_missing_stat_and_unknown_option_are_one_line(tmp_path: Path) -> None:
     path = write_scenario(tmp_path, good, top="[options]\nmax_chian = 3", name="o.toml")
     with pytest.raises(FirefightError, match=r"field options.max_chian"):
         Engine(read_scenario(path))
+
+
+def test_max_chain_cuts_the_chain_before_a_riposte_is_offered(tmp_path: Path) -> None:
+    path = write_scenario(
+        tmp_path,
+        [
+            warrior("Ann", "a", 10, 10, 10, reflexes=12),
+            warrior("Cob", "b", 10, 10, 10, reflexes=9),
+        ],
+        top="[options]\nmax_chain = 1",
+    )
+    enc, dice = begin(path, [3, 3, 3, 3])
+    enc.act("attack:Cob", dice)
+    # 10 + (1 - 3) = 8 against 10 + (5 - 1) = 14: Cob wins by 6, but one contest is the limit
+    enc.act("stance:normal", ScriptedDice([1, 3, 5, 1]))
+    assert "chain cut after 1 contests (options.max_chain) (D05)" in enc.steps[-1].lines
+    assert enc.state.board.exchange is None
+    assert (enc.state.acting, enc.state.board.done) == ("Cob", ("Ann",))
