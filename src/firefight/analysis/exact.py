@@ -35,6 +35,8 @@ MAX_START_PATHS = 200_000
 MAX_STEPS = 5_000
 #: Kernels with a denominator above this run the chain in floats.
 EXACT_DENOMINATOR = 10**18
+#: Masses whose denominators outgrow this many bits switch the chain to floats.
+EXACT_BITS = 160
 
 
 def solve_exact(
@@ -75,21 +77,18 @@ def _solve(
     for state, p in _probabilities(enumerate_outcomes(engine.start), exact):
         frontier[state] = frontier.get(state, 0) + p * one
     passes = 0
-    try:
-        frontier = _run(
-            engine,
-            tally,
-            frontier,
-            passes_done=passes,
-            max_states=max_states,
-            exact=exact,
-            on_pass=on_pass,
-            seen=seen,
-            policy_names=policy_names,
-            initial=initial,
-        )
-    except KeyboardInterrupt:
-        tally.interrupted = True
+    frontier = _run(
+        engine,
+        tally,
+        frontier,
+        passes_done=passes,
+        max_states=max_states,
+        exact=exact,
+        on_pass=on_pass,
+        seen=seen,
+        policy_names=policy_names,
+        initial=initial,
+    )
     for state, mass in frontier.items():
         if state.ending is not None:
             tally.add(turns, state, mass, initial)
@@ -111,18 +110,22 @@ def _run(
     policy_names: dict[str, str],
     initial: FightState,
 ) -> dict[FightState, Any]:
-    """Move the mass pass by pass; returns what is still in play (frontier)."""
+    """Move the mass pass by pass; returns what is still in play (frontier). Mass reaching an
+    ended state is gathered by state and tallied once at the end (the same ending is reached
+    on many passes)."""
     turns = engine.turns
     passes = passes_done
+    absorbed: dict[FightState, Any] = {}
     try:
         while frontier and passes < MAX_STEPS:
             passes += 1
             nxt: dict[FightState, Any] = {}
             # a pass is tallied apart and merged whole, so Ctrl-C never leaves half a pass counted
             step = new_tally(engine)
+            ended: dict[FightState, Any] = {}
             for state, mass in frontier.items():
                 if state.ending is not None:
-                    step.add(turns, state, mass, initial)
+                    ended[state] = mass
                     continue
                 seen.add(state)
                 if len(seen) > max_states:
@@ -150,12 +153,18 @@ def _run(
                         for old, new in zip(state.combatants, after.combatants, strict=True):
                             if turns.can_fight(old) and not turns.can_fight(new):
                                 step.add_fell(new.name, after.round, weight)
+            if exact and any(m.denominator.bit_length() > EXACT_BITS for m in nxt.values()):
+                raise _TooBig
             tally.merge(step)
+            for state, mass in ended.items():
+                absorbed[state] = absorbed.get(state, 0) + mass
             frontier = nxt
             if on_pass is not None:
                 on_pass(passes, len(seen))
     except KeyboardInterrupt:
         tally.interrupted = True
+    for state, mass in absorbed.items():
+        tally.add(turns, state, mass, initial)
     return frontier
 
 
