@@ -14,7 +14,6 @@ from rich.console import Console
 from rich.table import Table
 
 from firefight.cli.output import print_json
-from firefight.cli.ruleset_commands import parse_faces
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     Encounter,
@@ -212,6 +211,8 @@ def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
     if dice_text is not None:
+        from firefight.cli.ruleset_commands import parse_faces
+
         return ScriptedDice(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)
 
