@@ -59,6 +59,22 @@ class QualityHouse(HouseRules):
     roll_under_inclusive: bool = True
     missile_free_hexes: int = 5
     missile_band_hexes: int = 5
+    # Encounters (docs/rules/quality_d100.md, "Encounters"): readings where the text is silent
+    #: Initiative ties: "order" keeps the scenario's order, "d10" rolls a D10 off among the tied.
+    initiative_ties: Literal["order", "d10"] = "order"
+    #: Fatigue damage past 0 FT runs into EN (the current rules the text defers to).
+    fatigue_overflow_to_en: bool = True
+    #: firefight's reading of what stuns: a hit on the EN rows (result 3+) that does EN damage.
+    stun_on_endurance_hit: bool = True
+    #: A stun recovery roll takes the turn; True: a figure that recovers acts in the same turn.
+    stun_recovery_then_act: bool = False
+    #: Stay conscious is rolled when EN damage leaves EN at 3 or less; True: also at the start
+    #: of each of the figure's turns while EN is 3 or less.
+    stay_conscious_each_turn: bool = False
+    #: Evading spends the evader's next action (the current rules' evade is an action).
+    evade_costs_next_action: bool = True
+    #: EN at or below this is death.
+    dead_at_endurance: int = 0
     # Q04: strike chance modifiers (57.1)
     close_per_attacker_ps: int = 1
     close_attacker_no_fatigue: int = -20

@@ -13,6 +13,7 @@ from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, StateChange, Transcript
+from firefight.core.turns import ScenarioSpec, Turns
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.quality_d100.equations import (
@@ -43,7 +44,7 @@ def strike_outcomes(plan: Plan) -> Weighted[StrikeOutcome]:
     return outcome_distribution(lambda dice: strike(plan, dice))
 
 
-def _record_plan(plan: Plan, dice: DiceSource) -> None:
+def record_plan(plan: Plan, dice: DiceSource) -> None:
     for m in plan.strike_mods:
         dice.record(m)
     dice.record(Note(f"strike chance = {plan.strike_chance}", "Q04/Q08"))
@@ -100,6 +101,7 @@ class QualityD100(Ruleset):
     title = "Opposed D100 qualities of success (combat playtest)"
     house_model = QualityHouse
     situation_kinds = KINDS
+    scenario_keys = ("catalogs",)
 
     def load_situation(
         self, data: Mapping[str, Any], *, source: str, house: HouseRules
@@ -132,7 +134,7 @@ class QualityD100(Ruleset):
                 summary["passed"] = eq.passed
             return Resolution(self.id, eq, Transcript.since(dice.events, mark), summary)
         plan: Plan = situation
-        _record_plan(plan, dice)
+        record_plan(plan, dice)
         out = strike(plan, dice)
         _state_changes(plan, out, dice)
         return Resolution(
@@ -154,6 +156,12 @@ class QualityD100(Ruleset):
             )
         assert isinstance(house, QualityHouse)
         return headers(), table_rows(rows, printed, house)
+
+    def encounter(self, spec: ScenarioSpec) -> Turns:
+        """Whole fights: pulses, exchanges and lasting conditions (``encounter.py``)."""
+        from firefight.rulesets.quality_d100.encounter import QualityTurns  # needs this module
+
+        return QualityTurns(spec)
 
     def script_order(self) -> str:
         return "attacker D100, defender D100, then damage / special / grievous rolls as listed"
