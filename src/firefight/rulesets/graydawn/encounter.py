@@ -290,14 +290,10 @@ class GraydawnTurns(Turns):
             "status": f.status + (" (panicked)" if f.panicked else ""),
             "wound track": f"{f.marks} marks",
             "wound state": f.wound_state,
-            "marks": {
-                "minor": f.minor,
-                "wounding": f.wounding,
-                "crippling": f.crippling,
-                "stun": f.stun_marks,
-            },
-            "crippled": list(f.crippled),
-            "severed": list(f.severed),
+            "marks": f"{f.minor} minor, {f.wounding} wounding, {f.crippling} crippling, "
+            f"{f.stun_marks} stun",
+            "crippled": ", ".join(f.crippled) or "-",
+            "severed": ", ".join(f.severed) or "-",
             "luck points": f.luck,
             "ammunition": gun,
             "initiative": f.initiative,
@@ -306,7 +302,7 @@ class GraydawnTurns(Turns):
             if f.cover_m == 0
             else ("none" if f.cover_m < 0 else f"{f.cover_m} m away"),
             "suppression levels": f.levels,
-            "grappled by": f.grappled_by,
+            "grappled by": f.grappled_by or "-",
         }
 
     def after_fight(self, state: FightState) -> list[str]:

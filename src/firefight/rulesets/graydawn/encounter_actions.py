@@ -383,12 +383,15 @@ def _mode_text(mode: str) -> str:
 
 
 def _default_first(out: list[Action], f: Fighter, t: GraydawnTurns) -> list[Action]:
-    """The sensible default first: clear a jam, reload an empty gun, else attack the nearest
-    enemy with the heaviest mode; defensive moves only when nothing else is open."""
+    """The sensible default first: clear a jam, reload an empty gun, get out of the open into
+    reachable cover, else attack the nearest enemy with the heaviest mode; defensive moves only
+    when nothing else is open."""
 
     def rank(a: Action) -> int:
         if a.id == "clear_jam" or (a.id == "reload" and f.ammo == 0):
             return 0
+        if a.id == "take_cover" and f.stance == "open":  # G34: no strolling in the open
+            return 1
         if a.id == "break_grapple":
             return 1
         if a.kind == "attack" and a.id.split(":")[0] in ("fire", "shoulder_fire", "strike"):
