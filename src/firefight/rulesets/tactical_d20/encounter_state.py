@@ -14,6 +14,7 @@ inequality allows (never by more than the move), which keeps the table a possibl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -118,18 +119,23 @@ class Board:
     zones: tuple[Zone, ...] = ()
     pending: Pending | None = None
 
+    @cached_property
+    def _feet(self) -> dict[tuple[str, str], int]:
+        # derived lookup tables: not fields, so equality, hashing and JSON ignore them
+        return dict(self.distances)
+
+    @cached_property
+    def _groups(self) -> dict[str, tuple[str, ...]]:
+        return {name: g for g in self.groups for name in g}
+
     def distance(self, a: str, b: str) -> int:
         if a == b:
             return 0
-        key = (a, b) if a < b else (b, a)
-        for pair, feet in self.distances:
-            if pair == key:
-                return feet
-        raise KeyError(key)
+        return self._feet[(a, b) if a < b else (b, a)]
 
     def group_of(self, name: str) -> tuple[str, ...]:
         """The Grapple or Melee ``name`` is in, or ()."""
-        return next((g for g in self.groups if name in g), ())
+        return self._groups.get(name, ())
 
     def with_distances(self, changes: dict[str, int], mover: str) -> Board:
         out = []
