@@ -11,6 +11,7 @@ from typing import Any
 from firefight.core.turns import FightState
 from firefight.dice import ScriptedDice
 from firefight.encounter import Encounter, Engine, build_scenario
+from firefight.rulesets.quality_d100.fighters import board_of
 
 # Every fighter below: broadsword (EXAMPLE catalog: BC 55, d10+2), MD 10, rank 1 -> SC 69;
 # AG 10 and no shield -> front defence 10; engaged initiative PC 10 + AG 10 + rank 1 = 21.
@@ -323,7 +324,7 @@ def test_charge_engages_with_the_charge_modifier_and_may_be_repulsed() -> None:
     enc = begin(e, [9, 1])
     assert ids(enc)[0] == "charge:Bob"
     act(enc, "charge:Bob")
-    assert enc.engine.turns._board(enc.state).between("Ann", "Bob") == "engaged"
+    assert board_of(enc.state).between("Ann", "Bob") == "engaged"
     assert "defend:repulse" in ids(enc)
     # repulse: D10 at least rank 2: 1 fails; then Bob stands: Ann's spear SC 50+10+4+20 = 84.
     lines = act(enc, "defend:repulse", [1, 99, 99])
@@ -355,7 +356,7 @@ def test_defensive_withdrawal_adds_20_and_steps_out_at_the_round_end() -> None:
     assert "defence +20  defensive withdrawal (defender.defensive_withdrawal; Q05 melee)" in lines
     # round over: Bob is out of engagement; round 2 rolls unengaged initiative (Ann 6 + 10,
     # Bob 5 + 10)
-    assert enc.engine.turns._board(enc.state).between("Ann", "Bob") == 1
+    assert board_of(enc.state).between("Ann", "Bob") == 1
     assert enc.state.round == 2 and enc.state.order == ("Ann", "Bob")
     assert not who(enc, "Bob").withdrawing
 
@@ -366,7 +367,7 @@ def test_offensive_withdrawal_strikes_at_minus_20_then_disengages() -> None:
     lines = act(enc, "defend:stand", [99, 99])
     withdrawal = "offensive withdrawal (attacker.offensive_withdrawal; Q04 melee)"
     assert f"strike chance -20  {withdrawal}" in lines
-    assert enc.engine.turns._board(enc.state).between("Ann", "Bob") == 1
+    assert board_of(enc.state).between("Ann", "Bob") == 1
     assert "Ann withdraws out of engagement (Q04 offensive withdrawal)" in lines
     assert ids(enc)[0] == "charge:Ann"  # Bob is no longer engaged
 
@@ -389,7 +390,7 @@ def test_withdraw_from_close_combat_by_d10_and_physical_strength() -> None:
     assert "withdraw:close" in ids(enc) and ids(enc)[0] == "attack:Bob:close"
     lines = act(enc, "withdraw:close", [1])
     assert "withdraw: 10 vs 10 -> passed (Q08 withdraw): D10 1 + 18 - 9" in lines
-    board = enc.engine.turns._board(enc.state)
+    board = board_of(enc.state)
     assert board.between("Ann", "Bob") == "engaged" and board.between("Carl", "Bob") == "close"
     # Alone against PS 9 with PS 12: D10 10 + 12 - 9 = 13 passes; against PS 20: 10 + 12 - 20
     # = 2 fails and Ann stays in close combat.
@@ -401,7 +402,7 @@ def test_withdraw_from_close_combat_by_d10_and_physical_strength() -> None:
     enc = begin(e)
     lines = act(enc, "withdraw:close", [10])
     assert "withdraw: 2 vs 10 -> failed (Q08 withdraw): D10 10 + 12 - 20" in lines
-    assert enc.engine.turns._board(enc.state).between("Ann", "Bob") == "close"
+    assert board_of(enc.state).between("Ann", "Bob") == "close"
 
 
 def test_close_combat_strikes_add_ps_and_allow_no_evasion() -> None:

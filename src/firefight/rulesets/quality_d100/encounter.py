@@ -20,6 +20,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.rulesets.quality_d100.encounter_actions import decisions, status_words, turn_actions
 from firefight.rulesets.quality_d100.equations import (
     EngagedInitiative,
     RepulseCharge,
@@ -42,7 +43,9 @@ from firefight.rulesets.quality_d100.fighters import (
     Pending,
     Profile,
     attacker,
+    board_of,
     defender,
+    engaged,
     initial_board,
     load_profiles,
 )
@@ -71,12 +74,6 @@ class Effect(NamedTuple):
 
 _D = TypeVar("_D")
 BETWEEN = "between rounds"
-SPECIAL_WORDS = {
-    "trip": "a trip",
-    "shield_rush": "a shield rush",
-    "knockout": "a knockout blow",
-    "disarm": "a disarm",
-}
 
 
 class QualityTurns(Turns):
@@ -129,9 +126,9 @@ class QualityTurns(Turns):
         return self._turn_from(_replace(state, order=order), 0, dice)
 
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        board = self._board(state)
+        board = board_of(state)
         if board.pending is not None:
-            return self._decisions(state, board.pending)
+            return decisions(self, state, board.pending)
         me = state.acting
         assert me is not None
         c = state.combatant(me)
@@ -144,10 +141,10 @@ class QualityTurns(Turns):
             return (Action("recover", me, label, "recover"),)
         if c.prone:
             return (Action("stand", me, f"{me} gets up", "stand"),)
-        return tuple(self._turn_actions(state, c))
+        return tuple(turn_actions(self, state, c))
 
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
-        board = self._board(state)
+        board = board_of(state)
         if board.pending is not None:
             return self._decide(state, board.pending, action, dice)
         me = action.actor
@@ -196,7 +193,7 @@ class QualityTurns(Turns):
     # -- round and turn ----------------------------------------------------------------------
     def _initiative(self, state: FightState, c: Fighter, dice: DiceSource) -> int:
         m, house = self.profiles[c.name].model, self.house
-        if self._engaged(state, c.name):
+        if engaged(state, c.name):
             rank = 0 if c.disarmed else m.rank
             v = EngagedInitiative(
                 perception=m.perception,
@@ -234,7 +231,7 @@ class QualityTurns(Turns):
 
     def _end_round(self, state: FightState, dice: DiceSource) -> FightState:
         """Defensive withdrawals step out of engagement now (unless knocked down or stunned)."""
-        board = self._board(state)
+        board = board_of(state)
         for c in state.combatants:
             if not c.withdrawing:
                 continue
@@ -244,78 +241,10 @@ class QualityTurns(Turns):
             state = _put(state, _replace(c, withdrawing=False))
         return _replace(state, board=board, acting=None, phase=BETWEEN)
 
-    # -- what a figure may do ----------------------------------------------------------------
-    def _turn_actions(self, state: FightState, c: Fighter) -> list[Action]:
-        me, prof = c.name, self.profiles[c.name]
-        close = self._engaged(state, me, CLOSE)
-        melee = self._engaged(state, me, ENGAGED)
-        out: list[Action] = []
-        if c.disarmed:
-            out.append(Action("ready", me, f"{me} readies a weapon again", "ready"))
-        elif close:
-            for t in close:
-                label = f"{me} strikes {t} in close combat"
-                out.append(Action(f"attack:{t}:close", me, label, "attack", t, params=_p("close")))
-        elif melee and not prof.ranged:
-            for t in melee:
-                out.append(Action(f"attack:{t}", me, f"{me} strikes {t}", "attack", t, params=_p()))
-            for t in melee:
-                for sp in prof.specials:
-                    if sp == "disarm" and state.combatant(t).disarmed:
-                        continue
-                    label = f"{me} tries {SPECIAL_WORDS[sp]} on {t}"
-                    out.append(Action(f"attack:{t}:{sp}", me, label, "attack", t, params=_p(sp=sp)))
-            for t in melee:
-                label = f"{me} strikes {t} in an offensive withdrawal (-20)"
-                params = _p(withdraws=True)
-                out.append(Action(f"withdraw:offensive:{t}", me, label, "attack", t, params=params))
-        elif not melee:
-            board = self._board(state)
-            targets = [e for e in self._enemies(state, me)]
-            if prof.ranged:
-                for t in targets:
-                    hexes = board.between(me, t)
-                    label = f"{me} shoots at {t} ({hexes} hexes)"
-                    out.append(Action(f"shoot:{t}", me, label, "shoot", t, params=_p("ranged")))
-            else:
-                for t in targets:
-                    out.append(
-                        Action(f"charge:{t}", me, f"{me} charges {t}", "charge", t, params=_p())
-                    )
-        if close:
-            label = f"{me} tries to withdraw from close combat (D10 + PS)"
-            out.append(Action("withdraw:close", me, label, "withdraw", defensive=True))
-        elif melee:
-            label = f"{me} makes a defensive withdrawal (+20 defence, out at the round's end)"
-            out.append(Action("withdraw:defensive", me, label, "withdraw", defensive=True))
-        out.append(Action("pass", me, f"{me} passes", "wait"))
-        return out
-
-    def _decisions(self, state: FightState, p: Pending) -> tuple[Action, ...]:
-        if p.kind == "riposte":
-            me, t = p.attacker, p.target
-            return (
-                Action(f"riposte:{t}", me, f"{me} ripostes against {t} (Q07)", "attack", t),
-                Action("riposte:decline", me, f"{me} lets the riposte go", "wait"),
-            )
-        me, a = p.target, p.attacker
-        c, prof = state.combatant(me), self.profiles[me]
-        out = [Action("defend:stand", me, f"{me} stands and defends against {a}", "defend", a)]
-        words = "evades (+10 and +4 per rank" if p.mode == "melee" else "evades (+20"
-        cost = ", gives up its next action)" if self.house.evade_costs_next_action else ")"
-        out.append(Action("defend:evade", me, f"{me} {words}{cost}", "defend", a, defensive=True))
-        if p.mode == "melee" and not c.disarmed:
-            label = f"{me} evades but will not parry"
-            out.append(Action("defend:evade:noparry", me, label, "defend", a, defensive=True))
-        if p.charge and not c.disarmed and not prof.ranged and prof.model.rank >= 1:
-            label = f"{me} tries to repulse the charge (D10 at least rank {prof.model.rank})"
-            out.append(Action("defend:repulse", me, label, "defend", a, defensive=True))
-        return tuple(out)
-
     # -- exchanges ---------------------------------------------------------------------------
     def _declare(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
         me, t = action.actor, str(action.target)
-        board = self._board(state)
+        board = board_of(state)
         charge = action.kind == "charge"
         if charge:
             board = board.with_distance(me, t, ENGAGED)
@@ -338,13 +267,13 @@ class QualityTurns(Turns):
         t = state.combatant(p.target)
         if p.mode == "close" or t.stunned or t.evading:
             return self._exchange(state, p, "auto", dice)
-        board = _replace(self._board(state), pending=p)
+        board = _replace(board_of(state), pending=p)
         return _replace(state, board=board, acting=p.target, phase="defence")
 
     def _decide(
         self, state: FightState, p: Pending, action: Action, dice: DiceSource
     ) -> FightState:
-        state = _replace(state, board=_replace(self._board(state), pending=None))
+        state = _replace(state, board=_replace(board_of(state), pending=None))
         if p.kind == "riposte":
             if action.id == "riposte:decline":
                 dice.record(Note(action.label, "Q07"))
@@ -374,14 +303,14 @@ class QualityTurns(Turns):
         rip = state.combatant(p.target)
         if out.parry == "disarm + riposte" and self.can_fight(rip) and not rip.disarmed:
             again = Pending("riposte", p.target, p.attacker, p.turn_of, withdraws=p.withdraws)
-            board = _replace(self._board(state), pending=again)
+            board = _replace(board_of(state), pending=again)
             return _replace(state, board=board, acting=p.target, phase="riposte")
         return self._after_exchange(state, p, dice)
 
     def _after_exchange(self, state: FightState, p: Pending, dice: DiceSource) -> FightState:
         w = p.withdraws and state.combatant(p.withdraws)
         if w and self.can_fight(w) and not (w.prone or w.stunned):
-            board = self._disengage(self._board(state), state, w.name)
+            board = self._disengage(board_of(state), state, w.name)
             dice.record(Note(f"{w.name} withdraws out of engagement", "Q04 offensive withdrawal"))
             state = _replace(state, board=board)
         return self._next_turn(state, p.turn_of, dice)
@@ -392,7 +321,7 @@ class QualityTurns(Turns):
         """The situation file the two states make, planned once (Q04/Q05 flags from the state);
         returned with a small key naming it."""
         a, t = state.combatant(p.attacker), state.combatant(p.target)
-        hexes = self._board(state).between(a.name, t.name) if p.mode == "ranged" else 0
+        hexes = board_of(state).between(a.name, t.name) if p.mode == "ranged" else 0
         key = (p, evading, parry, a.ft <= 0, t.ft <= 0, t.stunned, t.withdrawing, t.prone,
                t.disarmed, hexes)  # fmt: skip
         found = self._plans.get(key)
@@ -526,8 +455,8 @@ class QualityTurns(Turns):
 
     def _withdraw_close(self, state: FightState, c: Fighter, dice: DiceSource) -> FightState:
         """Q08: D10 + the PS of friends in the close combat - the PS of the foes in it >= 10."""
-        foes = self._engaged(state, c.name, CLOSE)
-        board = self._board(state)
+        foes = engaged(state, c.name, CLOSE)
+        board = board_of(state)
         friends = {c.name} | {
             f.name
             for f in state.combatants
@@ -566,22 +495,8 @@ class QualityTurns(Turns):
         table = found
         return dice.derive(why, fn, key=key, exact=lambda: table)
 
-    def _board(self, state: FightState) -> Board:
-        board = state.board
-        assert isinstance(board, Board)
-        return board
-
-    def _enemies(self, state: FightState, name: str) -> list[str]:
-        side = state.combatant(name).side
-        return [c.name for c in state.combatants if c.side != side and self.can_fight(c)]
-
-    def _engaged(self, state: FightState, name: str, *kinds: str) -> list[str]:
-        """Standing enemies in close combat or melee with ``name`` (or of the given kinds)."""
-        board, kinds = self._board(state), kinds or (CLOSE, ENGAGED)
-        return [e for e in self._enemies(state, name) if board.between(name, e) in kinds]
-
     def _disengage(self, board: Board, state: FightState, name: str) -> Board:
-        for e in self._engaged(state, name, ENGAGED):
+        for e in engaged(state, name, ENGAGED):
             board = board.with_distance(name, e, 1)
         return board
 
@@ -600,33 +515,3 @@ def _put(state: FightState, new: Fighter) -> FightState:
     """``state.with_combatant(new)``, quicker."""
     combatants = tuple(new if c.name == new.name else c for c in state.combatants)
     return _replace(state, combatants=combatants)
-
-
-def _p(
-    mode: str = "melee", sp: str = "none", withdraws: bool = False
-) -> tuple[tuple[str, Any], ...]:
-    out: list[tuple[str, Any]] = [("mode", mode)]
-    if sp != "none":
-        out.append(("special", sp))
-    if withdraws:
-        out.append(("withdraws", True))
-    return tuple(out)
-
-
-def status_words(c: Fighter) -> str:
-    """The figure's condition in the text's words ("ready" when nothing lasts)."""
-    if c.status != "ready":
-        return str(c.status)
-    words = [
-        w
-        for w, on in (
-            ("stunned", c.stunned),
-            ("knocked down", c.prone),
-            ("disarmed", c.disarmed),
-            ("evading", c.evading),
-            ("must pass", c.passes),
-            ("withdrawing", c.withdrawing),
-        )
-        if on
-    ]
-    return ", ".join(words) or "ready"

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
-from firefight.core.turns import ScenarioSpec
+from firefight.core.turns import FightState, ScenarioSpec
 from firefight.errors import InputError
 from firefight.rulesets.quality_d100.house import QualityHouse
 from firefight.rulesets.quality_d100.models import (
@@ -142,6 +142,24 @@ class Board:
         x, y = sorted((a, b))
         rows = tuple((p, q, d if (p, q) == (x, y) else old) for p, q, old in self.distances)
         return Board(rows, self.pending)
+
+
+def board_of(state: FightState) -> Board:
+    board = state.board
+    assert isinstance(board, Board)
+    return board
+
+
+def enemies(state: FightState, name: str) -> list[str]:
+    """Enemies of ``name`` still in the fight, in the scenario's order."""
+    side = state.combatant(name).side
+    return [c.name for c in state.combatants if c.side != side and c.status == "ready"]
+
+
+def engaged(state: FightState, name: str, *kinds: str) -> list[str]:
+    """Standing enemies in close combat or melee with ``name`` (or of the given kinds)."""
+    board, kinds = board_of(state), kinds or (CLOSE, ENGAGED)
+    return [e for e in enemies(state, name) if board.between(name, e) in kinds]
 
 
 def _distance(value: Any, where: str, spec: ScenarioSpec) -> Distance:
