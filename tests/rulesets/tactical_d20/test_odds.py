@@ -158,3 +158,15 @@ def test_odds_json_has_p_hit_and_damage() -> None:
     data = RULESET.odds(load(read_toml(EXAMPLES / "rifle_single_torso.toml"))).to_json()
     assert data["p_hit"] == "13/20"
     assert data["damage"][0] == {"value": 0, "p": "7/20", "p_float": 0.35}
+
+
+def test_initiative_odds_reroll_with_the_modifier() -> None:
+    # operator +3, medic +1, both player characters. First rolls: the operator is ahead when
+    # a - b >= -1 (210 + 19 = 229 of 400 pairs), a tie when a - b = -2 (18 of 400). The re-roll is
+    # the Initiative roll again, d20 + modifier (T01), so every re-roll repeats the same odds:
+    # P(operator first) = 229 / (400 - 18) = 229/382 (a bare d20 re-roll would give 238/400).
+    pair = {"kind": "initiative", "creatures": ["operator", "medic"]}
+    report = RULESET.odds(load(pair))
+    first = report.tables["acts_first"]["operator"]
+    assert abs(first - F(229, 382)) < F(1, 10**12)
+    assert abs(first - F(238, 400)) > F(4, 1000)
