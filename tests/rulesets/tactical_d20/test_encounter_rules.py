@@ -404,3 +404,28 @@ def test_a_group_left_without_an_enemy_breaks_up() -> None:
     assert enc.state.ending is None and enc.state.combatant("A").hp == -1
     assert enc.state.board.groups == ()
     assert any(i.startswith("close:") for i in ids(enc))  # C may move again
+
+
+def test_two_cones_one_move_out_of_both() -> None:
+    # two gunners lay cones over R; R fails the first check unprotected and moves out: it is out
+    # of both cones, so the second cone asks for no check
+    engine = scenario(
+        [GUNNER, {**GUNNER, "name": "Gun2"}, raider("R", "y", weapons=["pistol"])],
+        {"range": 40},
+    )
+    # Gun 15 + 3, Gun2 14 + 3, R 5 + 2
+    enc = play(engine, [15, 14, 5], [("suppress:R:smg", [])])
+    enc.act("suppress:R:smg", ScriptedDice([5]))  # R: 6 < 16, fails: moves out
+    assert enc.state.acting == "R" and enc.state.combatant("R").actions == 3
+    assert all(z.covers == () for z in enc.state.board.zones)
+
+
+def test_a_shooter_who_goes_down_stops_firing() -> None:
+    gunner = {**GUNNER, "creature": {"use": "operator", "hp": 5}}
+    engine = scenario([gunner, raider("R", "y", weapons=["pistol"])], {"range": 20})
+    # R passes its check by 4 (19 + 1 = 20 vs DC 16) and shoots: at 20 ft 14 + 3 = 17 >= Dodge
+    # 14, 1d6 = 6: the gunner is down, and its cone ends with it
+    enc = play(engine, [15, 5], [("suppress:R:smg", [19])])
+    assert enc.state.board.zones
+    enc.act("attack:Gun:pistol:single:torso", ScriptedDice([14, 6]))
+    assert enc.state.ending == "terminated" and enc.state.board.zones == ()

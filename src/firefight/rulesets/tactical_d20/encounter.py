@@ -139,7 +139,8 @@ class TacticalTurns(TacticalBase):
         if me.has("stunned"):
             dice.record(Note(f"{name} is stunned: no Actions this turn", "T05"))
             return self._end_turn(state, name, dice, pass_on=False)
-        for zone in board.zones:
+        for i in range(len(board.zones)):
+            zone = state.board.zones[i]  # as the checks before it left it (a move out)
             if name in zone.covers and state.combatant(zone.shooter).hp > 0:
                 state, lost = self._cone_check(state, zone, name, dice)
                 if lost:

@@ -189,7 +189,8 @@ class Board:
         return board.moved(name, rest[0], gap).with_distances(dict.fromkeys(rest, gap), name)
 
     def drop(self, name: str) -> Board:
-        """``name`` is out of the fight: it leaves its group and every cone."""
+        """``name`` is out of the fight: it leaves its group and every cone; its own cones end
+        (nobody is firing them)."""
         board = self
         group = self.group_of(name)
         if group:
@@ -198,7 +199,8 @@ class Board:
             if len(rest) >= 2:
                 groups = tuple(sorted((*groups, rest)))
             board = replace(board, groups=groups)
-        return board.out_of_zones(name)
+        zones = tuple(z for z in board.zones if z.shooter != name)
+        return replace(board, zones=zones).out_of_zones(name)
 
     def out_of_zones(self, name: str) -> Board:
         zones = tuple(
