@@ -194,6 +194,7 @@ class TacticalTurns(TacticalBase):
             me = dataclasses.replace(me, hp=me.hp - out.damage)
             state = state.with_combatant(me)
             if me.hp <= 0:
+                dice.record(Note(f"{name} is down at {me.hp} hit points", "T08"))
                 state = dataclasses.replace(state, board=board.drop(name))
                 return self._tidy_groups(state), True
         if out.result != "fail":
@@ -330,7 +331,7 @@ class TacticalTurns(TacticalBase):
                 hit = hit.with_effect(Lasting(e.condition, turns))
             state = state.with_combatant(hit)
             if hit.hp <= 0:
-                dice.record(Note(f"{hit.name} is down: 0 hit points", "T03"))
+                dice.record(Note(f"{hit.name} is down at {hit.hp} hit points", "T03"))
                 board = board.drop(hit.name)
         return dataclasses.replace(state, board=board)
 
