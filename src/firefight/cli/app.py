@@ -225,6 +225,72 @@ def simulate(
         )
 
 
+@app.command()
+def sweep(
+    scenario: ScenarioArg,
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=VALUES: a field and its values, a range (10..16, 0..30:5) or a list "
+            "(leather,chain,plate); PATH like combatants.Rolf.attack. Repeatable.",
+        ),
+    ],
+    n: Annotated[
+        int | None, typer.Option("-n", "--fights", help="Fights per cell (default 10,000).")
+    ] = None,
+    seed: SeedOpt = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Solve each cell exactly (small fights).")
+    ] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="PATH=VALUE: a fixed change, addressed like --vary."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the table: FILE.parquet or FILE.csv.")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="PNG: lines with 95% bands (one field), heatmaps (two)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="A Dask scheduler's address (default: a local cluster)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local cluster processes (default: cores).")
+    ] = None,
+    no_cluster: Annotated[
+        bool, typer.Option("--no-cluster", help="Run the cells in this process (tiny sweeps).")
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", help="Seconds to wait for the scheduler (default 10)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win rates over a grid of changed scenario fields, one simulate per cell, on Dask."""
+    with user_errors():
+        from firefight.cli import sweep_commands
+
+        sweep_commands.run(
+            scenario,
+            vary,
+            n,
+            seed,
+            exact,
+            set_ or [],
+            out,
+            plot,
+            scheduler,
+            workers,
+            no_cluster,
+            timeout,
+            as_json,
+        )
+
+
 encounter_app = typer.Typer(
     help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
     no_args_is_help=True,
