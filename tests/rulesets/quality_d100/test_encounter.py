@@ -187,6 +187,23 @@ def test_the_small_duel_is_exact_and_quick() -> None:
     assert 0 < preview.p_out.get("Birk", 0) < 1
 
 
+def test_the_defenders_choice_is_resolved_by_the_single_strike_rule() -> None:
+    """P(Birk's state changes when he stands) = P(damage > 0) by `odds` on the same situation."""
+    from firefight.rulesets.quality_d100 import RULESET
+    from firefight.rulesets.quality_d100.house import QualityHouse
+
+    engine = Engine(read_scenario(EXAMPLES / "small_duel.toml"))
+    state = engine.step(engine.start(SeededDice(0)), "attack:Birk", SeededDice(0))
+    preview = engine.preview(state, engine.find_action(state, "defend:stand"))
+    situation = {
+        "attacker": {"weapon": "dagger", "manual_dexterity": 10, "rank": 1},
+        "defender": {"agility": 10, "armour": "leather"},
+    }
+    plan = RULESET.load_situation(situation, source="t.toml", house=QualityHouse())
+    report = RULESET.odds(plan)
+    assert preview.p_effect == 1 - report.distributions["damage"].p(0)
+
+
 # -- bad input ---------------------------------------------------------------------------------
 def base() -> dict[str, Any]:
     return copy.deepcopy(

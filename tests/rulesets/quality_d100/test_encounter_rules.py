@@ -451,3 +451,22 @@ def test_special_attacks_on_offer_shield_rush_only_with_a_shield() -> None:
     assert specials == [f"attack:Bob:{s}" for s in ("trip", "shield_rush", "knockout", "disarm")]
     enc = begin(duel(ann={"agility": 30}))
     assert "attack:Bob:shield_rush" not in ids(enc)
+
+
+def test_a_stunned_evader_keeps_only_the_stunned_defence() -> None:
+    # Bob evades Ann (defence 32): Ann natural 01 (Decisive), Bob 50 (Poor): result 4, EN:
+    # d10 5 + 2 = 7: EN 3, conscious on 20 (under 30), stunned. Carl's strike meets a stunned
+    # Bob: magic 0 - 15, no evading bonus although his action is still given to evading.
+    e = engine(
+        fighter("Ann", "a", warrior_rank=10),
+        fighter("Carl", "a", warrior_rank=5),
+        fighter("Bob", "b", rank=3),
+    )
+    enc = begin(e)
+    act(enc, "attack:Bob")
+    act(enc, "defend:evade", [1, 50, 5, 20])
+    bob = who(enc, "Bob")
+    assert bob.stunned and bob.evading and bob.en == 3
+    lines = act(enc, "attack:Bob", [99, 99])
+    assert "defence = -15 (Q05)" in lines
+    assert not any("evading" in x for x in lines)

@@ -290,7 +290,8 @@ class QualityTurns(Turns):
                 dice.record(Note(f"{t.name} repulses {p.attacker}'s charge: no strike", "Q08"))
                 return self._after_exchange(state, p, dice)
             choice = "stand"
-        evading = t.evading or choice.startswith("evade")
+        # a stunned figure cannot evade (it keeps the stunned defence only)
+        evading = (t.evading or choice.startswith("evade")) and not t.stunned
         if choice.startswith("evade") and self.house.evade_costs_next_action and not t.evading:
             t = _replace(t, evading=True)
             state = _put(state, t)
