@@ -93,7 +93,7 @@ def test_invariants_under_random_play(path: Path, seed: int, policy: str) -> Non
     play(enc, dice, policy_rng(seed), max_steps=limit)
     assert enc.state.ending is not None, "the fight ends"
     assert enc.state.round <= engine.max_rounds
-    for before, step, after in zip(enc.states, enc.steps, enc.states[1:], strict=True):
+    for before, step, after in zip(enc.states[:-1], enc.steps, enc.states[1:], strict=True):
         assert before.acting == step.actor
         assert turns.can_fight(before.combatant(step.actor)), "nobody out of the fight acts"
         for c in after.combatants:

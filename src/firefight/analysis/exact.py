@@ -147,9 +147,9 @@ def _run(
                     for after, p in _probabilities(engine.kernel(state, action), exact):
                         weight = share * p
                         nxt[after] = nxt.get(after, 0) + weight
-                        dealt = harm_dealt(engine, state, after, actor)
+                        dealt = harm_dealt(engine, state, after, action.striker)
                         if dealt:
-                            step.add_dealt(actor, weight * dealt)
+                            step.add_dealt(action.striker, weight * dealt)
                         for old, new in zip(state.combatants, after.combatants, strict=True):
                             if turns.can_fight(old) and not turns.can_fight(new):
                                 step.add_fell(new.name, after.round, weight)

@@ -95,7 +95,7 @@ class KernelSampler:
         if found is None:
             state = self.states[sid]
             dist = self.engine.kernel(state, action)
-            found = self.kernels[key] = self._table(dist, state, action.actor)
+            found = self.kernels[key] = self._table(dist, state, action.striker)
         return found
 
     def worth_a_kernel(self, sid: int, action: Action, lanes: int) -> bool:
@@ -145,7 +145,7 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
         for g, sid in enumerate(uniq.tolist()):
             lanes = active[order[bounds[g] : bounds[g + 1]]]
             for action, group in _split_by_action(sampler, sid, lanes, rng):
-                column = sampler.column[action.actor]
+                column = sampler.column[action.striker]
                 if not sampler.worth_a_kernel(sid, action, len(group)):
                     dice = SeededDice(rng)
                     for lane in group.tolist():
@@ -153,7 +153,7 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
                         state_of[lane] = after
                         before = sampler.states[sid]
                         dealt[lane, column] += harm_dealt(
-                            engine, before, sampler.states[after], action.actor
+                            engine, before, sampler.states[after], action.striker
                         )
                     continue
                 k = sampler.kernel(sid, action)

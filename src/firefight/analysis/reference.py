@@ -67,7 +67,7 @@ def _one_fight(
         assert actor is not None
         action = policies[sides[actor]](engine, state, engine.legal_actions(state), choices)
         after = engine.step(state, action, dice)
-        tally.add_dealt(actor, harm_dealt(engine, state, after, actor))
+        tally.add_dealt(action.striker, harm_dealt(engine, state, after, action.striker))
         for old, new in zip(state.combatants, after.combatants, strict=True):
             if turns.can_fight(old) and not turns.can_fight(new):
                 tally.add_fell(new.name, after.round, 1)
@@ -76,7 +76,8 @@ def _one_fight(
 
 
 def harm_dealt(engine: Engine, before: FightState, after: FightState, actor: str) -> int:
-    """Harm a step added to the actor's enemies (the step's own harm, credited to its actor)."""
+    """Harm a step added to ``actor``'s enemies: the step's harm, credited to whoever struck
+    (``Action.striker``: the actor, or the attacker whose blow a defender's choice let land)."""
     turns = engine.turns
     mine = engine.side_of(actor)
     total = 0

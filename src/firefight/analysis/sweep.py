@@ -371,7 +371,7 @@ def _on_dask(
             result.where = f"the scheduler at {scheduler}"
         futures = client.map(run_cell, list(plan.tasks), pure=False)
         index_of = {f.key: i for i, f in enumerate(futures)}
-        for future in dd.as_completed(futures):
+        for future in dd.as_completed(futures, loop=client.loop):
             index = index_of[future.key]
             try:
                 done = future.result()

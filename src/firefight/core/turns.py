@@ -107,6 +107,14 @@ class Action:
     defensive: bool = False
     #: The ruleset's own parameters of the action (hashable pairs).
     params: tuple[tuple[str, Any], ...] = ()
+    #: Whose blow this step resolves when that is not the actor's (a defender choosing a stance
+    #: lets the attacker's attack land in the defender's step): harm dealt is credited to them.
+    credit: str | None = None
+
+    @property
+    def striker(self) -> str:
+        """Who the harm this step does to the other side is credited to."""
+        return self.credit or self.actor
 
     def param(self, key: str, default: Any = None) -> Any:
         for k, v in self.params:

@@ -256,6 +256,7 @@ class DW2Turns(Turns):
                     target=ex.attacker,
                     defensive=stance != "normal",
                     params=(("stance", stance),),
+                    credit=ex.attacker,
                 )
             )
         return tuple(out)
