@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 from rich.table import Table
 
@@ -18,6 +19,7 @@ from firefight.analysis.sweep import (
     run_sweep,
     write_table,
 )
+from firefight.cli.errors import USER_ERROR
 from firefight.cli.output import print_json, write_atomically
 from firefight.errors import InputError
 
@@ -76,14 +78,16 @@ def run(
             + (", written" if out is not None and result.rows else ""),
             file=sys.stderr,
         )
-        raise SystemExit(130)
-    if result.failed:
+        raise typer.Exit(130)
+    if len(result.failed) > 1:
         kept = len(result.rows)
-        where = f"; the {kept} other{'s' if kept != 1 else ''} written to {out}" if out else ""
-        raise InputError(
-            f"{len(result.failed)} of {len(plan.tasks)} cells failed{where if kept else ''}",
-            tip="each failed cell is listed above with its reason",
+        print(
+            f"{len(result.failed)} of {len(plan.tasks)} cells failed"
+            + (f"; the {kept} others written to {out}" if out is not None and kept else ""),
+            file=sys.stderr,
         )
+    if result.failed:
+        raise typer.Exit(USER_ERROR)
 
 
 def _with_progress(
