@@ -124,6 +124,7 @@ def test_an_attack_waits_for_the_defenders_choice() -> None:
     assert ids(enc) == ["defend:stand", "defend:evade", "defend:evade:noparry"]
     actions = enc.engine.legal_actions(state)
     assert [a.defensive for a in actions] == [False, True, True]
+    assert {a.striker for a in actions} == {"Ann"}  # the blow that lands is Ann's
 
 
 def test_standing_defence_then_the_turn_passes_on() -> None:

@@ -90,16 +90,20 @@ def decisions(turns: QualityTurns, state: FightState, p: Pending) -> tuple[Actio
         )
     me, a = p.target, p.attacker
     c, prof = state.combatant(me), turns.profiles[me]
-    out = [Action("defend:stand", me, f"{me} stands and defends against {a}", "defend", a)]
+    # the attacker's blow lands in the defender's step: its harm is credited to the attacker
+    label = f"{me} stands and defends against {a}"
+    out = [Action("defend:stand", me, label, "defend", a, credit=a)]
     words = "evades (+10 and +4 per rank" if p.mode == "melee" else "evades (+20"
     cost = ", gives up its next action)" if turns.house.evade_costs_next_action else ")"
-    out.append(Action("defend:evade", me, f"{me} {words}{cost}", "defend", a, defensive=True))
+    out.append(
+        Action("defend:evade", me, f"{me} {words}{cost}", "defend", a, defensive=True, credit=a)
+    )
     if p.mode == "melee" and not c.disarmed:
         label = f"{me} evades but will not parry"
-        out.append(Action("defend:evade:noparry", me, label, "defend", a, defensive=True))
+        out.append(Action("defend:evade:noparry", me, label, "defend", a, defensive=True, credit=a))
     if p.charge and not c.disarmed and not prof.ranged and prof.model.rank >= 1:
         label = f"{me} tries to repulse the charge (D10 at least rank {prof.model.rank})"
-        out.append(Action("defend:repulse", me, label, "defend", a, defensive=True))
+        out.append(Action("defend:repulse", me, label, "defend", a, defensive=True, credit=a))
     return tuple(out)
 
 
