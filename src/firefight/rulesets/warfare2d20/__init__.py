@@ -3,10 +3,10 @@
 Attacks (opposed 2d20, delta / delta t / delta c / delta s, damage dice against soak dice,
 stamina, hit points, endurance), mortar fire, thrown objects, initiative and a fatigue model.
 
-What the encounter engine calls: :data:`RULESET` (load / resolve / odds), and the pieces below:
-``roll_initiative`` + ``acting_order`` (W10), ``fatigue_round`` + ``breath_modifier`` (W11),
-``resolve_mortar`` (W12), ``resolve_throw`` (W13); every attack returns ``TargetOutcome``s
-(suppressed, stamina and hit points lost, status) for the tracker to apply.
+Whole fights: ``RULESET.encounter(spec)`` gives the turn structure (``encounter.py``), built on
+the pieces below: ``roll_initiative`` + ``acting_order`` (W10), ``fatigue_round`` +
+``breath_modifier`` (W11), ``resolve_mortar`` (W12), ``resolve_throw`` (W13); every attack
+returns ``TargetOutcome``s (suppressed, stamina and hit points lost, status) that it applies.
 """
 
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome, resolve_attack
