@@ -166,8 +166,9 @@ def test_every_first_action_of_every_example_enumerates_exactly() -> None:
 def test_the_small_duel_solves_exactly_and_agrees_with_seeded_fights() -> None:
     engine = Engine(read_scenario(ENCOUNTERS / "small_duel.toml", max_rounds=3))
     tally, arithmetic = solve_exact(engine)
-    assert arithmetic == "fraction" and tally.mass_left == 0
-    assert tally.total == 1
+    # fractions while the denominators stay small, floats after: either way all mass ends
+    assert arithmetic in ("fraction", "float")
+    assert abs(float(tally.total) - 1) < 1e-12 and float(tally.mass_left) < 1e-12
     p_red = tally.wins["red"]
     n = 1500
     red = sum(fight(engine, seed).state.winner == "red" for seed in range(n))

@@ -257,3 +257,22 @@ def test_exceptionally_well_signals_the_side_to_take_aim() -> None:
     assert "delta -4  aim: ACOG (high-power scope) (R; W02)" in lines
     assert not enc.state.combatant("R").aiming
     assert enc.state.combatant("TL").signalled
+
+
+def test_updated_copies_records_and_falls_back_for_slots() -> None:
+    from dataclasses import dataclass
+
+    from firefight.rulesets.warfare2d20.encounter_actions import Soldier, updated
+
+    s = Soldier("A", "a", 10, 5)
+    t = updated(s, hit_points=3)
+    assert (t, s.hit_points) == (Soldier("A", "a", 3, 5), 10) and hash(t) == hash(
+        Soldier("A", "a", 3, 5)
+    )
+
+    @dataclass(frozen=True, slots=True)
+    class Slotted:
+        x: int
+        y: int = 0
+
+    assert updated(Slotted(1), y=2) == Slotted(1, 2)

@@ -8,6 +8,7 @@ applies the outcomes. The turn structure itself is :mod:`.encounter`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -29,7 +30,10 @@ T = TypeVar("T")
 
 def updated(obj: T, **changes: Any) -> T:
     """``dataclasses.replace`` without running ``__init__`` again: the states are plain frozen
-    records, and an exact preview replaces them thousands of times."""
+    records, and an exact preview replaces them thousands of times. A type with slots or a
+    ``__post_init__`` (not these) goes through ``dataclasses.replace``."""
+    if not hasattr(obj, "__dict__") or hasattr(obj, "__post_init__"):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__, **changes)
     return new
