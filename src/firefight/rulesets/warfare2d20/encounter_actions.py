@@ -28,14 +28,23 @@ OUT = ("unconscious", "dead")
 T = TypeVar("T")
 
 
+_PLAIN: dict[type, bool] = {}
+
+
 def updated(obj: T, **changes: Any) -> T:
     """``dataclasses.replace`` without running ``__init__`` again: the states are plain frozen
     records, and an exact preview replaces them thousands of times. A type with slots or a
     ``__post_init__`` (not these) goes through ``dataclasses.replace``."""
-    if not hasattr(obj, "__dict__") or hasattr(obj, "__post_init__"):
+    kind = type(obj)
+    plain = _PLAIN.get(kind)
+    if plain is None:
+        plain = _PLAIN[kind] = hasattr(obj, "__dict__") and not hasattr(obj, "__post_init__")
+    if not plain:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__, **changes)
+    new = object.__new__(kind)
+    d = new.__dict__
+    d.update(obj.__dict__, **changes)
+    d.pop("_hash", None)  # a cached hash belongs to the old values
     return new
 
 
@@ -78,6 +87,18 @@ class Soldier:
     fatigue: RoundFatigue | None = None
     smoke_grenades: int = 0
     mortar_rounds: int = 0
+
+    def __hash__(self) -> int:
+        """The fields' hash, kept once worked out: exact enumeration and the Markov chain hash
+        the same states over and over (:func:`updated` drops it from a changed copy)."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(self.__dict__[f] for f in _SOLDIER_FIELDS))
+            self.__dict__["_hash"] = h
+        return h
+
+
+_SOLDIER_FIELDS = tuple(f.name for f in dataclasses.fields(Soldier))
 
 
 @dataclass(frozen=True)
