@@ -212,6 +212,12 @@ class Turns(ABC):
     def is_dead(self, combatant: Any) -> bool:
         return False
 
+    def in_progress(self, state: FightState) -> bool:
+        """An action is half done, waiting on a decision inside it (a defender's stance, a
+        riposte): a preview then follows it through on each decider's first legal action, so an
+        attack previews the blow it leads to, not just the question it asks."""
+        return False
+
     @abstractmethod
     def harm(self, combatant: Any) -> int:
         """How much harm the combatant has taken, in the text's units (damage, wounds, ...):

@@ -22,6 +22,9 @@ from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.encounter.scenario import Scenario
 from firefight.errors import InputError
 
+#: Most decisions a preview follows through inside one action (a riposte chain).
+FOLLOW_THROUGH = 8
+
 
 @dataclass(frozen=True)
 class Preview:
@@ -112,17 +115,28 @@ class Engine:
 
     # -- exact -------------------------------------------------------------------------------
     def act_distribution(self, state: FightState, action: Action) -> Weighted[FightState]:
-        """Every state the action alone leads to (before the next round starts), exactly."""
+        """Every state the action leads to (before the next round starts), exactly; an action
+        left in progress is followed through on each decider's first legal action."""
         key = (state, action)
         found = self._acts.get(key)
         if found is None:
-            found = enumerate_outcomes(lambda d: self.judge(self.turns.act(state, action, d)))
+            found = enumerate_outcomes(lambda d: self._act_through(state, action, d))
             self._acts[key] = found
             if len(self._acts) > self._cache_size:
                 self._acts.popitem(last=False)
         else:
             self._acts.move_to_end(key)
         return found
+
+    def _act_through(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        after = self.judge(self.turns.act(state, action, dice))
+        for _ in range(FOLLOW_THROUGH):
+            if after.ending is not None or after.acting is None:
+                break
+            if not self.turns.in_progress(after):
+                break
+            after = self.judge(self.turns.act(after, self.turns.legal_actions(after)[0], dice))
+        return after
 
     def kernel(self, state: FightState, action: Action) -> Weighted[FightState]:
         """The transition kernel: every settled state one step leads to, exactly."""

@@ -241,6 +241,10 @@ class DW2Turns(Turns):
             return self._riposte_actions(state, me, ex)
         return self._turn_actions(state, me)
 
+    def in_progress(self, state: FightState) -> bool:
+        """An exchange waits on a stance or a riposte decision."""
+        return state.board.exchange is not None
+
     def _stance_actions(self, state: FightState, me: str, ex: Exchange) -> tuple[Action, ...]:
         usual = self.cast.fighters[me].stance
         out = []

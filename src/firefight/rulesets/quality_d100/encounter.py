@@ -125,6 +125,10 @@ class QualityTurns(Turns):
             dice.record(Note("tied initiative keeps the scenario's order (reading)", "Q08"))
         return self._turn_from(_replace(state, order=order), 0, dice)
 
+    def in_progress(self, state: FightState) -> bool:
+        """An exchange waits on the defender's choice (or a riposte): previews follow it."""
+        return board_of(state).pending is not None
+
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
         board = board_of(state)
         if board.pending is not None:
