@@ -147,9 +147,13 @@ class TacticalBase(Turns):
         """The rule module's prepared attack, or None if the rules forbid it."""
         board: Board = state.board
         them = tuple(state.combatant(t) for t in targets)
+        # what the prepared attack depends on (not the Actions left, which change every step)
         key = (
-            me,
-            them,
+            me.name,
+            me.effects,
+            me.disarmed,
+            me.loaded(weapon.name),
+            tuple((t.name, t.hp, t.effects, t.in_cover) for t in them),
             weapon.name,
             tuple(sorted(kw.items())),
             board.group_of(me.name),
