@@ -197,6 +197,10 @@ def plot_sweep(path: Path, result: SweepResult) -> Path:
             ax.fill_between(at, lo, hi, alpha=0.25, color=line.get_color())
         if not numeric:
             ax.set_xticks(at, labels)
+        elif all(isinstance(x, int) for x in first.values):
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(first.column)
         ax.set_ylabel("% (95% band)" if not plan.exact else "% (exact)")
         ax.set_ylim(0, 100)
