@@ -306,3 +306,31 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1, err
     assert lines[0].startswith(f"error: cannot reach a Dask scheduler at tcp://127.0.0.1:{port}")
+
+
+def test_a_mixed_column_and_a_failed_cell_still_give_a_table_and_a_plot(tmp_path: Path) -> None:
+    # "close" and 5 in one column: the column becomes words; 5 is refused (warfare2d20 ranges are
+    # bands), so its cell fails and is left blank in the plot
+    out, png = tmp_path / "t.csv", tmp_path / "p.png"
+    code, _, err = cli(
+        "sweep",
+        str(DUEL),
+        "--vary",
+        "battlefield.range=close,5,medium",
+        "-n",
+        "100",
+        "--no-cluster",
+        "--out",
+        str(out),
+        "--plot",
+        str(png),
+    )
+    assert code == 2 and err.startswith("error: cell battlefield.range=5: "), err
+    with out.open() as f:
+        assert [r["battlefield.range"] for r in csv.DictReader(f)] == ["close", "medium"]
+    assert png.stat().st_size > 1000
+    plan = plan_sweep(DUEL, ["max_rounds=3,4.5"], n=50, seed=1, exact=False)
+    result = run_sweep(plan, cluster=False)
+    assert [r.values for r in result.failed] == [(("max_rounds", 4.5),)]
+    assert result.table() == result.table()
+    assert [r["max_rounds"] for r in result.table()[1]] == [3.0]

@@ -269,17 +269,17 @@ class SweepResult:
             for key in row:
                 if key not in columns:
                     columns.append(key)
-        for v in self.plan.varies:
-            typed = dict(
-                zip(
-                    (repr(x) for x in v.values),
-                    column_values(v.values),
-                    strict=True,
-                )
-            )
-            for row in rows:
-                row[v.column] = typed[repr(row[v.column])]
-        return columns, [{c: row.get(c) for c in columns} for row in rows]
+        typed = {
+            v.column: dict(zip((repr(x) for x in v.values), column_values(v.values), strict=True))
+            for v in self.plan.varies
+        }
+        out = []
+        for row in rows:
+            cells = {c: row.get(c) for c in columns}
+            for column, values in typed.items():
+                cells[column] = values[repr(row[column])]
+            out.append(cells)
+        return columns, out
 
     def to_json(self) -> dict[str, Any]:
         columns, rows = self.table()

@@ -178,9 +178,10 @@ def plot_sweep(path: Path, result: SweepResult) -> Path:
     import numpy as np
 
     plan = result.plan
-    columns, rows = result.table()
+    columns = result.table()[0]
     sides = [c[len("side.") : -len(".p_win")] for c in columns if c.endswith(".p_win")]
-    by_values = {tuple(repr(r[v.column]) for v in plan.varies): r for r in rows}
+    # keyed by the values as given (the table's columns may be converted to one type)
+    by_values = {tuple(repr(r[v.column]) for v in plan.varies): r for r in result.rows}
     first = plan.varies[0]
     xs = [repr(x) for x in first.values]
     labels = [str(x) for x in first.values]
