@@ -1,5 +1,5 @@
 """Sweeps on Dask (issue 16): a CPU-bound 16-cell sweep on two local workers against one, and
-Dask's overhead on a one-cell sweep (a new LocalCluster, and a scheduler already running).
+Dask's overhead on a one-cell sweep (a scheduler already running, and a new LocalCluster).
 
 Writes its section of docs/performance.md (``--no-write`` only prints). Timings depend on the
 machine's load: run it on a quiet machine with at least two cores.
@@ -69,12 +69,12 @@ def main() -> None:
     here = statistics.median(timed(single, cluster=False) for _ in range(args.runs))
     local = statistics.median(timed(single, workers=1) for _ in range(args.runs))
     row(
-        "one-cell sweep (warfare2d20 small duel, 2,000 fights): a new 1-worker LocalCluster, "
-        "minus the same cell in this process",
+        "one-cell sweep (warfare2d20 small duel, 2,000 fights) on a new 1-worker LocalCluster "
+        "(start included), minus the same cell in this process (the command runs a one-cell "
+        "local sweep in this process for that reason)",
         "< 1 s",
         f"{local - here:.2f} s ({local:.2f} s vs {here:.2f} s)",
-        "firefight sweep examples/warfare2d20/encounters/small_duel.toml --vary max_rounds=20 "
-        "-n 2000 --workers 1",
+        "run_sweep(plan_sweep(small_duel, ['max_rounds=20'], ...), workers=1)",
     )
     from dask.distributed import LocalCluster
 

@@ -57,7 +57,9 @@ def run(
             tip="drop --plot, or plot from the --out table",
         )
     console = Console(stderr=True, highlight=False)
-    result = _with_progress(console, plan, no_cluster, scheduler, workers, timeout, as_json)
+    # one cell has nothing to share out: starting a local cluster for it costs more than the cell
+    here = no_cluster or (scheduler is None and len(plan.tasks) == 1)
+    result = _with_progress(console, plan, here, scheduler, workers, timeout, as_json)
     if out is not None and result.rows:
         write_table(out, result)
     if plot is not None and result.rows:
