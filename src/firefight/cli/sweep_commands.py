@@ -138,9 +138,10 @@ def _pct(p: float) -> str:
 def render(result: SweepResult) -> None:
     console = Console(highlight=False)
     plan = result.plan
-    how = "exact" if plan.exact else f"{plan.n:,} fights a cell, seed {plan.seed}"
+    how = "exact" if plan.exact else f"{plan.n:,} fights each, seed {plan.seed}"
     console.print(
-        f"[bold]{plan.title}[/bold]  ({len(plan.tasks)} cells, {how}; "
+        f"[bold]{plan.title}[/bold]  ({len(plan.tasks)} cell{'s' if len(plan.tasks) > 1 else ''}, "
+        f"{how}; "
         f"{result.where}, {result.seconds:.1f} s)"
     )
     columns, rows = result.table()
