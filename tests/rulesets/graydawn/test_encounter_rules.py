@@ -52,13 +52,25 @@ def test_streamlined_initiative_is_kept_and_traditional_rolls_every_round() -> N
     step(enc, "wait")  # round 2 starts on no dice: the scores are kept
     assert enc.state.round == 2 and enc.state.order == ("A", "B")
     default = engine(man("A", "a"), man("B", "b"), range=600)
-    eng = engine(man("A", "a"), man("B", "b"), range=600, house={"initiative": "traditional"})
     assert default.turns.house.initiative == "streamlined"
+    nines = {"weapon": "9mm pistol"}  # high-capacity: they could suppress, scores are kept
+    eng = engine(
+        man("A", "a", **nines),
+        man("B", "b", **nines),
+        range=600,
+        house={"initiative": "traditional"},
+    )
     enc = begin(eng, [9, 2])
     step(enc, "wait")
     step(enc, "wait", [2, 9])  # round 2 re-rolls: B 6 + 3 + 9 = 18 goes first
     assert enc.state.order == ("B", "A")
     assert enc.state.combatant("B").initiative == 18
+    # nobody able to suppress: no rule reads a score after the order is set, so the state
+    # keeps ranks (1 = lowest) and the transcript the scores
+    ranked = engine(man("A", "a"), man("B", "b"), range=600, house={"initiative": "traditional"})
+    enc = begin(ranked, [9, 2])
+    assert [enc.state.combatant(n).initiative for n in "AB"] == [2, 1]
+    assert any("initiative 0 -> 18" in line for line in enc.start_lines)
 
 
 def test_initiative_of_zero_or_less_misses_the_round_and_rolls_again() -> None:
@@ -66,7 +78,8 @@ def test_initiative_of_zero_or_less_misses_the_round_and_rolls_again() -> None:
     eng = engine(man("A", "a"), man("B", "b"), range=600)
     enc = begin(eng, [1, 10, 3, 5])
     a = enc.state.combatant("A")
-    assert a.initiative == -4 and a.acted and a.reroll
+    assert a.initiative == 0 and a.acted and a.reroll  # "zero or less": kept as 0
+    assert any("initiative 0 -> -4" in line for line in enc.start_lines)
     assert enc.state.acting == "B"
     step(enc, "wait", [6])  # round 2: A rolls again (6 + 3 + 6 = 15), B keeps 14
     assert enc.state.combatant("A").initiative == 15

@@ -20,6 +20,7 @@ A round, in the text's order of operations (G16):
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
@@ -42,6 +43,7 @@ from firefight.rulesets.graydawn.encounter_state import STATE_TYPES, Board, Decl
 from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
 from firefight.rulesets.graydawn.models import GraydawnHouseRules
 from firefight.rulesets.graydawn.plan import stat_penalty
+from firefight.rulesets.graydawn.suppression import unsuitable_reason
 
 
 class GraydawnTurns(Turns):
@@ -63,6 +65,15 @@ class GraydawnTurns(Turns):
         self.reach_cache: dict[Any, bool] = {}
         #: Keeps this scenario's sub-rule results apart in the process-wide exact caches.
         self.token = memo.new_token()
+        #: Traditional initiative and nobody able to lay suppressing fire: no rule reads a
+        #: score again after the order is set (no fumble's "initiative - levels", no panic
+        #: re-roll "keeping the lower"), so the state keeps only the order (ranks), and exact
+        #: chains do not multiply by every pair of scores.
+        self.rank_only = self.house.initiative == "traditional" and not any(
+            e.combatant.weapon is not None
+            and unsuitable_reason(e.combatant.weapon, self.house.suppression) is None
+            for e in entries
+        )
 
     # -- the state ---------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -97,6 +108,7 @@ class GraydawnTurns(Turns):
     def start_round(self, state: FightState, dice: DiceSource) -> FightState:
         rnd = state.round + 1
         fighters = []
+        rollers: list[tuple[str, int, int, int]] = []
         for f in state.combatants:
             f = dataclasses.replace(
                 f,
@@ -109,8 +121,18 @@ class GraydawnTurns(Turns):
                 hits_taken=0,
             )
             if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
-                f = self._roll_initiative(f, dice)
+                rollers.append((f.name, *self._initiative_base(f), f.initiative))
             fighters.append(f)
+        if rollers:
+            key = ("initiative", self.rank_only, tuple(r[:3] for r in rollers))
+            scores = memo.derive(
+                dice, "initiative (G33)", partial(_roll_all, rollers, self.rank_only), key
+            )
+            new = dict(zip((r[0] for r in rollers), scores, strict=True))
+            fighters = [
+                dataclasses.replace(f, initiative=new[f.name], reroll=False) if f.name in new else f
+                for f in fighters
+            ]
         state = dataclasses.replace(
             state, round=rnd, combatants=tuple(fighters), board=Board(state.board.distances)
         )
@@ -124,16 +146,15 @@ class GraydawnTurns(Turns):
         state = dataclasses.replace(state, order=order, phase="declare", acting=None)
         return self.advance(state, dice)
 
-    def _roll_initiative(self, f: Fighter, dice: DiceSource) -> Fighter:
+    def _initiative_base(self, f: Fighter) -> tuple[int, int]:
+        """G33: REF (less the G20 wound penalty) and the modifiers (+3 with a pistol)."""
         e = self.entries[f.name]
         s, w = e.combatant.stats, e.combatant.weapon
-        ref = s.REF + stat_penalty(s.REF, f.marks)  # G20
+        ref = s.REF + stat_penalty(s.REF, f.marks)
         mods = tactics.initiative_modifiers(
             pistol=w is not None and w.kind == "pistol", rules=self.house.suppression
         )
-        score = tactics.roll_initiative(dice, ref, mods, f.name)
-        dice.record(StateChange(f.name, "initiative", f.initiative, score, "G33"))
-        return dataclasses.replace(f, initiative=score, reroll=False)
+        return ref, mods
 
     def order(self, state: FightState) -> tuple[str, ...]:
         """Highest initiative first; ties: higher REF, then the scenario's order (reading).
@@ -307,6 +328,23 @@ class GraydawnTurns(Turns):
 
     def after_fight(self, state: FightState) -> list[str]:
         return after_fight_lines(self, state)
+
+
+def _roll_all(
+    rollers: list[tuple[str, int, int, int]], rank_only: bool, dice: DiceSource
+) -> tuple[int, ...]:
+    """G33: REF + 1d10x + modifiers for each roller, as one sub-rule. A score of 0 or less only
+    says "misses the round and rolls again" (kept as 0, so exact dice branch on it once); with
+    ``rank_only`` the scores become their ranks (1 = lowest, ties kept)."""
+    scores = []
+    for name, ref, mods, before in rollers:
+        score = tactics.roll_initiative(dice, ref, mods, name)
+        dice.record(StateChange(name, "initiative", before, score, "G33"))
+        scores.append(max(score, 0))
+    if rank_only:
+        ranks = {v: i + 1 for i, v in enumerate(sorted({v for v in scores if v > 0}))}
+        return tuple(ranks.get(v, 0) for v in scores)
+    return tuple(scores)
 
 
 def _slung_kinds() -> tuple[str, ...]:
