@@ -3,13 +3,39 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from firefight.errors import InputError
+
+#: Most rows a table on the terminal shows; longer distributions go to --json or --plot.
+MAX_TABLE_ROWS = 2000
+
+
+def percent(p: Fraction | float) -> str:
+    """One number format for every table (``dist`` and ``odds``): a percentage with two
+    decimals, and two significant digits below 0.01% so a rare event does not read as 0."""
+    value = 100 * float(p)
+    if value == 0 or abs(value) >= 0.01:
+        return f"{value:.2f}%"
+    if abs(value) < 1e-10:
+        return "<0.0000000001%"
+    decimals = 1 - math.floor(math.log10(abs(value)))
+    return f"{value:.{decimals}f}%"
+
+
+def probability(p: Fraction, limit: int = 24) -> str:
+    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
+    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    text = f"{p.numerator}/{p.denominator}"
+    return text if len(text) <= limit else f"~{float(p):.6g}"
 
 
 def print_json(data: Any) -> None:
@@ -23,14 +49,22 @@ def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"{target}: folder {folder} does not exist", tip="create it first")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+    except OSError as err:
+        raise InputError(
+            f"{target}: cannot write in folder {folder} ({err.strerror})",
+            tip="choose a folder you can write to",
+        ) from None
     os.close(fd)
     tmp = Path(tmp_name)
     try:
         write(tmp)
         tmp.replace(target)
     except OSError as err:
-        raise InputError(f"{target}: cannot write ({err.strerror})") from None
+        raise InputError(
+            f"{target}: cannot write ({err.strerror})", tip="choose a path you can write to"
+        ) from None
     finally:
         if tmp.exists():
             tmp.unlink()
