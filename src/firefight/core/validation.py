@@ -352,10 +352,12 @@ def _is_type_error(err: Any) -> bool:
 
 def _dice_text(value: str) -> str:
     from firefight.dice import parse
+    from firefight.dice.limits import check_exact
 
     node = parse(value)
     if node.is_sorted:
         raise ValueError(f"{clip(value)} is a tuple of faces, not a number")
+    check_exact(node, value)
     return value
 
 

@@ -40,16 +40,21 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: Highest score a file may give: the text's scores run to about 25 at high rank; far above that
+#: the odds' riposte chains only grow longer (a Defence of 2**63 never finished).
+MAX_SCORE = 100
+
+
 class CombatantSpec(_Model):
     """One combatant: the text's four scores, current state, gear, stance and riposte policy."""
 
     name: str = Field(min_length=1)
-    attack: int = Field(ge=0)
-    defence: int = Field(ge=0)
-    toughness: int = Field(ge=0)
-    reflexes: int = 0
+    attack: int = Field(ge=0, le=MAX_SCORE)
+    defence: int = Field(ge=0, le=MAX_SCORE)
+    toughness: int = Field(ge=0, le=MAX_SCORE)
+    reflexes: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
     #: Cumulative wounds already taken.
-    wounds: int = Field(0, ge=0)
+    wounds: int = Field(0, ge=0, le=MAX_SCORE)
     stunned: bool = False
     knocked_out: bool = False
     dead: bool = False
@@ -68,7 +73,34 @@ class CombatantSpec(_Model):
 
 class NamedModifier(_Model):
     name: str = Field(min_length=1)
-    value: int
+    value: int = Field(ge=-MAX_SCORE, le=MAX_SCORE)
+
+
+class WeaponEntry(_Model):
+    """A ``[weapon.NAME]`` catalog entry (D10, D09): the shipped catalog's keys."""
+
+    name: str = Field(min_length=1)
+    weapon_class: str | None = Field(None, alias="class")
+    attack: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
+    damage: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
+    hands: int = Field(1, ge=0, le=2)
+    thrown: bool = False
+    missile: Literal["fathoms"] | None = None
+    concealable: bool = False
+
+
+class ShieldEntry(_Model):
+    """A ``[shield.NAME]`` catalog entry: its bonus to Defence."""
+
+    name: str = Field(min_length=1)
+    defence: int = Field(0, ge=0, le=MAX_SCORE)
+
+
+class ArmourEntry(_Model):
+    """An ``[armour.NAME]`` catalog entry: what it takes off damage and initiative."""
+
+    name: str = Field(min_length=1)
+    reduction: int = Field(0, ge=0, le=MAX_SCORE)
 
 
 class MissileSpec(_Model):
@@ -98,7 +130,7 @@ class Options(_Model):
     weapon_bonus_on_riposte: bool = True
     #: The text leaves the double six's effect open; this adds a bonus to the roller's total
     #: (0 = the event is only recorded).
-    double_six_bonus: int = 0
+    double_six_bonus: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
     #: Who rolls in the death check (D07): the victim's Toughness against his Wounds, or his
     #: Wounds against his Toughness. Both give the same odds (the roll is symmetric).
     death_check: Literal["toughness roll", "wounds roll"] = "toughness roll"

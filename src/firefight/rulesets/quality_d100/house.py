@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from firefight.core.house import HouseRules
+from firefight.core.validation import DiceText
 
 
 class QualityHouse(HouseRules):
@@ -45,9 +46,9 @@ class QualityHouse(HouseRules):
     avoid_agility_multiple: int = 3
     disarm_strike_penalty: int = -20
     trip_base_chance: int = 40
-    trip_damage: str = "d10"
+    trip_damage: DiceText = "d10"
     trample_base_chance: int = 40
-    trample_damage_die: str = "d10"
+    trample_damage_die: DiceText = "d10"
     strike_rank_multiple: int = 4
     military_scientist_multiple: int = 2
     fumble_initiative_penalty: int = 10
