@@ -82,6 +82,18 @@ def check_name(name: str, known: Iterable[str], where: str, what: str) -> str:
     return name
 
 
+def situation_kind(data: Mapping[str, Any], kinds: Sequence[str], default: str, source: str) -> str:
+    """The file's ``kind`` (``default`` when absent), or one line naming the kinds there are."""
+    kind = data.get("kind", default)
+    if not isinstance(kind, str) or kind not in kinds:
+        raise InputError(
+            f"{source}: field kind: unknown situation kind {shown(kind)}",
+            tip=f"use one of: {', '.join(kinds)}"
+            + (f" ({suggest(kind, kinds)})" if isinstance(kind, str) else ""),
+        )
+    return kind
+
+
 # --------------------------------------------------------------------------- numbers
 
 

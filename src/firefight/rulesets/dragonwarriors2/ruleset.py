@@ -14,6 +14,7 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, Transcript
+from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.dragonwarriors2.fight import PlannedExchange, PlannedTurn, run_fight
@@ -101,15 +102,10 @@ class DragonWarriors2(Ruleset):
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
         assert isinstance(house, DW2House)
-        kind = data.get("kind", "exchange")
+        kind = situation_kind(data, ("exchange", "attack", "fight"), "exchange", source)
         if kind == "fight":
             fmodel = validate(FightSituation, data, source)
             return self._load_fight(fmodel, source, house)
-        if kind not in ("exchange", "attack"):
-            raise InputError(
-                f"{source}: field kind: {kind!r} is not a dragonwarriors2 situation",
-                tip='use kind = "exchange" (one attack) or kind = "fight" (turns)',
-            )
         model = validate(ExchangeSituation, data, source)
         if model.attacker.name == model.defender.name:
             raise InputError(

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
+from firefight.core.validation import situation_kind
 from firefight.errors import InputError, UnknownNameError
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import (
@@ -160,11 +161,7 @@ def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20Hous
 
 
 def load(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Situation:
-    kind = data.get("kind", "attack")
-    if kind not in FILES:
-        raise InputError(
-            f"{source}: field kind: unknown kind {kind!r}", tip=f"choose one of: {', '.join(FILES)}"
-        )
+    kind = situation_kind(data, list(FILES), "attack", source)
     f = validate(FILES[kind], data, source)
     extra = getattr(f, "catalogs", ())
     catalog = load_catalog(PACKAGE, extra, relative_to=Path(source).parent)
