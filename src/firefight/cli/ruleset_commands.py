@@ -17,7 +17,7 @@ from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
-from firefight.core.validation import clip
+from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.errors import FirefightError, InputError, ScriptError
 from firefight.rulesets import REGISTRY, available, get_ruleset
@@ -77,6 +77,11 @@ def load(
     data = apply_overrides(read_toml(file), overrides)
     rules = load_house(ruleset.house_model, house)
     situation = ruleset.load_situation(data, source=str(file), house=rules)
+    if kind == "attack" and ruleset.situation_kind(situation) == "suppression":
+        raise InputError(
+            f'{clip_path(file)}: is a suppression file (kind = "suppression")',
+            tip=f"resolve it with firefight suppress {ruleset.id} {clip_path(file)}",
+        )
     if kind is not None and kind != "attack":
         actual = ruleset.situation_kind(situation)
         if actual != kind:

@@ -8,10 +8,10 @@
    where a number belongs, ``1`` or ``"yes"`` where ``true``/``false`` belongs, ``"3"`` for 3.
 
 Before either pass every number in the data is checked against :data:`MAX_NUMBER` (and floats
-must be finite), so no rule sees a stat of 2**63. The first error becomes one line: the file, the
-field as the user wrote it (``attacker.weapon``, ``shooters[0].skills``), what is wrong in plain
-words (never an internal class name), and a tip that says how to fix it, with the nearest valid
-key or name where one is close. Long input is shown as its start and "...".
+must be finite), so no rule sees a stat of 2**63, and no ``name`` may be empty. The first error
+becomes one line: the file, the field as the user wrote it (``shooters[0].skills``), what is
+wrong in plain words (never an internal class name), and a tip that says how to fix it, with the
+nearest valid key or name where one is close. Long input is shown as its start and "...".
 """
 
 from __future__ import annotations
@@ -97,8 +97,9 @@ def situation_kind(data: Mapping[str, Any], kinds: Sequence[str], default: str, 
 # --------------------------------------------------------------------------- numbers
 
 
-def _check_numbers(data: Any, path: list[str | int], source: str) -> None:
-    """Refuse any number beyond :data:`MAX_NUMBER` and any float that is not finite."""
+def _check_values(data: Any, path: list[str | int], source: str) -> None:
+    """Refuse any number beyond :data:`MAX_NUMBER`, any float that is not finite, and an empty
+    ``name``."""
     if isinstance(data, bool):
         return
     if isinstance(data, int):
@@ -115,10 +116,15 @@ def _check_numbers(data: Any, path: list[str | int], source: str) -> None:
             )
     elif isinstance(data, Mapping):
         for key, value in data.items():
-            _check_numbers(value, [*path, key], source)
+            if key == "name" and isinstance(value, str) and not value.strip():
+                raise InputError(
+                    f"{source}: field {field_path([*path, key])}: is empty",
+                    tip="give it a name, or leave the key out",
+                )
+            _check_values(value, [*path, key], source)
     elif isinstance(data, (list, tuple)):
         for i, value in enumerate(data):
-            _check_numbers(value, [*path, i], source)
+            _check_values(value, [*path, i], source)
 
 
 # --------------------------------------------------------------------------- error wording
@@ -319,7 +325,7 @@ def validate(model: type[M], data: Mapping[str, Any], source: str = "input") -> 
             f"{source}: must be a table of keys, not {_kind_of(data)}",
             tip="write key = value lines",
         )
-    _check_numbers(data, [], source)
+    _check_values(data, [], source)
     try:
         result = model.model_validate(data)
     except ValidationError as err:
