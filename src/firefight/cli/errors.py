@@ -13,6 +13,7 @@ the ``app`` of :mod:`firefight.cli.app`.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -88,10 +89,11 @@ def _usage_line(err: Any) -> tuple[str, str]:
 
 def _click_exceptions() -> tuple[Any, Any, Any]:
     """Typer's click exceptions: vendored in new Typer versions, the ``click`` package before."""
+    click_exc: Any
     try:
         from typer._click import exceptions as click_exc
     except ImportError:  # pragma: no cover - Typer with click as a dependency
-        from click import exceptions as click_exc  # type: ignore[import-not-found,no-redef]
+        click_exc = importlib.import_module("click.exceptions")
     no_args = getattr(click_exc, "NoArgsIsHelpError", click_exc.UsageError)
     return typer.Abort, click_exc.ClickException, no_args
 

@@ -8,8 +8,8 @@
    where a number belongs, ``1`` or ``"yes"`` where ``true``/``false`` belongs, ``"3"`` for 3.
 
 Before either pass every number in the data is checked against :data:`MAX_NUMBER` (and floats
-must be finite), so no rule sees a stat of 2**63, and no ``name`` may be empty. The first error
-becomes one line: the file, the field as the user wrote it (``shooters[0].skills``), what is
+must be finite), so no rule sees a stat of 2**63, and no text but a title may be empty. The first
+error becomes one line: the file, the field as the user wrote it (``shooters[0].skills``), what is
 wrong in plain words (never an internal class name), and a tip that says how to fix it, with the
 nearest valid key or name where one is close. Long input is shown as its start and "...".
 """
@@ -33,6 +33,8 @@ M = TypeVar("M", bound=BaseModel)
 #: Largest number (either sign) a file may hold unless a field says otherwise: far above any stat,
 #: range or count a rule text uses, far below what would make a rule loop for hours.
 MAX_NUMBER = 1_000_000
+#: Keys whose text may be empty (everything else that is text names something).
+FREE_TEXT = frozenset({"title", "note", "notes", "description"})
 #: Longest echo of user input inside a message.
 MAX_SHOWN = 60
 
@@ -86,10 +88,10 @@ def situation_kind(data: Mapping[str, Any], kinds: Sequence[str], default: str, 
     """The file's ``kind`` (``default`` when absent), or one line naming the kinds there are."""
     kind = data.get("kind", default)
     if not isinstance(kind, str) or kind not in kinds:
+        close = difflib.get_close_matches(kind, list(kinds), n=1) if isinstance(kind, str) else []
         raise InputError(
             f"{source}: field kind: unknown situation kind {shown(kind)}",
-            tip=f"use one of: {', '.join(kinds)}"
-            + (f" ({suggest(kind, kinds)})" if isinstance(kind, str) else ""),
+            tip=f"did you mean {close[0]!r}?" if close else f"use one of: {', '.join(kinds)}",
         )
     return kind
 
@@ -98,8 +100,8 @@ def situation_kind(data: Mapping[str, Any], kinds: Sequence[str], default: str, 
 
 
 def _check_values(data: Any, path: list[str | int], source: str) -> None:
-    """Refuse any number beyond :data:`MAX_NUMBER`, any float that is not finite, and an empty
-    ``name``."""
+    """Refuse any number beyond :data:`MAX_NUMBER`, any float that is not finite, and empty text
+    (a name, a catalog entry, a choice) outside :data:`FREE_TEXT`."""
     if isinstance(data, bool):
         return
     if isinstance(data, int):
@@ -116,14 +118,19 @@ def _check_values(data: Any, path: list[str | int], source: str) -> None:
             )
     elif isinstance(data, Mapping):
         for key, value in data.items():
-            if key == "name" and isinstance(value, str) and not value.strip():
+            if isinstance(value, str) and not value.strip() and key not in FREE_TEXT:
                 raise InputError(
                     f"{source}: field {field_path([*path, key])}: is empty",
-                    tip="give it a name, or leave the key out",
+                    tip="give it a value, or leave the key out",
                 )
             _check_values(value, [*path, key], source)
     elif isinstance(data, (list, tuple)):
         for i, value in enumerate(data):
+            if isinstance(value, str) and not value.strip():
+                raise InputError(
+                    f"{source}: field {field_path([*path, i])}: is empty",
+                    tip="give it a value, or remove it from the list",
+                )
             _check_values(value, [*path, i], source)
 
 
@@ -309,11 +316,17 @@ def _raise(model: type[M], errors: list[Any], data: Any, source: str) -> typing.
     raise InputError(f"{source}: field {where}: {what}{more}", tip=tip)
 
 
+def _json_default(value: Any) -> Any:
+    if isinstance(value, BaseModel):  # e.g. a house-rules object a ruleset passes along
+        return value.model_dump(mode="json")
+    return str(value)  # a TOML date or time
+
+
 def _json_safe(data: Any) -> Any:
-    """The data as JSON would carry it, or ``None`` when it holds something JSON cannot (a model
-    instance a ruleset put in, a TOML date): such data skips the strict pass."""
+    """The data as JSON would carry it, or ``None`` if it cannot be (the strict pass is then
+    skipped)."""
     try:
-        return json.loads(json.dumps(data))
+        return json.loads(json.dumps(data, default=_json_default))
     except (TypeError, ValueError):
         return None
 
@@ -332,6 +345,15 @@ def validate(model: type[M], data: Mapping[str, Any], source: str = "input") -> 
         _raise(model, list(err.errors()), data, source)
     except RecursionError:
         raise InputError(f"{source}: nests too deeply", tip="flatten the tables") from None
+    found = _coerced(data, result, [])
+    if found is not None:
+        path, value, out = found
+        wants, tip = _WANTS[_kind_key(out)]
+        raise InputError(
+            f"{source}: field {field_path(path)}: must be {wants}, not {_kind_of(value)} "
+            f"({shown(value)})",
+            tip=tip,
+        )
     as_json = _json_safe(data)
     if as_json is not None:
         try:
@@ -341,6 +363,59 @@ def validate(model: type[M], data: Mapping[str, Any], source: str = "input") -> 
             if strict_only:
                 _raise(model, strict_only, data, source)
     return result
+
+
+def _kind_key(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "float"
+
+
+def _coerced(
+    value: Any, out: Any, path: list[int | str]
+) -> tuple[list[int | str], Any, Any] | None:
+    """The first scalar the lax pass turned into another kind (``true`` -> 1, ``"3"`` -> 3,
+    ``1`` -> ``true``, ``3.0`` -> 3), found by walking the input beside the validated model."""
+    if isinstance(out, BaseModel):
+        if not isinstance(value, Mapping):
+            return None
+        fields = type(out).model_fields
+        by_alias = {f.alias: n for n, f in fields.items() if f.alias}
+        for key, item in value.items():
+            name = key if key in fields else by_alias.get(key)
+            if name is not None:
+                found = _coerced(item, getattr(out, name, None), [*path, key])
+            else:  # a one-or-many table ([target] for targets = [...]) or a renamed key
+                many = getattr(out, f"{key}s", None) if f"{key}s" in fields else None
+                one = many[0] if isinstance(many, tuple) and len(many) == 1 else None
+                found = _coerced(item, one, [*path, key]) if one is not None else None
+            if found is not None:
+                return found
+        return None
+    if isinstance(out, (tuple, list)) and isinstance(value, (list, tuple)):
+        if len(out) != len(value):
+            return None
+        for i, (a, b) in enumerate(zip(value, out, strict=True)):
+            found = _coerced(a, b, [*path, i])
+            if found is not None:
+                return found
+        return None
+    if isinstance(out, Mapping) and isinstance(value, Mapping):
+        for key, item in value.items():
+            if key in out:
+                found = _coerced(item, out[key], [*path, key])
+                if found is not None:
+                    return found
+        return None
+    number = isinstance(out, (int, float)) and not isinstance(out, bool)
+    if (
+        (isinstance(value, bool) and number)
+        or (isinstance(out, bool) and not isinstance(value, bool))
+        or (isinstance(value, str) and number)
+        or (isinstance(value, float) and isinstance(out, int) and not isinstance(out, bool))
+    ):
+        return path, value, out
+    return None
 
 
 _STRICT_KINDS = frozenset(

@@ -14,7 +14,7 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, Transcript
-from firefight.core.validation import situation_kind
+from firefight.core.validation import shown, situation_kind, suggest
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.dragonwarriors2.fight import PlannedExchange, PlannedTurn, run_fight
@@ -145,8 +145,8 @@ class DragonWarriors2(Ruleset):
                     name = getattr(ex, role)
                     if name not in by:
                         raise InputError(
-                            f"{source}: field {where}.{role}: no combatant {name!r}",
-                            tip=f"known: {', '.join(names)}",
+                            f"{source}: field {where}.{role}: no combatant {shown(name)}",
+                            tip=suggest(name, by, "combatants"),
                         )
                 if ex.attacker == ex.defender:
                     raise InputError(
