@@ -188,3 +188,11 @@ def test_house_fields_are_checked_when_the_file_loads(
 ) -> None:
     example = sorted((EX / rid).glob("*.toml"))[0]
     assert expect in refused("odds", rid, str(example), "--house", house(tmp_path, text))
+
+
+def test_a_misspelt_tactical_d20_proficiency_is_refused() -> None:
+    smg = str(EX / "tactical_d20" / "smg_burst_head.toml")
+    line = refused(
+        "odds", "tactical_d20", smg, "--set", 'attacker={use="operator",skills={firearm=5}}'
+    )
+    assert "unknown skill 'firearm'" in line and "did you mean 'firearms'?" in line
