@@ -196,3 +196,36 @@ def test_a_misspelt_tactical_d20_proficiency_is_refused() -> None:
         "odds", "tactical_d20", smg, "--set", 'attacker={use="operator",skills={firearm=5}}'
     )
     assert "unknown skill 'firearm'" in line and "did you mean 'firearms'?" in line
+
+
+@pytest.mark.parametrize(
+    ("rid", "file", "sets", "text"),
+    [
+        (
+            "graydawn",
+            "full_auto_30.toml",
+            'attacker.weapon={name="machine gun", rof=1000}',
+            "at most 50",
+        ),
+        (
+            "dragonwarriors2",
+            "knight_vs_squire.toml",
+            "options.odds_tolerance=1e-300",
+            "at least 1e-15",
+        ),
+    ],
+)
+def test_knobs_that_size_the_odds_are_bounded(rid: str, file: str, sets: str, text: str) -> None:
+    """A full-auto ROF of 1000 or a tolerance of 1e-300 ran for minutes; both are refused."""
+    assert text in refused("odds", rid, str(EX / rid / file), "--set", sets)
+
+
+def test_a_whole_file_check_names_its_field() -> None:
+    line = refused(
+        "odds",
+        "graydawn",
+        str(EX / "graydawn" / "full_auto_30.toml"),
+        "--set",
+        "attack.rounds=100000",
+    )
+    assert "field attack.rounds: more than the ROF" in line

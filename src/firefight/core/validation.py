@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -290,6 +291,9 @@ def _describe(
     if kind in ("value_error", "assertion_error"):
         msg = str(err.get("msg", "")).removeprefix("Value error, ")
         msg = msg.removeprefix("Assertion failed, ")
+        named = re.match(r"^([A-Za-z_][\w.\[\]]*): (.+)$", msg)
+        if named and not clean:  # a whole-file check that names its own field
+            return named.group(1), clip(named.group(2), 200), None
         return where, clip(msg, 200), None
     return where, clip(str(err.get("msg", kind)), 160), None
 

@@ -137,7 +137,8 @@ class Options(_Model):
     #: Most contests one exchange may run (attack, riposte, counter-riposte, ...).
     max_chain: int = Field(80, ge=1, le=1000)
     #: Odds: probability mass the riposte chain may leave out (reported as truncated mass).
-    odds_tolerance: float = Field(5e-10, gt=0, lt=1e-3)
+    #: At least 1e-15: smaller asks for riposte chains so long the odds would run for minutes.
+    odds_tolerance: float = Field(5e-10, ge=1e-15, lt=1e-3)
 
 
 class ExchangeSituation(_Model):
