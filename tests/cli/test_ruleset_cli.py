@@ -49,7 +49,7 @@ def test_too_few_scripted_faces_say_how_many_in_all() -> None:
     path = EXAMPLES / "warfare2d20" / "b_ak47_ambush.toml"
     res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", "10,17"])
     assert res.exit_code == 2
-    assert "rolls 12 dice in all (you gave 2)" in res.stderr
+    assert "it rolls 12 dice in all (you gave 2)" in res.stderr
 
 
 def test_seed_and_dice_together_are_refused() -> None:

@@ -52,8 +52,8 @@ MAX_FACES = 10_000
 
 
 class _CountingDice(ScriptedDice):
-    """The given faces, then a middle face for every further die, counting how many dice the
-    resolution rolls in all (a middle face never explodes, so the count is the least needed)."""
+    """The given faces, then a middle face for every further die (it never explodes), counting
+    how many dice the resolution rolls in all; other faces may lead to more or fewer rolls."""
 
     def _face(self, sides: int) -> int:
         if self.used >= len(self.faces):
@@ -126,13 +126,14 @@ def resolve(
     except ScriptError as err:
         if scripted is None or "ran out" not in err.message:
             raise
+        given = len(scripted.faces)
         needed = _faces_needed(ruleset, situation, scripted.faces)
         if needed is None:
             raise
         raise ScriptError(
-            f"{err.message}; this resolution rolls {needed} dice in all "
-            f"(you gave {len(scripted.faces)})",
-            tip=f"give {needed} faces in transcript order (more if a die explodes)",
+            f"{err.message}; with middle faces after yours it rolls {needed} dice in all "
+            f"(you gave {given})",
+            tip=f"give at least {needed} faces in transcript order (other rolls may need more)",
         ) from None
     leftover = scripted.unused if scripted is not None else []
     if leftover:
