@@ -36,7 +36,10 @@ FORMATS = "file formats: docs/rules/<ruleset>.md and examples/<ruleset>/"
 def error_line(message: str, tip: str | None) -> str:
     """``error: MESSAGE (tip: TIP)`` on one line, capped at :data:`MAX_LINE` characters."""
     text = " ".join(message.split())
-    tip_text = f" (tip: {' '.join(tip.split())})" if tip else ""
+    tip = " ".join(tip.split()) if tip else ""
+    if len(tip) > MAX_LINE // 2:
+        tip = tip[: MAX_LINE // 2 - 3] + "..."
+    tip_text = f" (tip: {tip})" if tip else ""
     room = MAX_LINE - len(tip_text) - len("error: ")
     if len(text) > room:
         text = text[: max(room - 3, 40)] + "..."

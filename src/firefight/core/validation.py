@@ -70,10 +70,10 @@ def suggest(name: str, known: Iterable[str], what: str = "") -> str:
     options = sorted({str(k) for k in known})
     close = difflib.get_close_matches(str(name), options, n=3, cutoff=0.6)
     if close:
-        return f"did you mean {' or '.join(repr(c) for c in close)}?"
+        return f"did you mean {' or '.join(repr(clip(c, 40)) for c in close)}?"
     if not options:
         return f"there are no {what or 'names'} to choose from"
-    head = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
+    head = ", ".join(clip(o, 40) for o in options[:12]) + (", ..." if len(options) > 12 else "")
     return f"valid {what or 'names'}: {head}"
 
 
