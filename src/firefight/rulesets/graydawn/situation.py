@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
-from firefight.core.validation import check_name
+from firefight.core.validation import check_name, shown
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.models import (
     LOCATIONS,
@@ -168,6 +168,11 @@ def _armour_table(raw: Any, catalog: Catalog, source: str) -> dict[str, int]:
 
 def _named(section: str, raw: Any, catalog: Catalog, source: str) -> Any:
     """A catalog name, or a table whose ``name`` is in the catalog (its fields override)."""
+    if isinstance(raw, dict) and "name" in raw and not isinstance(raw["name"], str):
+        raise InputError(
+            f"{source}: {section} name must be text, not {shown(raw['name'])}",
+            tip='write the name in quotes, e.g. name = "..."',
+        )
     if isinstance(raw, str):
         return lookup(catalog, section, raw, source)
     if isinstance(raw, dict) and isinstance(raw.get("name"), str):
