@@ -34,9 +34,14 @@ class DiceSyntaxError(DiceError):
     """A dice expression that does not parse; ``column`` is 1-based."""
 
     def __init__(self, message: str, *, expr: str, column: int, tip: str | None = None) -> None:
-        super().__init__(f"{message} at column {column} of {expr!r}", tip=tip)
+        super().__init__(f"{message} at column {column} of {_excerpt(expr)}", tip=tip)
         self.expr = expr
         self.column = column
+
+
+def _excerpt(expr: str, limit: int = 60) -> str:
+    """A long expression as its start and "..." (the column still points into the whole)."""
+    return repr(expr) if len(expr) <= limit else repr(expr[: limit - 3] + "...")
 
 
 class ScriptError(DiceError):

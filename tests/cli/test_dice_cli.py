@@ -62,8 +62,9 @@ def test_dist_table() -> None:
     assert code == 0
     rows = [r for r in out.splitlines() if re.match(r"│\s+\d+ │", r)]
     assert len(rows) == 11
-    assert re.search(r"│\s+7 │\s+1/6 │\s+16\.6667 │\s+58\.3333 │", out)
-    assert re.search(r"│\s+12 │\s+1/36 │\s+2\.7778 │\s+2\.7778 │", out)
+    # one number format with `firefight odds`: percentages with two decimals
+    assert re.search(r"│\s+7 │\s+1/6 │\s+16\.67% │\s+58\.33% │", out)
+    assert re.search(r"│\s+12 │\s+1/36 │\s+2\.78% │\s+2\.78% │", out)
     assert "mean 7.0000" in out
 
 

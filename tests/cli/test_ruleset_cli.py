@@ -34,13 +34,22 @@ def test_odds_table_shows_short_fractions_exactly_and_long_ones_as_floats() -> N
     assert "9971/16000" in res.stdout
 
 
-def test_unused_scripted_faces_are_a_warning_not_silence() -> None:
+def test_unused_scripted_faces_are_refused() -> None:
+    """Extra faces mean the script does not match the table's rolls: exit 2, not a warning."""
     path = EXAMPLES / "warfare2d20" / "a_basic_hit.toml"
     res = CliRunner().invoke(
         app, ["attack", "warfare2d20", str(path), "--dice", "4,8,11,4,2,2,1,9,9,9"]
     )
-    assert res.exit_code == 0, res.output
-    assert "warning: 3 scripted face(s) were not needed: [9, 9, 9]" in res.stderr
+    assert res.exit_code == 2, res.output
+    assert "3 face(s) more than this resolution rolls: [9, 9, 9] (it rolls 7)" in res.stderr
+    assert res.stdout == ""
+
+
+def test_too_few_scripted_faces_say_how_many_in_all() -> None:
+    path = EXAMPLES / "warfare2d20" / "b_ak47_ambush.toml"
+    res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", "10,17"])
+    assert res.exit_code == 2
+    assert "it rolls 12 dice in all (you gave 2)" in res.stderr
 
 
 def test_seed_and_dice_together_are_refused() -> None:

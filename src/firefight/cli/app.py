@@ -11,11 +11,15 @@ from typing import Annotated
 
 import typer
 
-from firefight.cli.errors import user_errors
+from firefight.cli.errors import FORMATS, OneLineGroup, user_errors
 
 app = typer.Typer(
     name="firefight",
-    help="Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice.",
+    cls=OneLineGroup,
+    help=(
+        "Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice. "
+        f"Situation, catalog and house-rule files are TOML; {FORMATS}."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -24,28 +28,79 @@ app = typer.Typer(
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Seed for the program's dice (same seed, same rolls).")
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        metavar="N",
+        help="Seed for the program's dice, 0 or more (same seed, same rolls).",
+    ),
 ]
 DiceOpt = Annotated[
     str | None,
     typer.Option(
         "--dice",
+        metavar="FACES",
         help="Faces the table rolled, in transcript order, e.g. 4,8,11,4 (instead of --seed).",
     ),
 ]
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", help="Override a field of the file: key=value (repeatable)."),
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="Override a field of the file, e.g. target.armour=none (repeatable).",
+    ),
 ]
 HouseOpt = Annotated[
-    Path | None, typer.Option("--house", help="TOML file of house rules (numbers the text fixes).")
+    Path | None,
+    typer.Option(
+        "--house",
+        metavar="FILE",
+        help="TOML file of house rules (numbers the text fixes); see examples/<ruleset>/house/.",
+    ),
 ]
-PlotOpt = Annotated[Path | None, typer.Option("--plot", help="Also save a bar chart as PNG.")]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save a bar chart as PNG.")
+]
+RulesetArg = Annotated[
+    str, typer.Argument(metavar="RULESET", help="Ruleset id (see `firefight rulesets`).")
+]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help=f"Situation file (TOML); {FORMATS}.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"firefight {version('firefight')}")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            print("firefight (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice."""
 
 
 @app.command()
 def roll(
-    expr: Annotated[str, typer.Argument(help="Dice expression, e.g. 2d20, d10x+11, pm6, 4d6kh3.")],
+    expr: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR",
+            help="Dice expression, e.g. 2d20, d10x+11, pm6, 4d6kh3 (docs/dice.md).",
+        ),
+    ],
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -58,7 +113,10 @@ def roll(
 
 @app.command()
 def dist(
-    expr: Annotated[str, typer.Argument(help="Dice expression, e.g. abs(2d20-2d20).")],
+    expr: Annotated[
+        str,
+        typer.Argument(metavar="EXPR", help="Dice expression, e.g. abs(2d20-2d20) (docs/dice.md)."),
+    ],
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
 ) -> None:
@@ -71,8 +129,8 @@ def dist(
 
 @app.command()
 def attack(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `firefight rulesets`).")],
-    file: Annotated[Path, typer.Argument(help="Situation file (TOML).")],
+    ruleset: RulesetArg,
+    file: FileArg,
     seed: SeedOpt = None,
     dice: DiceOpt = None,
     set_: SetOpt = None,
@@ -88,8 +146,12 @@ def attack(
 
 @app.command()
 def suppress(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id with suppression rules.")],
-    file: Annotated[Path, typer.Argument(help="Suppression situation file (TOML).")],
+    ruleset: Annotated[
+        str, typer.Argument(metavar="RULESET", help="Ruleset id with suppression rules.")
+    ],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help=f"Suppression situation file (TOML); {FORMATS}.")
+    ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
     set_: SetOpt = None,
@@ -107,8 +169,8 @@ def suppress(
 
 @app.command()
 def odds(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id (see `firefight rulesets`).")],
-    file: Annotated[Path, typer.Argument(help="Situation file (TOML).")],
+    ruleset: RulesetArg,
+    file: FileArg,
     set_: SetOpt = None,
     house: HouseOpt = None,
     as_json: JsonOpt = False,
@@ -123,9 +185,12 @@ def odds(
 
 @app.command()
 def table(
-    ruleset: Annotated[str, typer.Argument(help="Ruleset id with a rule table (quality_d100).")],
+    ruleset: Annotated[
+        str, typer.Argument(metavar="RULESET", help="Ruleset id with a rule table (quality_d100).")
+    ],
     rows: Annotated[
-        str | None, typer.Option("--rows", help="Rows to show, e.g. 1-100 or 40-60.")
+        str | None,
+        typer.Option("--rows", metavar="FROM-TO", help="Rows to show, e.g. 1-100 or 40-60."),
     ] = None,
     printed: Annotated[
         bool, typer.Option("--printed", help="Show the text's printed reading where it differs.")

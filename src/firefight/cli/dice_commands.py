@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from firefight.cli.output import plot_bars, print_json
+from firefight.cli.output import MAX_TABLE_ROWS, percent, plot_bars, print_json, probability
 from firefight.core.odds import fraction_text
 from firefight.dice import SeededDice, exact, parse, render_line, rolled_json
+from firefight.dice.limits import check_exact
+from firefight.errors import InputError
 
 
 def roll(expr: str, seed: int | None, as_json: bool) -> None:
@@ -37,8 +40,14 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             f"{node} is a tuple of faces, not a number",
             tip="dist shows numeric expressions; sorted dice are for rule code",
         )
+    check_exact(node, expr)
     d = exact(node)
     probs = d.probabilities()
+    if not as_json and plot is None and len(probs) > MAX_TABLE_ROWS:
+        raise InputError(
+            f"{node} has {len(probs):,} values, too many for a table (at most {MAX_TABLE_ROWS:,})",
+            tip="use --json for every value or --plot FILE.png for a chart",
+        )
     if plot is not None:
         plot_bars(plot, {str(node): [(v, float(p)) for v, p in probs]}, f"firefight dist {expr}")
     if as_json:
@@ -53,18 +62,24 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             }
         )
         return
-    table = Table(title=f"{node}", title_justify="left")
-    for col in ("value", "probability", "%", "X or more %"):
-        table.add_column(col, justify="right")
-    or_more = d.kept
-    for v, p in probs:
-        w = p * d.total
-        table.add_row(
-            str(v), fraction_text(p), f"{100 * float(p):.4f}", f"{100 * or_more / d.total:.4f}"
-        )
-        or_more -= int(w)
     console = Console()
-    console.print(table)
+    if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them
+        console.print(f"{node}: {len(probs):,} values (see the plot)", markup=False)
+    else:
+        table = Table(
+            title=f"{node}",
+            title_justify="left",
+            caption="%: this value exactly; or more %: this value or higher",
+            caption_justify="left",
+        )
+        for col in ("value", "probability", "%", "or more %"):
+            table.add_column(col, justify="right")
+        or_more = d.kept
+        for v, p in probs:
+            w = p * d.total
+            table.add_row(str(v), probability(p), percent(p), percent(Fraction(or_more, d.total)))
+            or_more -= int(w)
+        console.print(table)
     sd = float(d.variance) ** 0.5
     console.print(f"mean {float(d.mean):.4f}   sd {sd:.4f}", markup=False)
     if d.truncated_mass:

@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import json
+import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from firefight.core.files import write_atomically
 from firefight.errors import InputError
 
-__all__ = ["plot_bars", "print_json", "write_atomically"]
+__all__ = [
+    "MAX_TABLE_ROWS",
+    "percent",
+    "plot_bars",
+    "print_json",
+    "probability",
+    "write_atomically",
+]
+
+#: Most rows a table on the terminal shows; longer distributions go to --json or --plot.
+MAX_TABLE_ROWS = 2000
+
+
+def percent(p: Fraction | float) -> str:
+    """One number format for every table (``dist`` and ``odds``): a percentage with two
+    decimals, and two significant digits below 0.01% so a rare event does not read as 0."""
+    value = 100 * float(p)
+    if value == 0 or abs(value) >= 0.01:
+        return f"{value:.2f}%"
+    if abs(value) < 1e-10:
+        return "<0.0000000001%"
+    decimals = 1 - math.floor(math.log10(abs(value)))
+    return f"{value:.{decimals}f}%"
+
+
+def probability(p: Fraction, limit: int = 24) -> str:
+    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
+    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    text = f"{p.numerator}/{p.denominator}"
+    return text if len(text) <= limit else f"~{float(p):.6g}"
 
 
 def print_json(data: Any) -> None:

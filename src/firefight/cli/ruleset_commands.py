@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import sys
+import re
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -10,30 +11,63 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from firefight.cli.output import plot_bars, print_json
+from firefight.cli.output import percent, plot_bars, print_json, probability
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
-from firefight.core.odds import OddsReport, fraction_text
+from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
-from firefight.errors import InputError, ScriptError
+from firefight.core.validation import clip, clip_path
+from firefight.dice import ScriptedDice
+from firefight.errors import FirefightError, InputError, ScriptError
 from firefight.rulesets import REGISTRY, available, get_ruleset
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_faces(text: str) -> list[int]:
-    """``"4,8, 11 4"`` -> [4, 8, 11, 4]; one clear line if a face is not a whole number."""
+    """``"4,8, 11 4"`` -> [4, 8, 11, 4]; one clear line if a face is not a whole number (ASCII
+    digits only: ``int()`` would quietly read other scripts' digits)."""
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
         raise InputError("--dice is empty", tip="give the faces rolled, e.g. --dice 4,8,11,4")
+    if len(parts) > MAX_FACES:
+        raise InputError(
+            f"--dice has {len(parts):,} faces, more than {MAX_FACES:,}",
+            tip="give the faces of one resolution only",
+        )
     faces = []
     for i, part in enumerate(parts, start=1):
-        try:
-            faces.append(int(part))
-        except ValueError:
+        if not _WHOLE.fullmatch(part) or len(part) > 6:
             raise InputError(
-                f"--dice face {i} is {part!r}, not a whole number", tip="e.g. --dice 4,8,11,4"
-            ) from None
+                f"--dice face {i} is {clip(part)!r}, not a face of a die",
+                tip="write the faces as digits 0-9, e.g. --dice 4,8,11,4",
+            )
+        faces.append(int(part))
     return faces
+
+
+#: Most faces ``--dice`` takes (far more than any resolution rolls).
+MAX_FACES = 10_000
+
+
+class _CountingDice(ScriptedDice):
+    """The given faces, then a middle face for every further die (it never explodes), counting
+    how many dice the resolution rolls in all; other faces may lead to more or fewer rolls."""
+
+    def _face(self, sides: int) -> int:
+        if self.used >= len(self.faces):
+            self.faces.append(sides // 2 + 1)
+        return super()._face(sides)
+
+
+def _faces_needed(ruleset: Ruleset, situation: Any, faces: list[int]) -> int | None:
+    counting = _CountingDice(faces)
+    try:
+        ruleset.resolve(situation, counting)
+    except FirefightError:
+        return None
+    return counting.used
 
 
 def load(
@@ -43,6 +77,11 @@ def load(
     data = apply_overrides(read_toml(file), overrides)
     rules = load_house(ruleset.house_model, house)
     situation = ruleset.load_situation(data, source=str(file), house=rules)
+    if kind == "attack" and ruleset.situation_kind(situation) == "suppression":
+        raise InputError(
+            f'{clip_path(file)}: is a suppression file (kind = "suppression")',
+            tip=f"resolve it with firefight suppress {ruleset.id} {clip_path(file)}",
+        )
     if kind is not None and kind != "attack":
         actual = ruleset.situation_kind(situation)
         if actual != kind:
@@ -65,7 +104,7 @@ def resolve(
     as_json: bool,
     kind: str,
 ) -> None:
-    from firefight.dice import ScriptedDice, SeededDice
+    from firefight.dice import SeededDice
 
     ruleset = get_ruleset(ruleset_id)
     if kind not in ruleset.situation_kinds:
@@ -82,22 +121,33 @@ def resolve(
 
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dice = scripted if scripted is not None else SeededDice(seed)
-    result = ruleset.resolve(situation, dice)
+    try:
+        result = ruleset.resolve(situation, dice)
+    except ScriptError as err:
+        if scripted is None or "ran out" not in err.message:
+            raise
+        given = len(scripted.faces)
+        needed = _faces_needed(ruleset, situation, scripted.faces)
+        if needed is None:
+            raise
+        raise ScriptError(
+            f"{err.message}; with middle faces after yours it rolls {needed} dice in all "
+            f"(you gave {given})",
+            tip=f"give at least {needed} faces in transcript order (other rolls may need more)",
+        ) from None
     leftover = scripted.unused if scripted is not None else []
+    if leftover:
+        raise ScriptError(
+            f"--dice has {len(leftover)} face(s) more than this resolution rolls: "
+            f"{clip(leftover)} (it rolls {scripted.used if scripted else 0})",
+            tip="remove the extra faces, or check their order against the transcript",
+        )
     if as_json:
         out = result.to_json()
         out["dice"] = "scripted" if scripted is not None else {"seed": seed}
-        if leftover:
-            out["unused_faces"] = leftover
         print_json(out)
     else:
         render_resolution(result, f"seed {seed}" if scripted is None else "scripted dice")
-    if leftover:
-        err = ScriptError(
-            f"{len(leftover)} scripted face(s) were not needed: {leftover}",
-            tip="check the order of --dice against the transcript",
-        )
-        print(f"warning: {err.one_line()}", file=sys.stderr)
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
@@ -150,47 +200,82 @@ def odds(
         Console().print(f"plot written to {plot}", markup=False)
 
 
-def _pct(p: Fraction) -> str:
-    return f"{100 * float(p):.2f}%"
+def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
+    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
+    groups: dict[str, dict[str, Fraction]] = {}
+    for label, p in outcomes.items():
+        who, sep, rest = label.partition(": ")
+        key = who if sep else ""
+        groups.setdefault(key, {})[rest if sep else label] = p
+    if len(groups) == 1 or "" in groups:
+        return [("", dict(outcomes))]
+    return list(groups.items())
 
 
-def _frac(p: Fraction, limit: int = 24) -> str:
-    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
-    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
-    if p.denominator == 1:
-        return str(p.numerator)
-    text = fraction_text(p)
-    return text if len(text) <= limit else f"~{float(p):.6g}"
+def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
+    """What the rows of a table add up to, so nobody adds overlapping chances."""
+    total = sum(rows.values(), Fraction(0))
+    slack = left_out + Fraction(1, 10**9)
+    if abs(total - 1) <= slack:
+        return "exactly one row happens: the rows add up to 100%"
+    if total < 1:
+        return f"at most one row happens; none of them: {percent(1 - total)}"
+    return "each row is a chance on its own: rows overlap and do not add up"
 
 
 def render_odds(report: OddsReport) -> None:
     console = Console()
     console.print(f"[bold]{report.title}[/bold]", highlight=False)
     if report.p_hit is not None:
-        console.print(f"P(hit) = {_pct(report.p_hit)}  ({_frac(report.p_hit)})", markup=False)
-    main = Table(title="outcomes", title_justify="left")
-    main.add_column("outcome")
-    main.add_column("probability", justify="right")
-    main.add_column("%", justify="right")
-    for label, p in report.outcomes.items():
-        main.add_row(label, _frac(p), _pct(p))
-    for label, p in report.probabilities.items():
-        main.add_row(label, _frac(p), _pct(p))
-    console.print(main)
+        console.print(
+            f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})", markup=False
+        )
+    for who, rows in _groups(report.outcomes):
+        main = Table(
+            title=f"outcomes: {who}" if who else "outcomes",
+            title_justify="left",
+            caption=_caption(rows, report.truncated_mass),
+            caption_justify="left",
+        )
+        main.add_column("outcome")
+        main.add_column("probability", justify="right")
+        main.add_column("%", justify="right")
+        for label, p in rows.items():
+            main.add_row(label, probability(p), percent(p))
+        console.print(main)
+    if report.probabilities:
+        events = Table(
+            title="events",
+            title_justify="left",
+            caption="each event is a chance on its own; events overlap, so they do not add up",
+            caption_justify="left",
+        )
+        events.add_column("event")
+        events.add_column("probability", justify="right")
+        events.add_column("%", justify="right")
+        for label, p in report.probabilities.items():
+            events.add_row(label, probability(p), percent(p))
+        console.print(events)
     for name, table_data in report.tables.items():
-        t = Table(title=name, title_justify="left")
+        t = Table(title=name, title_justify="left", caption=_caption(table_data))
+        t.caption_justify = "left"
         t.add_column("result")
         t.add_column("%", justify="right")
         for label, p in table_data.items():
-            t.add_row(label, _pct(p))
+            t.add_row(label, percent(p))
         console.print(t)
     for name, d in report.distributions.items():
-        t = Table(title=name, title_justify="left")
+        t = Table(
+            title=name,
+            title_justify="left",
+            caption="%: this value exactly; or more %: this value or higher",
+            caption_justify="left",
+        )
         t.add_column("value", justify="right")
         t.add_column("%", justify="right")
         t.add_column("or more %", justify="right")
         for v, p in d.probabilities():
-            t.add_row(str(v), _pct(p), _pct(d.at_least(v)))
+            t.add_row(str(v), percent(p), percent(d.at_least(v)))
         console.print(t)
     for note in report.notes:
         console.print(note, style="dim", markup=False)
@@ -199,16 +284,16 @@ def render_odds(report: OddsReport) -> None:
 
 
 def parse_rows(text: str | None) -> tuple[int, int] | None:
-    """``"1-100"`` -> (1, 100); ``"7"`` -> (7, 7)."""
+    """``"1-100"`` -> (1, 100); ``"7"`` -> (7, 7). ASCII digits only, up to 6 of them."""
     if text is None:
         return None
-    parts = text.replace(" ", "").split("-")
-    try:
-        lo, hi = (int(parts[0]), int(parts[-1])) if len(parts) <= 2 else (0, -1)
-    except ValueError:
-        lo, hi = 0, -1
+    m = re.fullmatch(r"\s*([0-9]{1,6})\s*(?:-\s*([0-9]{1,6})\s*)?", text)
+    lo, hi = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (0, -1)
     if lo < 1 or hi < lo:
-        raise InputError(f"--rows {text!r} is not a row range", tip="write e.g. --rows 1-100")
+        raise InputError(
+            f"--rows {clip(text)!r} is not a row range",
+            tip="write FROM-TO with FROM at least 1, e.g. --rows 1-100",
+        )
     return lo, hi
 
 

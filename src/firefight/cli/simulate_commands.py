@@ -10,7 +10,7 @@ from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import print_json, write_atomically
+from firefight.cli.output import percent, print_json, write_atomically
 from firefight.errors import InputError
 
 
@@ -82,15 +82,11 @@ def _with_progress(
         )
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.2f}%"
-
-
 def _ci(share: dict[str, Any], exact: bool) -> str:
     if exact:
         return str(share.get("fraction", "~"))
     lo, hi = share["ci95"]
-    return f"{_pct(lo)} .. {_pct(hi)}"
+    return f"{percent(lo)} .. {percent(hi)}"
 
 
 def render(report: dict[str, Any], result: Simulation) -> None:
@@ -105,14 +101,14 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     outcomes.add_column("probability", justify="right")
     outcomes.add_column("95% interval" if not exact else "fraction", justify="right")
     for side, entry in report["sides"].items():
-        outcomes.add_row(f"{side} wins", _pct(entry["win"]["p"]), _ci(entry["win"], exact))
-    outcomes.add_row("draw (nobody left)", _pct(report["draw"]["p"]), _ci(report["draw"], exact))
+        outcomes.add_row(f"{side} wins", percent(entry["win"]["p"]), _ci(entry["win"], exact))
+    outcomes.add_row("draw (nobody left)", percent(report["draw"]["p"]), _ci(report["draw"], exact))
     outcomes.add_row(
-        "truncated (max_rounds)", _pct(report["truncated"]["p"]), _ci(report["truncated"], exact)
+        "truncated (max_rounds)", percent(report["truncated"]["p"]), _ci(report["truncated"], exact)
     )
     console.print(outcomes)
     rounds = report["rounds"]
-    spread = ", ".join(f"{d['rounds']}: {_pct(d['p'])}" for d in rounds["dist"][:12])
+    spread = ", ".join(f"{d['rounds']}: {percent(d['p'])}" for d in rounds["dist"][:12])
     more = " ..." if len(rounds["dist"]) > 12 else ""
     console.print(f"rounds to finish: mean {rounds['mean']:.2f}; {spread}{more}", markup=False)
     people = Table(title="combatants")
@@ -121,8 +117,8 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     for name, c in report["combatants"].items():
         people.add_row(
             name,
-            _pct(c["p_out"]),
-            _pct(c["p_dead"]),
+            percent(c["p_out"]),
+            percent(c["p_dead"]),
             f"{c['mean_dealt']:.2f}",
             f"{c['mean_taken']:.2f}",
         )

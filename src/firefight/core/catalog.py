@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from firefight.core.loading import read_toml
+from firefight.core.validation import clip, shown
 from firefight.errors import InputError, UnknownNameError
 
 Catalog = dict[str, dict[str, dict[str, Any]]]
@@ -22,11 +23,17 @@ Catalog = dict[str, dict[str, dict[str, Any]]]
 def _merge_into(base: Catalog, data: Mapping[str, Any], source: str) -> None:
     for section, entries in data.items():
         if not isinstance(entries, dict):
-            raise InputError(f"{source}: [{section}] must be a table of named entries")
+            raise InputError(
+                f"{source}: [{clip(section)}] must be a table of named entries",
+                tip=f"write entries as [{clip(section)}.NAME] tables",
+            )
         slot = base.setdefault(section, {})
         for name, entry in entries.items():
             if not isinstance(entry, dict):
-                raise InputError(f"{source}: {section}.{name} must be a table")
+                raise InputError(
+                    f"{source}: {clip(section)}.{clip(name)} must be a table",
+                    tip=f"write it as [{clip(section)}.{clip(name)}] with its fields",
+                )
             slot[name.lower()] = {"name": name, **entry}
 
 
@@ -49,11 +56,26 @@ def load_catalog(
 
 def lookup(catalog: Catalog, section: str, name: str, source: str = "input") -> dict[str, Any]:
     """The catalog entry ``section.name`` (case-insensitive) or one clear line with suggestions."""
+    if not isinstance(name, str):
+        raise InputError(
+            f"{source}: a {section} name must be text, not {shown(name)}",
+            tip=f'write the name in quotes, e.g. "{_first(catalog, section)}"',
+        )
     entries = catalog.get(section, {})
     entry = entries.get(name.lower())
     if entry is None:
-        known = sorted(e["name"] for e in entries.values())
+        known = sorted(str(e["name"]) for e in entries.values())
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-        hint = f"did you mean {', '.join(close)}?" if close else f"known: {', '.join(known[:12])}"
-        raise UnknownNameError(f"{source}: unknown {section} {name!r}", tip=hint)
+        hint = (
+            f"did you mean {', '.join(clip(c, 40) for c in close)}?"
+            if close
+            else f"known: {', '.join(clip(k, 40) for k in known[:12])}"
+            + (", ..." if len(known) > 12 else "")
+        )
+        raise UnknownNameError(f"{source}: unknown {section} {shown(name)}", tip=hint)
     return dict(entry)
+
+
+def _first(catalog: Catalog, section: str) -> str:
+    names = sorted(str(e["name"]) for e in catalog.get(section, {}).values())
+    return names[0] if names else "name"

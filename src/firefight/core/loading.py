@@ -7,70 +7,86 @@ and the fix; a bad file never reaches rule code.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from firefight.core.validation import clip, clip_path, field_path, validate
 from firefight.errors import InputError
+
+__all__ = [
+    "apply_overrides",
+    "field_path",
+    "load_model",
+    "parse_override",
+    "read_toml",
+    "validate",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
 
+#: Largest TOML file read: far above any situation, catalog or house file.
+MAX_FILE_BYTES = 1_000_000
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML file, or raise one clear line (missing file, not TOML, bad syntax)."""
+    """Read a TOML file, or raise one clear line (missing file, not a regular file, too large,
+    not UTF-8, bad syntax, nested too deeply). A UTF-8 byte-order mark is accepted."""
     p = Path(path)
-    if not p.exists():
-        raise InputError(f"{p}: no such file", tip="check the path")
-    if p.is_dir():
-        raise InputError(f"{p}: is a folder, not a TOML file")
+    name = clip_path(p)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{p}: cannot be read ({type(err).__name__})") from None
+        if not p.exists():
+            raise InputError(f"{name}: no such file", tip="check the path")
+        if p.is_dir():
+            raise InputError(f"{name}: is a folder, not a TOML file", tip="give a .toml file")
+        if not p.is_file():
+            raise InputError(
+                f"{name}: is not a regular file (a device or pipe)", tip="give a .toml file"
+            )
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise InputError(
+            f"{name}: cannot be read ({err.strerror or type(err).__name__})",
+            tip="check the path and its permissions",
+        ) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(
+            f"{name}: is larger than {MAX_FILE_BYTES:,} bytes", tip="split it into smaller files"
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: is not UTF-8 text", tip="save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{p}: malformed TOML: {err}", tip="fix the syntax on that line") from None
-
-
-def field_path(loc: Sequence[int | str]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
-
-
-def validate(model: type[M], data: Mapping[str, Any], source: str = "input") -> M:
-    """Validate ``data`` against ``model``; the first error becomes one line with its field."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = field_path(first["loc"])
-        msg = first["msg"]
-        kind = first["type"]
-        tip = {
-            "missing": f"add {where} to the file",
-            "extra_forbidden": f"remove {where} or check its spelling",
-            "int_parsing": f"{where} must be a whole number",
-            "int_type": f"{where} must be a whole number",
-            "literal_error": f"{where}: {msg}",
-        }.get(kind)
-        more = f" (and {len(err.errors()) - 1} more)" if len(err.errors()) > 1 else ""
-        raise InputError(f"{source}: field {where}: {msg}{more}", tip=tip) from None
+        raise InputError(
+            f"{name}: malformed TOML: {clip(err, 120)}", tip="fix the syntax on that line"
+        ) from None
+    except RecursionError:
+        raise InputError(
+            f"{name}: malformed TOML: arrays or tables nest too deeply",
+            tip="flatten the nesting (a few levels are enough for any firefight file)",
+        ) from None
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
     """``a.b=3`` -> (["a", "b"], 3). Values are read as TOML (numbers, booleans, "strings",
     [arrays]); anything that is not valid TOML is taken as a bare string."""
     if "=" not in text:
-        raise InputError(f"--set {text!r} has no '='", tip="write --set key=value, e.g. aim=scope")
+        raise InputError(
+            f"--set {clip(text)!r} has no '='", tip="write --set key=value, e.g. aim=scope"
+        )
     key, raw = text.split("=", 1)
     key = key.strip()
     if not key or any(not part for part in key.split(".")):
-        raise InputError(f"--set {text!r} has an empty key", tip="write --set section.key=value")
+        raise InputError(
+            f"--set {clip(text)!r} has an empty key", tip="write --set section.key=value"
+        )
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
@@ -92,12 +108,26 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
                 nxt = {}
                 node[part] = nxt
             if not isinstance(nxt, dict):
-                raise InputError(f"--set {text!r}: {part} is not a table", tip="check the key path")
+                raise InputError(
+                    f"--set {clip(text)!r}: {clip(part)} is {_what(nxt)}, not a table",
+                    tip=f"set {clip(part)} itself, e.g. --set {clip(part)}=...",
+                )
             node = nxt
         if isinstance(node, list):
-            raise InputError(f"--set {text!r}: cannot set inside a list")
+            raise InputError(
+                f"--set {clip(text)!r}: cannot set inside a list",
+                tip="set the whole list, e.g. --set key=[1, 2]",
+            )
         node[path[-1]] = value
     return out
+
+
+def _what(value: Any) -> str:
+    if isinstance(value, str):
+        return f"the text {clip(value, 30)!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "a single value"
 
 
 def load_model(model: type[M], path: str | Path, overrides: Sequence[str] = ()) -> M:

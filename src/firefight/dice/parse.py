@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from firefight.dice.limits import check_values
 from firefight.dice.nodes import (
     Abs,
     Add,
@@ -84,15 +85,16 @@ def _cache_file() -> Path | None:
 
 
 def _const(token: Any, expr: str, column: int) -> Const:
-    value = int(token)
-    if value > MAX_CONSTANT:
+    digits = str(token).lstrip("0") or "0"
+    if len(digits) > len(str(MAX_CONSTANT)) or int(digits) > MAX_CONSTANT:
+        shown = digits if len(digits) <= 12 else f"{digits[:8]}... ({len(digits)} digits)"
         raise DiceSyntaxError(
-            f"the number {value} is too large",
+            f"the number {shown} is too large",
             expr=expr,
             column=getattr(token, "column", None) or column,
             tip=f"numbers go up to {MAX_CONSTANT}",
         )
-    return Const(value)
+    return Const(int(digits))
 
 
 def _build(tree: Any, expr: str, level: int = 0) -> Node:
@@ -264,6 +266,7 @@ def parse(expr: str) -> Node:
             column=1,
             tip="split the pool or use fewer dice",
         )
+    check_values(node, expr)
     return node
 
 

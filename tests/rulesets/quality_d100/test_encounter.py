@@ -256,10 +256,10 @@ def test_unknown_weapon_and_armour_say_did_you_mean() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("willpower", None, "combatants[0] (Ann): field willpower: Field required"),
+        ("willpower", None, "combatants[0] (Ann): field willpower: is missing"),
         ("endurance", 0, "field endurance"),
         ("rank", -1, "field rank"),
-        ("stunned", True, "field stunned: Extra inputs are not permitted"),
+        ("stunned", True, "field stunned: unknown key 'stunned'"),
         ("damage", "d10!", "field damage"),
         ("weapon", None, "field weapon: give a weapon or a strike_chance"),
     ],

@@ -42,11 +42,22 @@ def _all(path: Path, policy: str) -> dict[str, str]:
     return {s["name"]: policy for s in read_toml(path)["sides"]}
 
 
-@pytest.mark.parametrize("policy", ["first", "random", "cautious", "aggressive"])
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+#: The preview policies preview every burst and mortar round exactly (about 1,600 outcomes each):
+#: seconds a fight in the three big scenarios, so those run with the plain policies here (the
+#: preview policies' first steps are checked on every scenario in tests/encounter).
+BIG = ("fire_team", "ambush", "suppression")
+EVERY_POLICY = [
+    (path, policy)
+    for path in EXAMPLES
+    for policy in ("first", "random", "cautious", "aggressive")
+    if not (policy in ("cautious", "aggressive") and path.stem in BIG)
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "policy"), EVERY_POLICY, ids=[f"{p.stem}-{q}" for p, q in EVERY_POLICY]
+)
 def test_every_example_ends_with_every_policy(path: Path, policy: str) -> None:
-    if policy in ("cautious", "aggressive") and path.stem in ("fire_team", "ambush", "suppression"):
-        pytest.skip("exact previews of bursts and mortar rounds: seconds a fight, run by hand")
     engine = Engine(read_scenario(path, policies=_all(path, policy)))
     enc = fight(engine, 5)
     s = enc.state
@@ -89,14 +100,14 @@ def _changed(where: str, key: str, value: Any) -> dict[str, Any]:
 BAD = [
     ("rivera", "weapon", "M5", "combatants[0] (Rivera) weapon: unknown weapons 'M5'", "M4"),
     ("rivera", "combatant", {"endurance": 13, "dexterity": 12, "hit_points": 20,
-     "stamina": 20, "pain_threshold": 4}, "field mettle: Field required", "add mettle"),
+     "stamina": 20, "pain_threshold": 4}, "field mettle: is missing", "mettle"),
     ("rivera", "aim", "ACGO", "unknown sights 'ACGO'", "did you mean ACOG"),
     ("rivera", "armour", "body armor", "unknown armour 'body armor'", "body armour"),
     ("rivera", "cover_nearby", "brik wall", "unknown cover 'brik wall'", "brick wall"),
     ("rivera", "hit_points_left", 99, "hit_points_left: 99 is above the total 20", "at most"),
     ("rivera", "mortar", "50mm HE", "field mortar: unknown shell '50mm HE'", "60mm HE"),
-    ("rivera", "wepon", "M4", "field wepon: Extra inputs are not permitted", "remove wepon"),
-    ("rivera", "movement", "crawling", "field movement:", "movement"),
+    ("rivera", "wepon", "M4", "field wepon: unknown key 'wepon'", "weapon"),
+    ("rivera", "movement", "crawling", "field movement: 'crawling' is not one of", "walking"),
     ("battlefield", "range", "very far", "battlefield.range: Rivera's M4 has no range band "
      "'very far'", "close, medium"),
     ("battlefield", "range", 300, "battlefield.range: range 300 between Rivera and Insurgent "

@@ -170,9 +170,11 @@ def test_thrown_and_initiative_odds() -> None:
     assert lands == Fraction(icepool_delta().probability("<=", 10))
     report = RULESET.odds(situation("h_initiative.toml"))
     two_d10 = Counter(a + b for a in range(1, 11) for b in range(1, 11))
-    assert report.outcomes["team leader: passes"] == Fraction(
+    assert report.probabilities["p_passes (team leader)"] == Fraction(
         sum(v for k, v in two_d10.items() if k <= 14), 100
     )
+    leader = {k: p for k, p in report.outcomes.items() if k.startswith("team leader: ")}
+    assert sum(leader.values()) == 1, "a combatant's outcomes are exclusive"
     assert report.outcomes["team leader: exceptionally well"] == Fraction(
         sum(v for k, v in two_d10.items() if k <= 7), 100
     )

@@ -10,8 +10,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from firefight.core.catalog import Catalog, lookup
+from firefight.core.loading import validate
+from firefight.core.validation import clip
 from firefight.errors import InputError
-from firefight.rulesets.dragonwarriors2.models import CombatantSpec, MissileSpec
+from firefight.rulesets.dragonwarriors2.models import (
+    ArmourEntry,
+    CombatantSpec,
+    MissileSpec,
+    ShieldEntry,
+    WeaponEntry,
+)
 
 
 @dataclass(frozen=True)
@@ -87,17 +95,15 @@ class Fighter:
 
 def _weapon(catalog: Catalog, name: str, source: str) -> Weapon:
     entry: dict[str, Any] = lookup(catalog, "weapon", name, source)
-    try:
-        return Weapon(
-            name=str(entry["name"]),
-            weapon_class=str(entry.get("class", entry["name"])),
-            attack=int(entry.get("attack", 0)),
-            damage=int(entry.get("damage", 0)),
-            thrown=bool(entry.get("thrown", False)),
-            missile=entry.get("missile"),
-        )
-    except (TypeError, ValueError):
-        raise InputError(f"{source}: catalog weapon {name!r} has a non-numeric bonus") from None
+    spec = validate(WeaponEntry, entry, f"{source}: catalog weapon {clip(name)!r}")
+    return Weapon(
+        name=spec.name,
+        weapon_class=spec.weapon_class or spec.name,
+        attack=spec.attack,
+        damage=spec.damage,
+        thrown=spec.thrown,
+        missile=spec.missile,
+    )
 
 
 def fighter(spec: CombatantSpec, catalog: Catalog, source: str) -> Fighter:
@@ -106,10 +112,12 @@ def fighter(spec: CombatantSpec, catalog: Catalog, source: str) -> Fighter:
     weapon = _weapon(catalog, spec.weapon, where) if spec.weapon else None
     shield_bonus = 0
     if spec.shield:
-        shield_bonus = int(lookup(catalog, "shield", spec.shield, where).get("defence", 0))
+        entry = lookup(catalog, "shield", spec.shield, where)
+        shield_bonus = validate(ShieldEntry, entry, f"{where}: catalog shield").defence
     reduction = 0
     if spec.armour:
-        reduction = int(lookup(catalog, "armour", spec.armour, where).get("reduction", 0))
+        entry = lookup(catalog, "armour", spec.armour, where)
+        reduction = validate(ArmourEntry, entry, f"{where}: catalog armour").reduction
     if spec.riposte == "choose" and not spec.riposte_choices:
         raise InputError(
             f"{where}: riposte = 'choose' needs riposte_choices",

@@ -46,16 +46,21 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: Highest score a file may give: the text's scores run to about 25 at high rank; far above that
+#: the odds' riposte chains only grow longer (a Defence of 2**63 never finished).
+MAX_SCORE = 100
+
+
 class CombatantSpec(_Model):
     """One combatant: the text's four scores, current state, gear, stance and riposte policy."""
 
     name: str = Field(min_length=1)
-    attack: int = Field(ge=0)
-    defence: int = Field(ge=0)
-    toughness: int = Field(ge=0)
-    reflexes: int = 0
+    attack: int = Field(ge=0, le=MAX_SCORE)
+    defence: int = Field(ge=0, le=MAX_SCORE)
+    toughness: int = Field(ge=0, le=MAX_SCORE)
+    reflexes: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
     #: Cumulative wounds already taken.
-    wounds: int = Field(0, ge=0)
+    wounds: int = Field(0, ge=0, le=MAX_SCORE)
     stunned: bool = False
     knocked_out: bool = False
     dead: bool = False
@@ -74,7 +79,34 @@ class CombatantSpec(_Model):
 
 class NamedModifier(_Model):
     name: str = Field(min_length=1)
-    value: int
+    value: int = Field(ge=-MAX_SCORE, le=MAX_SCORE)
+
+
+class WeaponEntry(_Model):
+    """A ``[weapon.NAME]`` catalog entry (D10, D09): the shipped catalog's keys."""
+
+    name: str = Field(min_length=1)
+    weapon_class: str | None = Field(None, alias="class")
+    attack: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
+    damage: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
+    hands: int = Field(1, ge=0, le=2)
+    thrown: bool = False
+    missile: Literal["fathoms"] | None = None
+    concealable: bool = False
+
+
+class ShieldEntry(_Model):
+    """A ``[shield.NAME]`` catalog entry: its bonus to Defence."""
+
+    name: str = Field(min_length=1)
+    defence: int = Field(0, ge=0, le=MAX_SCORE)
+
+
+class ArmourEntry(_Model):
+    """An ``[armour.NAME]`` catalog entry: what it takes off damage and initiative."""
+
+    name: str = Field(min_length=1)
+    reduction: int = Field(0, ge=0, le=MAX_SCORE)
 
 
 class MissileSpec(_Model):
@@ -104,14 +136,15 @@ class Options(_Model):
     weapon_bonus_on_riposte: bool = True
     #: The text leaves the double six's effect open; this adds a bonus to the roller's total
     #: (0 = the event is only recorded).
-    double_six_bonus: int = 0
+    double_six_bonus: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)
     #: Who rolls in the death check (D07): the victim's Toughness against his Wounds, or his
     #: Wounds against his Toughness. Both give the same odds (the roll is symmetric).
     death_check: Literal["toughness roll", "wounds roll"] = "toughness roll"
     #: Most contests one exchange may run (attack, riposte, counter-riposte, ...).
     max_chain: int = Field(80, ge=1, le=1000)
     #: Odds: probability mass the riposte chain may leave out (reported as truncated mass).
-    odds_tolerance: float = Field(5e-10, gt=0, lt=1e-3)
+    #: At least 1e-15: smaller asks for riposte chains so long the odds would run for minutes.
+    odds_tolerance: float = Field(5e-10, ge=1e-15, lt=1e-3)
 
 
 class ExchangeSituation(_Model):

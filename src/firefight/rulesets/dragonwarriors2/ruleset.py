@@ -15,6 +15,7 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, Transcript
 from firefight.core.turns import ScenarioSpec, Turns
+from firefight.core.validation import shown, situation_kind, suggest
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.dragonwarriors2.fight import PlannedExchange, PlannedTurn, run_fight
@@ -109,15 +110,10 @@ class DragonWarriors2(Ruleset):
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
         assert isinstance(house, DW2House)
-        kind = data.get("kind", "exchange")
+        kind = situation_kind(data, ("exchange", "attack", "fight"), "exchange", source)
         if kind == "fight":
             fmodel = validate(FightSituation, data, source)
             return self._load_fight(fmodel, source, house)
-        if kind not in ("exchange", "attack"):
-            raise InputError(
-                f"{source}: field kind: {kind!r} is not a dragonwarriors2 situation",
-                tip='use kind = "exchange" (one attack) or kind = "fight" (turns)',
-            )
         model = validate(ExchangeSituation, data, source)
         if model.attacker.name == model.defender.name:
             raise InputError(
@@ -157,8 +153,8 @@ class DragonWarriors2(Ruleset):
                     name = getattr(ex, role)
                     if name not in by:
                         raise InputError(
-                            f"{source}: field {where}.{role}: no combatant {name!r}",
-                            tip=f"known: {', '.join(names)}",
+                            f"{source}: field {where}.{role}: no combatant {shown(name)}",
+                            tip=suggest(name, by, "combatants"),
                         )
                 if ex.attacker == ex.defender:
                     raise InputError(

@@ -15,8 +15,8 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.turns import ScenarioSpec, Turns
+from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource
-from firefight.errors import InputError
 from firefight.rulesets.graydawn.models import GraydawnHouseRules
 
 
@@ -29,13 +29,7 @@ class Graydawn(Ruleset):
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs", "ambush")
 
     def _kind(self, data: Mapping[str, Any], source: str) -> str:
-        kind = data.get("kind", "attack")
-        if kind not in self.situation_kinds:
-            raise InputError(
-                f"{source}: field kind: {kind!r} is not a graydawn situation",
-                tip=f"use one of: {', '.join(self.situation_kinds)}",
-            )
-        return str(kind)
+        return situation_kind(data, self.situation_kinds, "attack", source)
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
         rules = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()

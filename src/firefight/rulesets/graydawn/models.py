@@ -156,8 +156,9 @@ class Weapon(Model):
     range_m: int = Field(50, ge=1, description="listed range = long range (G39)")
     damage: str = Field("2d6", description="damage dice + flat bonus, e.g. '4d6+1' (d6 or d10)")
     damage_type: DamageType = "wounding"
-    rof: int = Field(1, ge=1)
-    magazine: int = Field(1, ge=0)
+    #: At most 50: full auto enumerates every round fired, and the text's weapons stay below 40.
+    rof: int = Field(1, ge=1, le=50)
+    magazine: int = Field(1, ge=0, le=1000)
     reliability: Reliability = "standard"
     burst: bool = Field(False, description="has a 3-round burst mode (G27)")
     full_auto: bool = Field(False, description="has a full-auto mode (G28)")

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
+from firefight.core.validation import check_name, shown
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.models import (
     LOCATIONS,
@@ -144,7 +145,10 @@ def _armour_table(raw: Any, catalog: Catalog, source: str) -> dict[str, int]:
     for piece in pieces:
         entry = lookup(catalog, "armour", piece, source) if isinstance(piece, str) else piece
         if not isinstance(entry, dict):
-            raise InputError(f"{source}: armour entries are names or tables of SP by location")
+            raise InputError(
+                f"{source}: armour entries are names or tables of SP by location",
+                tip='e.g. armour = ["kevlar vest", { head = 10 }]',
+            )
         for key, value in entry.items():
             if key == "name":
                 continue
@@ -153,14 +157,22 @@ def _armour_table(raw: Any, catalog: Catalog, source: str) -> dict[str, int]:
                     f"{source}: armour location {key!r} is unknown",
                     tip=f"use {', '.join(LOCATIONS)}",
                 )
-            if not isinstance(value, int) or value < 0:
-                raise InputError(f"{source}: armour {key} must be a whole number of SP >= 0")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
+                raise InputError(
+                    f"{source}: armour {key} must be a whole number of SP",
+                    tip="give 0 to 1000, e.g. torso = 14",
+                )
             best[key] = max(best[key], value)
     return best
 
 
 def _named(section: str, raw: Any, catalog: Catalog, source: str) -> Any:
     """A catalog name, or a table whose ``name`` is in the catalog (its fields override)."""
+    if isinstance(raw, dict) and "name" in raw and not isinstance(raw["name"], str):
+        raise InputError(
+            f"{source}: {section} name must be text, not {shown(raw['name'])}",
+            tip='write the name in quotes, e.g. name = "..."',
+        )
     if isinstance(raw, str):
         return lookup(catalog, section, raw, source)
     if isinstance(raw, dict) and isinstance(raw.get("name"), str):
@@ -178,14 +190,40 @@ def _named(section: str, raw: Any, catalog: Catalog, source: str) -> Any:
     return raw
 
 
+#: Skills the rules themselves name (defence, close combat, movement, jam clearing); weapon
+#: skills come from the weapons of the catalog in use (G01, G04, G37, G40).
+RULE_SKILLS = frozenset({"dodge_cover", "brawling", "melee", "athletics", "weaponsmith"})
+
+
+def known_skills(catalog: Catalog, *weapons: Any) -> set[str]:
+    """Every skill name a combatant may list: the rules' own and every weapon's ``skill``."""
+    names = set(RULE_SKILLS)
+    for entry in [*catalog.get("weapons", {}).values(), *weapons]:
+        if isinstance(entry, dict) and isinstance(entry.get("skill"), str):
+            names.add(entry["skill"])
+    return names
+
+
+def _check_skills(out: dict[str, Any], catalog: Catalog, source: str) -> None:
+    """A misspelt skill would count as skill 0 and quietly change the odds: refuse it."""
+    skills = out.get("skills")
+    if not isinstance(skills, dict):
+        return
+    known = known_skills(catalog, out.get("weapon"))
+    for name in skills:
+        check_name(str(name), sorted(known), f"{source}: field skills", "skill")
+
+
 def combatant_entry(raw: Any, catalog: Catalog, source: str) -> Any:
     """A combatant table with its weapon, armour and cover names replaced by catalog tables
-    (inline tables pass through), ready for pydantic; shared by attack and suppression files."""
+    (inline tables pass through), ready for pydantic; shared by attack and suppression files.
+    Skill names are checked against the rules' skills and the catalog's weapon skills."""
     if not isinstance(raw, dict):
         return raw
     out = dict(raw)
     if "weapon" in out:
         out["weapon"] = _named("weapons", out["weapon"], catalog, source)
+    _check_skills(out, catalog, source)
     if "armour" in out:
         out["armour"] = _armour_table(out["armour"], catalog, source)
     if "cover" in out:
@@ -206,7 +244,10 @@ def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules)
         )
     extra = data.get("catalogs", ())
     if not isinstance(extra, list | tuple) or not all(isinstance(x, str) for x in extra):
-        raise InputError(f"{source}: field catalogs: must be a list of file paths")
+        raise InputError(
+            f"{source}: field catalogs: must be a list of file paths",
+            tip='e.g. catalogs = ["my_guns.toml"]',
+        )
     relative = Path(source).parent if source and Path(source).exists() else None
     catalog = load_catalog("firefight.rulesets.graydawn", extra, relative)
     prepared = dict(data)
@@ -223,4 +264,9 @@ def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules)
         prepared["attack"] = attack
     prepared["house"] = house
     situation = validate(AttackSituation, prepared, source)
+    dskill = situation.attack.defence_skill
+    if dskill is not None:
+        weapons = [prepared.get(side, {}).get("weapon") for side in ("attacker", "target")]
+        known = known_skills(catalog, *[w for w in weapons if isinstance(w, dict)])
+        check_name(dskill, sorted(known), f"{source}: field attack.defence_skill", "skill")
     return situation

@@ -395,7 +395,10 @@ def _with_catalog_names(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     same way the attack half loads a combatant."""
     extra = data.get("catalogs", [])
     if not isinstance(extra, list) or not all(isinstance(x, str) for x in extra):
-        raise InputError(f"{source}: field catalogs: must be a list of file paths")
+        raise InputError(
+            f"{source}: field catalogs: must be a list of file paths",
+            tip='e.g. catalogs = ["my_guns.toml"]',
+        )
     relative = Path(source).parent if source and Path(source).exists() else None
     catalog = load_catalog("firefight.rulesets.graydawn", extra, relative)
     out = dict(data)

@@ -8,23 +8,27 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from firefight.core.house import HouseRules
+from firefight.core.validation import DiceText
 
 
 class QualityHouse(HouseRules):
     """The fixed numbers of the opposed D100 quality rules."""
 
     # Q01: qualities of success (percentages of the chance, rounded up)
-    better_percent: int = 40
-    crucial_percent: int = 20
-    decisive_percent: int = 10
-    excellent_offset: int = 100
-    fantastic_offset: int = 200
-    natural_best_min_quality: int = 4
+    better_percent: int = Field(40, ge=0, le=100)
+    crucial_percent: int = Field(20, ge=0, le=100)
+    decisive_percent: int = Field(10, ge=0, le=100)
+    excellent_offset: int = Field(100, ge=0)
+    fantastic_offset: int = Field(200, ge=0)
+    #: Quality levels run 0 (Poor) to 6 (Fantastic).
+    natural_best_min_quality: int = Field(4, ge=0, le=6)
     #: Printed-table mode (Q02): a roll of 1 reads the printed row 1 instead of the formula.
     printed_row_1: bool = False
     #: Chances the printed table reaches: cells that start above it print as "-".
-    printed_chance_cap: int = 300
+    printed_chance_cap: int = Field(300, ge=1)
     # Q03: result table
     fantastic_extra_damage: int = 10
     # Q05 / Q08: the 57.3 front defence lists PC; the core mechanics do not (see the docs).
@@ -45,9 +49,9 @@ class QualityHouse(HouseRules):
     avoid_agility_multiple: int = 3
     disarm_strike_penalty: int = -20
     trip_base_chance: int = 40
-    trip_damage: str = "d10"
+    trip_damage: DiceText = "d10"
     trample_base_chance: int = 40
-    trample_damage_die: str = "d10"
+    trample_damage_die: DiceText = "d10"
     strike_rank_multiple: int = 4
     military_scientist_multiple: int = 2
     fumble_initiative_penalty: int = 10

@@ -14,6 +14,7 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, StateChange, Transcript
 from firefight.core.turns import ScenarioSpec, Turns
+from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.quality_d100.equations import (
@@ -107,15 +108,10 @@ class QualityD100(Ruleset):
         self, data: Mapping[str, Any], *, source: str, house: HouseRules
     ) -> Plan | LoadedEquation:
         assert isinstance(house, QualityHouse)
-        kind = data.get("kind", "attack")
+        kind = situation_kind(data, ("attack", "equation"), "attack", source)
         if kind == "equation":
             eq = validate(EquationSituation, data, source)
             return load_equation(eq, house, source)
-        if kind != "attack":
-            raise InputError(
-                f"{source}: field kind: {kind!r} is not a quality_d100 situation",
-                tip='use kind = "attack" or kind = "equation"',
-            )
         sit = validate(AttackSituation, data, source)
         return make_plan(sit, house, source)
 

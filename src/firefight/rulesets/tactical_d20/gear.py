@@ -7,6 +7,7 @@ from typing import Any
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
+from firefight.core.validation import check_name
 from firefight.errors import InputError
 from firefight.rulesets.tactical_d20.house import TacticalHouse
 from firefight.rulesets.tactical_d20.models import Creature, Ref, Weapon
@@ -28,17 +29,40 @@ def _entry(catalog: Catalog, section: str, ref: Ref, source: str, where: str) ->
     if name is None:
         return data
     if not isinstance(name, str):
-        raise InputError(f"{source}: {where}.use must be a catalog name")
+        raise InputError(
+            f"{source}: {where}.use must be a catalog name",
+            tip='e.g. { use = "operator", agility = 3 }',
+        )
     base = lookup(catalog, section, name, f"{source}: {where}")
     base.update(data)
     return base
 
 
+#: Proficiencies the rules read (T03, T08, T09, T10, T05); a weapon may name another (``skill``).
+RULE_SKILLS = frozenset(
+    {"firearms", "ranged", "melee", "willpower", "athletics", "dexterity", "body"}
+)
+
+
+def known_skills(catalog: Catalog) -> set[str]:
+    """The rules' proficiencies and every ``skill`` a catalog weapon names."""
+    names = set(RULE_SKILLS)
+    for entry in catalog.get("weapons", {}).values():
+        if isinstance(entry.get("skill"), str) and entry["skill"]:
+            names.add(entry["skill"])
+    return names
+
+
 def creature(catalog: Catalog, ref: Ref, source: str, where: str) -> Creature:
-    """A creature by catalog name, or ``{ use = name, field = override }``, or a full table."""
-    return validate(
+    """A creature by catalog name, or ``{ use = name, field = override }``, or a full table.
+    A skill name no rule or weapon reads would count as 0 and quietly change the odds: refused."""
+    found = validate(
         Creature, _entry(catalog, "creatures", ref, source, where), f"{source}: {where}"
     )
+    known = sorted(known_skills(catalog))
+    for name in found.skills:
+        check_name(name, known, f"{source}: {where}.skills", "skill")
+    return found
 
 
 def weapon(catalog: Catalog, ref: Ref, source: str, where: str, house: TacticalHouse) -> Weapon:

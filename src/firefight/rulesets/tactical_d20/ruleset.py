@@ -17,6 +17,7 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Check, Transcript
 from firefight.core.turns import ScenarioSpec, Turns
+from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource, Dist, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.tactical_d20 import gear
@@ -363,12 +364,7 @@ class TacticalD20(Ruleset):
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Loaded:
         rules = house if isinstance(house, TacticalHouse) else TacticalHouse()
-        kind = data.get("kind", "attack")
-        if kind not in MODELS:
-            raise InputError(
-                f"{source}: field kind: unknown situation kind {kind!r}",
-                tip=f"use one of: {', '.join(self.situation_kinds)}",
-            )
+        kind = situation_kind(data, list(MODELS), "attack", source)
         model = validate(MODELS[kind], data, source)
         return LOADERS[kind](model, source, rules)
 

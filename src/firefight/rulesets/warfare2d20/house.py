@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from firefight.core.house import HouseRules
+from firefight.rulesets.warfare2d20.models import DicePool
 
 
 class MortarShell(BaseModel):
@@ -35,7 +36,7 @@ def _text_shells() -> dict[str, MortarShell]:
 class Warfare2d20House(HouseRules):
     """The numbers of warfare2d20.txt. Defaults are the text's; rule IDs in brackets."""
 
-    opposed_dice: str = "2d20"  # [W01] each side's roll
+    opposed_dice: DicePool = "2d20"  # [W01] each side's roll
     base_delta_t: int = 10  # [W01]
     # [W02] aiming (delta)
     aiming: int = -2
@@ -50,12 +51,12 @@ class Warfare2d20House(HouseRules):
     hardly_visible: int = -4
     moving_to_cover: int = -2
     taking_cover: int = -6
-    mettle_check_dice: str = "2d10"  # [W05] roll-under mettle
-    endurance_check_dice: str = "2d10"  # [W09] roll-under endurance
+    mettle_check_dice: DicePool = "2d10"  # [W05] roll-under mettle
+    endurance_check_dice: DicePool = "2d10"  # [W09] roll-under endurance
     endurance_threshold_percent: int = 25  # [W09] a hit doing MORE than this share of HP
-    initiative_dice: str = "2d10"  # [W10] roll-under mettle
+    initiative_dice: DicePool = "2d10"  # [W10] roll-under mettle
     exceptional_initiative_margin: int = 7  # [W10] reading: margin that counts as "exceptional"
-    blast_damage: str = "2d10"  # [W12] from the mortar example
+    blast_damage: DicePool = "2d10"  # [W12] from the mortar example
     blast_ignores_armour: bool = True  # [W12] from the mortar example
     mortar_shells: dict[str, MortarShell] = Field(default_factory=_text_shells)  # [W12]
     # Encounters (readings of the turn structure; see docs/rules/warfare2d20.md, Encounters)

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
+from firefight.core.validation import check_name, shown, situation_kind, suggest
 from firefight.errors import InputError, UnknownNameError
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import (
@@ -144,8 +145,8 @@ def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20Hous
     shells = {k.lower(): k for k in house.mortar_shells}
     if f.shell.lower() not in shells:
         raise UnknownNameError(
-            f"{source}: field shell: unknown shell {f.shell!r}",
-            tip=f"known: {', '.join(house.mortar_shells)}",
+            f"{source}: field shell: unknown shell {shown(f.shell)}",
+            tip=suggest(f.shell, house.mortar_shells, "shells"),
         )
     targets = _targets(catalog, f.targets, source)
     for i, t in enumerate(targets):
@@ -160,11 +161,7 @@ def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20Hous
 
 
 def load(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Situation:
-    kind = data.get("kind", "attack")
-    if kind not in FILES:
-        raise InputError(
-            f"{source}: field kind: unknown kind {kind!r}", tip=f"choose one of: {', '.join(FILES)}"
-        )
+    kind = situation_kind(data, list(FILES), "attack", source)
     f = validate(FILES[kind], data, source)
     extra = getattr(f, "catalogs", ())
     catalog = load_catalog(PACKAGE, extra, relative_to=Path(source).parent)
@@ -188,9 +185,5 @@ def load(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Situa
     )
     names = {c.name for c in people}
     for name in f.ambushers:
-        if name not in names:
-            raise InputError(
-                f"{source}: field ambushers: {name!r} is not among the combatants",
-                tip=f"known: {', '.join(sorted(names))}",
-            )
+        check_name(name, sorted(names), f"{source}: field ambushers", "combatant")
     return Initiative(f.title, people, f.ambushers, house)

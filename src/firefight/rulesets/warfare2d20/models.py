@@ -19,7 +19,12 @@ def _dice_pool(text: str) -> str:
     m = _DICE.match(text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 2:
         raise ValueError(f"{text!r} is not a dice pool: write NdX with N >= 1, e.g. 3d10")
-    return f"{int(m.group(1))}d{int(m.group(2))}"
+    from firefight.dice import parse
+    from firefight.dice.limits import check_exact
+
+    pool = f"{int(m.group(1))}d{int(m.group(2))}"
+    check_exact(parse(pool), pool)  # the roll budget and the sides limit, before any rule runs
+    return pool
 
 
 DicePool = Annotated[str, AfterValidator(_dice_pool)]

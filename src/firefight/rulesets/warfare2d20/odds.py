@@ -158,12 +158,19 @@ def _initiative_outcomes(c: Combatant, house: Warfare2d20House) -> Weighted[Init
 
 
 def initiative_report(s: Initiative) -> OddsReport:
+    """Per combatant, exclusive outcomes (fails / passes / exceptionally well, summing to 1);
+    the overlapping "passes at all" is an event of its own."""
     outcomes: dict[str, Fraction] = {}
+    events: dict[str, Fraction] = {}
     for c in s.combatants:
         if c.name in s.ambushers:
             outcomes[f"{c.name}: automatic (ambush)"] = Fraction(1)
             continue
         w = _initiative_outcomes(c, s.house)
-        outcomes[f"{c.name}: passes"] = w.probability(lambda r: r.passed)
+        outcomes[f"{c.name}: fails"] = w.probability(lambda r: not r.passed)
+        outcomes[f"{c.name}: passes, not exceptionally"] = w.probability(
+            lambda r: r.passed and not r.exceptional
+        )
         outcomes[f"{c.name}: exceptionally well"] = w.probability(lambda r: r.exceptional)
-    return OddsReport(RULESET, s.title, None, outcomes)
+        events[f"p_passes ({c.name})"] = w.probability(lambda r: r.passed)
+    return OddsReport(RULESET, s.title, None, outcomes, probabilities=events)
