@@ -1,4 +1,5 @@
-"""Every ``firefight ...`` line in the README and the rules docs runs as written (exit 0).
+"""Every ``firefight ...`` line in the README, the encounter and simulation guides and the rules
+docs runs as written (exit 0), in order (the encounter guide's lines play one saved fight).
 
 A newcomer copies these lines first; a renamed field or a missing example file must fail here,
 not in their terminal. ``--plot`` files go to a temporary folder.
@@ -16,7 +17,12 @@ from typer.testing import CliRunner
 from firefight.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs" / "rules").glob("*.md"))]
+DOCS = [
+    ROOT / "README.md",
+    ROOT / "docs" / "encounters.md",
+    ROOT / "docs" / "simulate.md",
+    *sorted((ROOT / "docs" / "rules").glob("*.md")),
+]
 
 
 def _commands() -> list[tuple[str, str]]:

@@ -175,7 +175,7 @@ def actions(file: Path, as_json: bool) -> None:
         return
     console = Console(highlight=False)
     table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
-    table.add_column("id")
+    table.add_column("id", no_wrap=True, overflow="fold")
     table.add_column("action")
     table.add_column("odds (exact)")
     for row in rows:
