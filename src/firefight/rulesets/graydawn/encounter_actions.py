@@ -293,7 +293,12 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
                 )
     for foe in foes:
         metres = state.board.distance(name, foe.name)
-        if not w.is_firearm and f.grappled_by is None and metres <= 1 + 3 * e.combatant.stats.MA:
+        if (
+            not w.is_firearm
+            and f.ready
+            and f.grappled_by is None
+            and metres <= 1 + 3 * e.combatant.stats.MA
+        ):
             out.append(
                 Action(
                     act_id("strike", foe.name),
@@ -336,6 +341,8 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
                     target=foe.name,
                 )
             )
+    if not w.is_firearm and not f.ready and w.kind != "unarmed":  # G06: a dropped weapon
+        out.append(Action("shoulder", name, f"{name} picks up the {w.name}", "ready"))
     if e.cover is not None and f.cover_m > 0 and math.ceil(f.cover_m / e.combatant.stats.MA) <= 3:
         out.append(
             Action(

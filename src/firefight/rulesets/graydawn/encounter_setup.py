@@ -16,7 +16,6 @@ Encounter fields of a combatant (all optional):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +43,17 @@ class EncounterFields(Model):
     spare_magazines: int = Field(2, ge=0, le=20)
     slung: bool = False
     cover_m: int = Field(0, ge=0, le=1000)
+
+
+#: G19: the medical skills a fight reads (stabilising, first aid), besides the rules' own.
+MEDICAL_SKILLS = ("first_aid", "doctor")
+
+
+class _Medical(Model):
+    """``skills.first_aid`` and ``skills.doctor`` (levels 0-10)."""
+
+    first_aid: int = Field(0, ge=0, le=10, alias="first_aid")
+    doctor: int = Field(0, ge=0, le=10)
 
 
 @dataclass(frozen=True)
@@ -92,16 +102,21 @@ def read_entries(spec: ScenarioSpec, house: GraydawnHouseRules) -> tuple[Entry, 
                 tip="remove stance; cover goes in [battlefield] cover",
             )
         fight = {k: raw.pop(k) for k in ENCOUNTER_KEYS if k in raw}
-        where = f"{spec.source}: {e.where}"
-        try:
-            prepared = combatant_entry(raw, catalog, where)
-        except InputError:
-            raise
+        medical: dict[str, Any] = {}
+        if isinstance(raw.get("skills"), dict):  # G19's skills, read only in a fight
+            skills = dict(raw["skills"])
+            medical = {k: skills.pop(k) for k in MEDICAL_SKILLS if k in skills}
+            raw["skills"] = skills
+        prepared = combatant_entry(raw, catalog, f"{spec.source}: {e.where}")
         try:
             combatant = Combatant.model_validate(prepared)
             extra = EncounterFields.model_validate(fight)
+            care = _Medical.model_validate(medical)
         except ValidationError as err:
             raise _fail(spec, e.where, err) from None
+        if medical:
+            skills = {**combatant.skills, **care.model_dump(exclude_defaults=True)}
+            combatant = combatant.model_copy(update={"skills": skills})
         if combatant.weapon is None:
             raise spec.fail(
                 e.where,
@@ -157,7 +172,3 @@ def read_distances(
             x, y = sorted((a, b))
             rows.append((x, y, float(value)))
     return tuple(sorted(rows))
-
-
-def scenario_extra(spec: ScenarioSpec) -> Mapping[str, Any]:
-    return spec.extra
