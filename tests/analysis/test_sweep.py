@@ -334,3 +334,37 @@ def test_a_mixed_column_and_a_failed_cell_still_give_a_table_and_a_plot(tmp_path
     assert [r.values for r in result.failed] == [(("max_rounds", 4.5),)]
     assert result.table() == result.table()
     assert [r["max_rounds"] for r in result.table()[1]] == [3.0]
+
+
+def _doc_examples() -> list[str]:
+    text = (ROOT / "docs" / "sweeps.md").read_text(encoding="utf-8")
+    block = text.split("## One example per ruleset")[1].split("```bash")[1].split("```")[0]
+    lines = block.replace("\\\n", " ").splitlines()
+    return [" ".join(line.split()) for line in lines if line.startswith("firefight sweep")]
+
+
+@pytest.mark.parametrize("line", _doc_examples())
+def test_the_docs_examples_run(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as written, but with few fights, in this process, and files in a temporary folder
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    args = shlex.split(line)[1:]
+    for i, word in enumerate(args[:-1]):
+        if word == "-n":
+            args[i + 1] = "20"
+        if word in ("--out", "--plot"):
+            args[i + 1] = str(tmp_path / Path(args[i + 1]).name)
+    code, _, err = cli(*args, "--no-cluster")
+    assert code == 0, err
+
+
+def test_every_ruleset_has_a_doc_example() -> None:
+    rulesets = {line.split("examples/")[1].split("/")[0] for line in _doc_examples()}
+    assert rulesets == {
+        "warfare2d20",
+        "dragonwarriors2",
+        "graydawn",
+        "tactical_d20",
+        "quality_d100",
+    }
