@@ -204,7 +204,7 @@ def test_weighted_from_fractions_and_marginals() -> None:
 
 
 def test_big_integer_convolution_matches_schoolbook() -> None:
-    """The packed big-integer product (Kronecker substitution) against a plain double loop."""
+    """The big-integer product (FLINT past int64) against a plain double loop."""
     from firefight.dice.dist import _convolve
 
     rng = np.random.default_rng(4)

@@ -25,6 +25,7 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from firefight.dice.dist import INT64_SAFE, Dist, Weighted
+from firefight.dice.keep import keep_sum
 from firefight.dice.nodes import (
     DOUBLE_SIX,
     NATURAL_ONE,
@@ -173,26 +174,6 @@ def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
     )
 
 
-def _keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
-    """Sum of the ``keep`` highest (or lowest) of ``count`` dice, by dynamic programming.
-
-    Faces are taken from the end that is kept first; a state is (dice placed, kept sum) and
-    placing ``m`` dice on a face multiplies the weight by C(remaining, m).
-    """
-    faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for face in faces:
-        nxt: dict[tuple[int, int], int] = {}
-        for (placed, total), w in states.items():
-            left = count - placed
-            for m in range(left + 1):
-                kept_here = min(m, max(0, keep - placed))
-                key = (placed + m, total + face * kept_here)
-                nxt[key] = nxt.get(key, 0) + w * math.comb(left, m)
-        states = nxt
-    return Dist.from_mapping({s: w for (placed, s), w in states.items() if placed == count})
-
-
 def _tagged(node: Node, depth: Depth) -> Tagged:
     if isinstance(node, Const):
         return ((NO_TAGS, Dist.constant(node.value)),)
@@ -200,7 +181,7 @@ def _tagged(node: Node, depth: Depth) -> Tagged:
         if node.keep is None:
             return ((NO_TAGS, Dist.uniform(1, node.sides).repeat(node.count)),)
         high = node.keep in ("kh", "dl")
-        return ((NO_TAGS, _keep_sum(node.count, node.sides, high, node.kept_count)),)
+        return ((NO_TAGS, keep_sum(node.count, node.sides, high, node.kept_count)),)
     if isinstance(node, Exploding):
         die = _cp2020_die(node.sides, depth.for_die(node.sides, node.count), depth.stop)
         out = die
