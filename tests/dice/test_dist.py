@@ -207,9 +207,13 @@ def test_big_integer_convolution_matches_schoolbook() -> None:
     """The big-integer product (FLINT past int64) against a plain double loop."""
     from firefight.dice.dist import _convolve
 
+    from firefight.dice.bigpoly import SMALL_PRODUCT
+
     rng = np.random.default_rng(4)
-    for trial in range(60):
-        na, nb = (int(x) for x in rng.integers(1, 40, 2))
+    sizes = [(int(x), int(y)) for x, y in rng.integers(1, 40, (40, 2))]
+    sizes += [(int(x), int(y)) for x, y in rng.integers(70, 160, (20, 2))]
+    assert min(x * y for x, y in sizes[-20:]) > SMALL_PRODUCT >= max(x * y for x, y in sizes[:40])
+    for trial, (na, nb) in enumerate(sizes):
         shift = int(rng.integers(0, 200))
         a = np.array([int(x) << shift for x in rng.integers(1, 2**62, na)], dtype=object)
         b = rng.integers(0, 2**45, nb) if trial % 2 else a[::-1].copy()

@@ -8,6 +8,7 @@ house rule applied.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,10 +33,34 @@ def load_house(model: type[H], path: str | Path | None) -> H:
     return validate(model, read_toml(path), f"{path} (house rules)")
 
 
+@lru_cache(maxsize=None)
+def text_defaults(model: type[H]) -> H:
+    """The text's numbers for a house-rule model, built once (the models are frozen)."""
+    return model()
+
+
+#: house_events by rules object: exact odds replay a rule on every path, and the rules are one
+#: frozen object for the whole enumeration. An entry holds its object, so its id stays its own.
+_EVENTS: dict[tuple[int, str], tuple[HouseRules, tuple[HouseRule, ...]]] = {}
+_EVENTS_KEPT = 256
+
+
 def house_events(rules: HouseRules, prefix: str = "") -> list[HouseRule]:
     """One event per number that differs from the text; a nested table of house rules (e.g.
     graydawn's ``suppression``) is listed field by field as ``table.field``."""
-    defaults = type(rules)()
+    key = (id(rules), prefix)
+    hit = _EVENTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return list(hit[1])
+    events = tuple(_house_events(rules, prefix))
+    if len(_EVENTS) >= _EVENTS_KEPT:
+        _EVENTS.clear()
+    _EVENTS[key] = (rules, events)
+    return list(events)
+
+
+def _house_events(rules: HouseRules, prefix: str) -> list[HouseRule]:
+    defaults = text_defaults(type(rules))
     out = []
     for name in type(rules).model_fields:
         value: Any = getattr(rules, name)
@@ -43,7 +68,7 @@ def house_events(rules: HouseRules, prefix: str = "") -> list[HouseRule]:
         if value == default:
             continue
         if isinstance(value, HouseRules):
-            out.extend(house_events(value, f"{prefix}{name}."))
+            out.extend(_house_events(value, f"{prefix}{name}."))
         else:
             out.append(HouseRule(f"{prefix}{name}", value, default))
     return out

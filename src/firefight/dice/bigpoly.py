@@ -18,6 +18,9 @@ from firefight.errors import DiceError
 
 #: Most bits (coefficients x their width) one exact product may hold: about 12 MB of integers.
 MAX_PRODUCT_BITS = 100_000_000
+#: Products of at most this many coefficient pairs are done by numpy on Python integers: below
+#: it converting to FLINT costs more than it saves (and a short command need not import FLINT).
+SMALL_PRODUCT = 4096
 
 WeightArray = npt.NDArray[Any]
 
@@ -41,6 +44,8 @@ def _check_size(length: int, largest: int, tip: str) -> None:
 
 def multiply(a: WeightArray, b: WeightArray, tip: str) -> WeightArray:
     """Exact product of two non-negative weight arrays (no leading or trailing zeros)."""
+    if len(a) * len(b) <= SMALL_PRODUCT:
+        return np.convolve(a.astype(object), b.astype(object))
     bound = int(a.max()) * int(b.max()) * min(len(a), len(b))
     _check_size(len(a) + len(b) - 1, bound, tip)
     return _array(_poly(a) * _poly(b))

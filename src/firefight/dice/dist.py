@@ -333,10 +333,11 @@ class Dist:
         if count < 1:
             raise DiceError("repeat needs a count of at least 1")
         total = self._total**count
-        if count > 1 and total >= INT64_SAFE:  # one FLINT power, no big intermediate arrays
+        span = (len(self._w) - 1) * count + 1
+        if count > 1 and total >= INT64_SAFE and span > 64:  # one FLINT power, no big steps
             from firefight.dice import bigpoly
 
-            _check_span((len(self._w) - 1) * count + 1)
+            _check_span(span)
             w = bigpoly.power(self._w, count, total, _TOO_LARGE_TIP)
             return Dist._raw(self._lo * count, w, total, self._kept**count)
         result: Dist | None = None

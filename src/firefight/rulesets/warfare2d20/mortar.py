@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firefight.core.house import house_events
+from firefight.core.house import house_events, text_defaults
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice
@@ -79,7 +79,7 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
                 "delta t",
                 m.shell,
                 "W12",
-                house=shell != Warfare2d20House().mortar_shells.get(m.shell),
+                house=shell != text_defaults(Warfare2d20House).mortar_shells.get(m.shell),
             )
         )
     node = pool(h.opposed_dice)

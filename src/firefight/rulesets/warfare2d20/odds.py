@@ -21,7 +21,7 @@ from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
 from firefight.rulesets.warfare2d20.models import Combatant
-from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+from firefight.rulesets.warfare2d20.mortar import resolve_mortar, zone_of, zones
 from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 
@@ -55,7 +55,34 @@ LABELS = (
 
 def target_odds(s: Attack | Mortar, i: int) -> Weighted[TargetOutcome]:
     """Exact outcomes for target ``i`` alone, from the same resolve code."""
-    alone = replace(s, targets=(s.targets[i],))
+    return _alone_odds(s, s.targets[i])
+
+
+def _odds_key(s: Attack | Mortar, t: Target) -> object:
+    """What a target's own odds depend on: all of it but its name (a label) and, under a mortar,
+    its distance within one blast band (only the band enters the rules)."""
+    if isinstance(s, Mortar):
+        band = zone_of(zones(s.house.mortar_shells[s.shell]), t.distance_m or 0.0)
+        return replace(t, name="", distance_m=None), band
+    return replace(t, name="")
+
+
+def _marginals(s: Attack | Mortar) -> list[Weighted[TargetOutcome]]:
+    """Each target's own odds; targets alike in everything but their names are enumerated once
+    and the outcomes relabelled (a fire team of identical riflemen is one enumeration)."""
+    done: dict[object, tuple[str, Weighted[TargetOutcome]]] = {}
+    out = []
+    for t in s.targets:
+        key = _odds_key(s, t)
+        if key not in done:
+            done[key] = (t.name, _alone_odds(s, t))
+        name, w = done[key]
+        out.append(w if name == t.name else w.map(lambda o, n=t.name: replace(o, name=n)))
+    return out
+
+
+def _alone_odds(s: Attack | Mortar, t: Target) -> Weighted[TargetOutcome]:
+    alone = replace(s, targets=(t,))
     if isinstance(alone, Attack):
         a = alone
         return enumerate_outcomes(lambda d: resolve_attack(a, d).targets[0])
@@ -94,8 +121,13 @@ def target_counts(a: Attack, marginals: list[Weighted[TargetOutcome]]) -> dict[s
         return {k: _count([w.probability(f) for w in marginals]) for k, f in COUNTS.items()}
     roll = exact(pool(a.house.opposed_dice))
     parts: dict[str, list[tuple[int, Dist]]] = {k: [] for k in COUNTS}
+    keys = [_odds_key(a, t) for t in a.targets]  # the counts ignore names: alike is alike
     for value, weight in roll.items():
-        given = [_given_roll(a, t, value) for t in a.targets]
+        seen: dict[object, Weighted[TargetOutcome]] = {}
+        for t, key in zip(a.targets, keys, strict=True):
+            if key not in seen:
+                seen[key] = _given_roll(a, t, value)
+        given = [seen[key] for key in keys]
         for k, f in COUNTS.items():
             parts[k].append((weight, _count([w.probability(f) for w in given])))
     return {k: Dist.mix(v, roll.total) for k, v in parts.items()}
@@ -107,7 +139,7 @@ def attack_report(s: Attack | Mortar) -> OddsReport:
     dists: dict[str, Dist] = {}
     probs: dict[str, Fraction] = {}
     p_hit: Fraction | None = None
-    marginals = [target_odds(s, i) for i in range(len(s.targets))]
+    marginals = _marginals(s)
     for t, w in zip(s.targets, marginals, strict=True):
         pre = f"{t.name}: " if many else ""
         suf = f" ({t.name})" if many else ""
