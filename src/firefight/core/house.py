@@ -8,7 +8,7 @@ house rule applied.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,7 +33,7 @@ def load_house(model: type[H], path: str | Path | None) -> H:
     return validate(model, read_toml(path), f"{path} (house rules)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def text_defaults(model: type[H]) -> H:
     """The text's numbers for a house-rule model, built once (the models are frozen)."""
     return model()

@@ -18,9 +18,9 @@ from firefight.errors import DiceError
 
 #: Most bits (coefficients x their width) one exact product may hold: about 12 MB of integers.
 MAX_PRODUCT_BITS = 100_000_000
-#: Products of at most this many coefficient pairs are done by numpy on Python integers: below
-#: it converting to FLINT costs more than it saves (and a short command need not import FLINT).
-SMALL_PRODUCT = 4096
+#: Products of at most this many coefficient pairs (a few ms) are done by numpy on Python
+#: integers: a short command need not pay FLINT's import (~30 ms) for them.
+SMALL_PRODUCT = 50_000
 
 WeightArray = npt.NDArray[Any]
 

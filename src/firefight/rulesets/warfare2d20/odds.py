@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from firefight.core.odds import OddsReport
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
@@ -77,8 +78,12 @@ def _marginals(s: Attack | Mortar) -> list[Weighted[TargetOutcome]]:
         if key not in done:
             done[key] = (t.name, _alone_odds(s, t))
         name, w = done[key]
-        out.append(w if name == t.name else w.map(lambda o, n=t.name: replace(o, name=n)))
+        out.append(w if name == t.name else w.map(partial(_renamed, name=t.name)))
     return out
+
+
+def _renamed(o: TargetOutcome, name: str) -> TargetOutcome:
+    return replace(o, name=name)
 
 
 def _alone_odds(s: Attack | Mortar, t: Target) -> Weighted[TargetOutcome]:
