@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ def print_json(data: Any) -> None:
 def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
     """Write via a temporary file in the same folder, then rename: an existing file is never
     left half-written, even if writing fails."""
+    import tempfile
+
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
 
+from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.dist import INT64_SAFE, Dist, Weighted
 from firefight.dice.keep import keep_sum
 from firefight.dice.nodes import (
@@ -40,62 +40,19 @@ from firefight.dice.nodes import (
     PlusMinus,
     Sorted,
     Sub,
-    walk,
 )
 from firefight.dice.parse import as_node
 from firefight.errors import DiceError
 
-#: Truncated mass an expression may leave out by default.
-DEFAULT_TOLERANCE = 1e-12
 #: Most distinct sorted tuples an exact ``sort(NdX)`` may enumerate.
 SORTED_BUDGET = 200_000
+
+#: The automatic depth (the default tolerance).
+AUTO = Depth()
 
 Tags = frozenset[str]
 Tagged = tuple[tuple[Tags, Dist], ...]
 NO_TAGS: Tags = frozenset()
-
-
-@dataclass(frozen=True)
-class Depth:
-    """How open-ended dice are cut: ``depth`` re-rolls per chain (None = automatic).
-
-    ``chains`` is the number of open-ended chains in the whole expression; :func:`exact` sets it
-    so the automatic depth keeps the *expression's* left-out mass below the tolerance, however
-    many exploding dice it has (0 = count each die node on its own).
-    """
-
-    depth: int | None = None
-    stop: bool = False
-    chains: int = 0
-
-    def for_die(self, sides: int, chains: int) -> int:
-        """Re-rolls allowed so that ``chains`` chains lose at most the default tolerance."""
-        if self.depth is not None:
-            if self.depth < 1:
-                raise DiceError("explosion depth must be at least 1", tip="use depth=1 or more")
-            return self.depth
-        chains = max(chains, self.chains)
-        k = 1
-        while chains * sides ** -(k + 1) > DEFAULT_TOLERANCE / 10:
-            k += 1
-        return k
-
-
-def open_chains(node: Node) -> int:
-    """How many open-ended chains an expression can start (a pm die has two)."""
-    return sum(
-        n.count if isinstance(n, Exploding) else 2 * n.count
-        for n in walk(node)
-        if isinstance(n, (Exploding, PlusMinus))
-    )
-
-
-def resolve_depth(node: Node, depth: Depth) -> Depth:
-    """An automatic depth counts every chain of the expression, not just one die's."""
-    if depth.depth is not None or depth.chains:
-        return depth
-    chains = open_chains(node)
-    return Depth(None, depth.stop, chains) if chains > 1 else depth
 
 
 def _merge(groups: Iterable[tuple[Tags, Dist]]) -> Tagged:
@@ -210,7 +167,7 @@ def _tagged(node: Node, depth: Depth) -> Tagged:
 
 
 @lru_cache(maxsize=1024)
-def tagged(node: Node, depth: Depth = Depth()) -> Tagged:
+def tagged(node: Node, depth: Depth = AUTO) -> Tagged:
     """The exact ``(tags, Dist)`` groups of a syntax tree (memoised)."""
     return _tagged(node, depth)
 
@@ -246,7 +203,7 @@ def _plain(node: Node, depth: Depth) -> Dist:
 
 
 @lru_cache(maxsize=1024)
-def plain(node: Node, depth: Depth = Depth()) -> Dist:
+def plain(node: Node, depth: Depth = AUTO) -> Dist:
     """The exact distribution of a syntax tree with tags left out (memoised; no tag products)."""
     return _plain(node, depth)
 
