@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from firefight.core.identity import per_object
 from firefight.core.loading import read_toml, validate
 from firefight.core.transcript import HouseRule
 
@@ -39,24 +40,16 @@ def text_defaults(model: type[H]) -> H:
     return model()
 
 
-#: house_events by rules object: exact odds replay a rule on every path, and the rules are one
-#: frozen object for the whole enumeration. An entry holds its object, so its id stays its own.
-_EVENTS: dict[tuple[int, str], tuple[HouseRules, tuple[HouseRule, ...]]] = {}
-_EVENTS_KEPT = 256
-
-
 def house_events(rules: HouseRules, prefix: str = "") -> list[HouseRule]:
     """One event per number that differs from the text; a nested table of house rules (e.g.
     graydawn's ``suppression``) is listed field by field as ``table.field``."""
-    key = (id(rules), prefix)
-    hit = _EVENTS.get(key)
-    if hit is not None and hit[0] is rules:
-        return list(hit[1])
-    events = tuple(_house_events(rules, prefix))
-    if len(_EVENTS) >= _EVENTS_KEPT:
-        _EVENTS.clear()
-    _EVENTS[key] = (rules, events)
-    return list(events)
+    return list(_events(rules, prefix))
+
+
+@per_object
+def _events(rules: HouseRules, prefix: str) -> tuple[HouseRule, ...]:
+    """Once per rules object: exact odds replay a rule (and this call) on every path."""
+    return tuple(_house_events(rules, prefix))
 
 
 def _house_events(rules: HouseRules, prefix: str) -> list[HouseRule]:

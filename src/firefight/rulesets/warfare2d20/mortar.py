@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firefight.core.house import house_events, text_defaults
+from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice
@@ -59,20 +60,19 @@ def reach(delta: int, delta_mod: int, delta_t: int, zs: tuple[Zone, ...]) -> int
     return out
 
 
-def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
+@per_object
+def _fire_plan(m: Mortar) -> tuple[MortarShell, tuple[Zone, ...], tuple[Modifier, ...], int, int]:
+    """Shell, blast bands, modifiers (the blast centre's last), delta modifier and delta t: from
+    the situation alone, so once per situation, not once per path of an exact enumeration."""
     h = m.house
-    for e in house_events(h):
-        dice.record(e)
     shell = h.mortar_shells[m.shell]
     zs = zones(shell)
     top = zs[-1].penalty
     mods = [Modifier(x.name, x.value, x.target, "situation", x.rule) for x in m.modifiers]
     delta_mod = sum(x.value for x in mods if x.target == "delta")
     delta_t = h.base_delta_t + top + sum(x.value for x in mods if x.target == "delta t")
-    for x in mods:
-        dice.record(x)
     if top:
-        dice.record(
+        mods.append(
             Modifier(
                 f"{m.shell}: blast centre",
                 top,
@@ -82,6 +82,16 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
                 house=shell != text_defaults(Warfare2d20House).mortar_shells.get(m.shell),
             )
         )
+    return shell, zs, tuple(mods), delta_mod, delta_t
+
+
+def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
+    h = m.house
+    for e in house_events(h):
+        dice.record(e)
+    shell, zs, mods, delta_mod, delta_t = _fire_plan(m)
+    for x in mods:
+        dice.record(x)
     node = pool(h.opposed_dice)
     bodies = {t.name: Body(t.hit_points_left, t.stamina_left) for t in m.targets}
     struck = {t.name: False for t in m.targets}
