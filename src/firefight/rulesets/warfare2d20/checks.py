@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from firefight.core.transcript import Check, Modifier
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice, Sorted
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import _dice_pool
@@ -46,4 +46,11 @@ def roll_under(dice: DiceSource, name: str, expr: str, stat: int, rule: str, who
         d.record(Check(name, r.total, stat, ok, rule, detail=who))
         return ok
 
-    return dice.derive(name, run, key=("roll under", expr, stat))
+    def table() -> Weighted[bool]:  # the same test over the roll's exact distribution
+        d = exact(node)
+        out: dict[bool, int] = {}
+        for v, w in d.items():
+            out[v <= stat] = out.get(v <= stat, 0) + w
+        return Weighted(out, d.total)
+
+    return dice.derive(name, run, key=("roll under", expr, stat), exact=table)

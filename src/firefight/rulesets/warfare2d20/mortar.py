@@ -98,11 +98,7 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
     damage = {t.name: 0 for t in m.targets}
 
     def blast(t: Target) -> None:
-        dmg_expr = h.blast_damage
-        if h.blast_ignores_armour or t.armour is None:
-            amount = dice.roll(pool(dmg_expr), why=f"blast damage on {t.name} (W12)").total
-        else:
-            amount = damage_through(dice, dmg_expr, m.shell, (t.armour,))
+        amount = blast_amount(dice, m, t)
         damage[t.name] += amount
         bodies[t.name] = take_damage(dice, t.name, t.combatant, bodies[t.name], amount, h)
 
@@ -151,6 +147,14 @@ def resolve_mortar(m: Mortar, dice: DiceSource) -> AttackOutcome:
             )
         )
     return AttackOutcome(tuple(out))
+
+
+def blast_amount(dice: DiceSource, m: Mortar, t: Target) -> int:
+    """The blast's damage on a struck target (W12: armour does not stop it, as the text has it)."""
+    h = m.house
+    if h.blast_ignores_armour or t.armour is None:
+        return dice.roll(pool(h.blast_damage), why=f"blast damage on {t.name} (W12)").total
+    return damage_through(dice, h.blast_damage, m.shell, (t.armour,))
 
 
 def _mortar_roll(d: DiceSource, node: Dice, opposed: str, mortar: int | None) -> int:

@@ -17,12 +17,13 @@ from functools import partial
 
 from firefight.core.odds import OddsReport
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
+from firefight.rulesets.warfare2d20 import mortar_odds
 from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack, resolve_target
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
 from firefight.rulesets.warfare2d20.models import Combatant
-from firefight.rulesets.warfare2d20.mortar import resolve_mortar, zone_of, zones
+from firefight.rulesets.warfare2d20.mortar import zone_of, zones
 from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 
@@ -91,8 +92,7 @@ def _alone_odds(s: Attack | Mortar, t: Target) -> Weighted[TargetOutcome]:
     if isinstance(alone, Attack):
         a = alone
         return enumerate_outcomes(lambda d: resolve_attack(a, d).targets[0])
-    m = alone
-    return enumerate_outcomes(lambda d: resolve_mortar(m, d).targets[0])
+    return mortar_odds.target_outcomes(alone)  # round by round: equal to replaying resolve_mortar
 
 
 COUNTS: dict[str, Callable[[TargetOutcome], bool]] = {
