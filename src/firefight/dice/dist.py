@@ -334,7 +334,7 @@ class Dist:
             raise DiceError("repeat needs a count of at least 1")
         total = self._total**count
         span = (len(self._w) - 1) * count + 1
-        if count > 1 and total >= INT64_SAFE and span > 64:  # one FLINT power, no big steps
+        if count > 1 and total >= INT64_SAFE and span > 512:  # big pools: one FLINT power
             from firefight.dice import bigpoly
 
             _check_span(span)
