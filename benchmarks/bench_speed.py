@@ -14,8 +14,8 @@ Fraction table in both tools first.
 - start-up of three commands as whole processes, beside ``python -c pass`` and
   ``python -c "import numpy"``;
 - exact odds of every shipped example after imports (``ruleset.odds(situation)``, cold);
-- bulk sampling of ``abs(2d20-2d20)`` against a plain numpy kernel of the same sums and a
-  plain-Python loop.
+- bulk sampling of ``abs(2d20-2d20)`` and of a whole attack against a plain numpy kernel of the
+  same arithmetic and a plain-Python loop.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
 of docs/performance.md; ``--no-write`` only prints; ``--quick`` fewer repetitions).
@@ -265,6 +265,46 @@ def sampling_rates(n: int) -> tuple[float, float, float]:
     return ff, np_rate, py
 
 
+def attack_rates(n: int) -> tuple[float, float, float]:
+    """Whole attacks per second (warfare2d20 AK-47 ambush, first target): firefight's alias
+    sampler, the same alias arithmetic as one plain numpy pass, and the rule as a plain-Python
+    loop (``bench_warfare2d20.plain_attack``)."""
+    from bench_warfare2d20 import load, plain_attack
+
+    from firefight.core.sampling import AliasTable
+    from firefight.rulesets.warfare2d20.odds import target_odds
+
+    table = AliasTable.build(target_odds(load(), 0))  # type: ignore[arg-type]
+    k, prob, alias = len(table.outcomes), table.prob, table.alias
+    rng = np.random.default_rng(2)
+
+    def kernel() -> np.ndarray:
+        u = rng.random(n) * k
+        column = u.astype(np.intp)
+        np.minimum(column, k - 1, out=column)
+        u -= column
+        return np.where(u < prob[column], column, alias[column])
+
+    ours = [lambda: table.sample(n, rng), kernel]
+    best = [float("inf"), float("inf")]
+    for _ in range(7):
+        for i, fn in enumerate(ours):
+            start = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    prng = random.Random(1)
+    m = 100_000
+    start = time.perf_counter()
+    for _ in range(m):
+        plain_attack(prng)
+    py = m / (time.perf_counter() - start)
+    ff, np_rate = n / best[0], n / best[1]
+    print(
+        f"attacks: firefight {ff / 1e6:.1f} M/s, numpy {np_rate / 1e6:.1f} M/s, python {py:,.0f}/s"
+    )
+    return ff, np_rate, py
+
+
 def render(data: dict[str, object], args: argparse.Namespace) -> str:
     keep = data["keep"]
     abc = data["abc"]
@@ -272,6 +312,7 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
     st: dict[str, float] = data["startup"]  # type: ignore[assignment]
     odds: list[tuple[str, float]] = data["odds"]  # type: ignore[assignment]
     ff_rate, np_rate, py_rate = data["sampling"]  # type: ignore[misc]
+    a_ff, a_np, a_py = data["attacks"]  # type: ignore[misc]
     lines = [
         SECTION,
         "",
@@ -359,6 +400,14 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         f"({ff_rate / np_rate:.0%} of it, goal >= 50%); a plain-Python `random.randint` loop "
         f"{py_rate / 1e6:.3f} M/s ({ff_rate / py_rate:.0f}x, goal >= 100x).",
         "",
+        "### Bulk sampling of a whole attack",
+        "",
+        f"warfare2d20 AK-47 ambush (first target), {args.sample_n} attacks read by index from "
+        f"the exact outcomes (`AliasTable.sample`): **{a_ff / 1e6:.1f} M attacks/s**; the same "
+        f"alias arithmetic as one plain numpy pass {a_np / 1e6:.1f} M/s ({a_ff / a_np:.0%} of "
+        f"it, goal >= 50%); the rule as a plain-Python loop (`bench_warfare2d20.plain_attack`) "
+        f"{a_py:,.0f}/s ({a_ff / a_py:.0f}x, goal >= 100x).",
+        "",
     ]
     return "\n".join(lines)
 
@@ -373,6 +422,7 @@ def main() -> None:
     args = parser.parse_args()
     data: dict[str, object] = {
         "sampling": sampling_rates(args.sample_n),
+        "attacks": attack_rates(args.sample_n),
         "keep": keep_rows(args.runs),
         "abc": abc_rows(args.runs),
         "big": big_rows(args.runs),
