@@ -46,7 +46,9 @@ def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
             for m in range(need):
                 new[n + m] += (poly * row[m]) << (slot * face * m)
         states = new
-    return Dist(0, _unpack(result, slot, keep * sides + 1, total), total)
+    # every kept sum from keep to keep * sides can occur: the weights from `keep` on are trimmed
+    weights = _unpack(result, slot, keep * sides + 1, total)[keep:]
+    return Dist._raw(keep, weights, total, total)
 
 
 def _unpack(packed: int, slot: int, length: int, total: int) -> np.ndarray:
