@@ -441,7 +441,7 @@ def main() -> None:
     if args.no_write:
         print(text)
     else:
-        write_section(text)
+        write_section(text, SECTION)
         print(f"wrote {(ROOT / 'docs' / 'performance.md').relative_to(ROOT)}")
 
 
