@@ -221,7 +221,8 @@ def render(
         "",
         "- *warm*: memo caches filled (a long session asking again);",
         "- *cold*: every distribution cache cleared before each run (the parsed expression kept);",
-        "- *cold + parse*: the text is parsed again too (Lark, about 0.1 ms per expression);",
+        "- *cold + parse*: the text is parsed again too (the hand reader; Lark only for unusual "
+        "forms);",
         "- icepool builds its dice afresh on every run; ratio = icepool time / firefight time.",
         "",
         "| query | firefight warm | firefight cold | cold + parse | icepool | ratio warm | "
@@ -247,13 +248,14 @@ def render(
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    """Replace this benchmark's section of docs/performance.md, keeping every other section."""
+def write_section(text: str, section: str = SECTION) -> None:
+    """Replace the section headed ``section`` of docs/performance.md (this benchmark's unless
+    another is named), keeping every other section."""
     if DOC.exists():
         doc = DOC.read_text()
     else:
         doc = "# Performance\n\nMeasured figures; each section is written by its own benchmark.\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+    pattern = re.compile(rf"^{re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(doc):
         doc = pattern.sub(lambda _: text + "\n", doc)
     else:

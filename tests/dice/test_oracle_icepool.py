@@ -9,6 +9,7 @@ import icepool
 import pytest
 
 from firefight.dice import Depth, exact, exact_tagged
+from firefight.errors import DiceError
 
 from .oracle import cp2020, ice_probs, plus_minus, probs
 
@@ -163,6 +164,8 @@ def test_tag_groups_add_up_to_the_whole() -> None:
         ("30d20", lambda: 30 @ d20),
         ("100d6", lambda: 100 @ d6),
         ("40d20 - 45d12", lambda: 40 @ d20 - 45 @ d12),
+        ("(d6 + d8) * 1 + 25d12 - 30d4", lambda: d6 + d8 + 25 @ d12 - 30 @ d4),
+        ("300d6", lambda: 300 @ d6),
     ],
 )
 def test_big_integer_totals_stay_exact(expr: str, build: Callable[[], icepool.Die]) -> None:
@@ -172,3 +175,39 @@ def test_big_integer_totals_stay_exact(expr: str, build: Callable[[], icepool.Di
     assert probs(d) == ice_probs(ref)
     assert d.mean == ref.mean()
     assert d.variance == ref.variance()
+
+
+@pytest.mark.parametrize(
+    ("count", "sides", "keep"),
+    [(10, 6, 3), (8, 12, 4), (12, 8, 6), (9, 6, 1), (11, 6, 10), (6, 2, 3), (7, 3, 7)],
+)
+@pytest.mark.parametrize("mode", ["kh", "kl", "dh", "dl"])
+def test_keep_and_drop_match_icepool(count: int, sides: int, keep: int, mode: str) -> None:
+    """Order-statistics keep/drop against icepool's pool evaluation (int64 weights)."""
+    die = icepool.d(sides)
+    kept = keep if mode in ("kh", "kl") else count - keep
+    if kept == 0:  # dropping every die is refused, not answered with an empty sum
+        with pytest.raises(DiceError, match="impossible number of dice"):
+            exact(f"{count}d{sides}{mode}{keep}")
+        return
+    high = mode in ("kh", "dl")
+    ref = die.highest(count, kept) if high else die.lowest(count, kept)
+    d = exact(f"{count}d{sides}{mode}{keep}")
+    assert d.total == sides**count < 2**62
+    assert probs(d) == ice_probs(ref)
+
+
+@pytest.mark.parametrize(
+    ("expr", "build"),
+    [
+        ("20d10kh5", lambda: d10.highest(20, 5)),
+        ("24d8kl6", lambda: d8.lowest(24, 6)),
+        ("30d20dl25", lambda: d20.highest(30, 5)),
+        ("21d10kh5 + 3d6", lambda: d10.highest(21, 5) + 3 @ d6),
+    ],
+)
+def test_big_keep_pools_match_icepool(expr: str, build: Callable[[], icepool.Die]) -> None:
+    """Past int64 the keep polynomial's coefficients are Python integers: still exact."""
+    d = exact(expr)
+    assert d.total >= 2**63
+    assert probs(d) == ice_probs(build())

@@ -134,3 +134,45 @@ def test_deep_nesting_is_a_syntax_error_not_a_crash() -> None:
 def test_seeded_sample_of_large_pools_is_fine() -> None:
     values = sample("1000d6", 100, np.random.default_rng(0))
     assert values.min() >= 1000 and values.max() <= 6000
+
+
+def _lark_or_error(text: str) -> object:
+    """Lark's reading of ``text``: the tree, or the error it raises (message and column)."""
+    from firefight.dice.parse import _parse_lark
+
+    clean = text.replace("\u2212", "-").replace("\u00d7", "*")
+    try:
+        return _parse_lark(text, clean)
+    except DiceSyntaxError as err:
+        return err
+
+
+@given(
+    st.one_of(
+        EXPRESSIONS,
+        st.text(alphabet=GRAMMAR_CHARS, max_size=40),
+        st.text(alphabet="0123456789dkhlxpm%()+-* \t", min_size=1, max_size=12),
+    )
+)
+@settings(max_examples=600, deadline=None)
+def test_quick_reader_builds_lark_trees_or_leaves_the_text_to_lark(text: str) -> None:
+    """Whatever the hand reader accepts, Lark reads to the identical tree; what Lark refuses,
+    the hand reader leaves alone (so every error still comes from Lark, with its column)."""
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.quickparse import quick_parse
+
+    clean = text.replace("\u2212", "-").replace("\u00d7", "*").lower()
+    quick = quick_parse(clean, MAX_SIDES, MAX_CONSTANT)
+    if quick is None:
+        return
+    assert _lark_or_error(text) == quick
+
+
+def test_quick_reader_takes_the_common_forms_and_leaves_the_rest() -> None:
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.quickparse import quick_parse
+
+    for text in ("2d20", "abs(2d20-2d20) + 3", "d10x+11", "pm6", "4d6kh3", "sort(3d12)", "d%"):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text)
+    for text in ("1+" * 60 + "1", "2d1", "4d6kh5", "sort((3d6))", "2 6", "d6 d6", "7d6\u00a0"):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from firefight.dice import Dist, SeededDice, exact, sample
+from firefight.dice import Dist, SeededDice, exact, parse, sample
 from firefight.dice.exact import chain
 
 from .stats import chi_square, critical_value
@@ -76,3 +76,32 @@ def test_sorted_samples_are_descending_faces() -> None:
     assert values.shape == (1000, 3)
     assert (np.diff(values, axis=1) <= 0).all()
     assert values.min() >= 1 and values.max() <= 12
+
+
+@pytest.mark.parametrize(
+    ("expr", "itemsize"),
+    [("abs(2d20-2d20)", 1), ("4d6kh3", 1), ("-3*d4 + 2d6", 1), ("1000d6", 2), ("d10x + 11", 8)],
+)
+def test_samples_use_the_smallest_type_that_holds_every_value(expr: str, itemsize: int) -> None:
+    values = sample(expr, 5000, 9)
+    assert values.dtype.itemsize == itemsize and values.dtype.kind == "i"
+    d = exact(expr)
+    assert d.lo <= int(values.min()) and int(values.max()) <= d.hi
+
+
+def test_bounds_are_the_exact_extremes() -> None:
+    from firefight.dice.sample import bounds
+
+    for expr in ("abs(2d20-2d20)", "(3d6kl2 - d4) * 2", "-(2d6) * 3", "abs(d6 - 4)", "4d6dh1"):
+        d = exact(expr)
+        assert bounds(parse(expr)) == (d.lo, d.hi), expr
+
+
+def test_chunked_samples_fit_the_exact_distribution() -> None:
+    from firefight.dice.sample import CHUNK
+
+    n = 3 * CHUNK + 17  # several chunks and a short last one
+    values = sample("abs(2d20-2d20) + 3 - 1d4*2", n, np.random.default_rng(4))
+    assert values.shape == (n,)
+    stat, dof = chi_square(values, exact("abs(2d20-2d20) + 3 - 1d4*2"))
+    assert stat < critical_value(dof)

@@ -5,12 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from firefight.cli.output import MAX_TABLE_ROWS, percent, plot_bars, print_json, probability
-from firefight.core.odds import fraction_text
-from firefight.dice import SeededDice, exact, parse, render_line, rolled_json
+from firefight.dice import SeededDice, parse, render_line, rolled_json
 from firefight.dice.limits import check_exact
 from firefight.errors import InputError
 
@@ -26,12 +22,20 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
     if as_json:
         print_json({"seed": seed, **rolled_json(result.rolled)})
         return
+    from rich.console import Console
+
     console = Console()
     console.print(render_line(result.rolled), markup=False, highlight=False)
     console.print(f"seed {seed}", style="dim", markup=False)
 
 
 def dist(expr: str, as_json: bool, plot: Path | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from firefight.core.odds import fraction_text
+    from firefight.dice import exact
+
     node = parse(expr)
     if node.is_sorted:
         from firefight.errors import DiceError

@@ -8,9 +8,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
 from firefight.cli.output import percent, plot_bars, print_json, probability
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
@@ -151,6 +148,9 @@ def resolve(
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     console.print(f"[bold]{result.ruleset}[/bold]  ({dice_note})", highlight=False)
     for i, line in enumerate(result.transcript.lines(), start=1):
@@ -197,6 +197,8 @@ def odds(
         return
     render_odds(report)
     if plot is not None:
+        from rich.console import Console
+
         Console().print(f"plot written to {plot}", markup=False)
 
 
@@ -224,6 +226,9 @@ def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> 
 
 
 def render_odds(report: OddsReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     console.print(f"[bold]{report.title}[/bold]", highlight=False)
     if report.p_hit is not None:
@@ -300,6 +305,9 @@ def parse_rows(text: str | None) -> tuple[int, int] | None:
 def show_table(
     ruleset_id: str, rows: str | None, printed: bool, house: Path | None, as_json: bool
 ) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     ruleset = get_ruleset(ruleset_id)
     rules = load_house(ruleset.house_model, house)
     headers, body = ruleset.table(parse_rows(rows), printed, rules)
@@ -313,6 +321,9 @@ def show_table(
 
 
 def list_rulesets(as_json: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     present = available()
     rows = []
     for rid in REGISTRY:

@@ -8,9 +8,10 @@ stated depth); :attr:`Dist.truncated_mass` reports it and every query is over th
 
 Weights are numpy ``int64`` while ``total`` fits; past that they switch to exact Python integers
 (``dtype=object``) so nothing ever overflows silently. Every operation works on whole arrays:
-convolution (numpy on ``int64``, Kronecker substitution on big integers), cumulative sums for
+convolution (numpy on ``int64``, FLINT's ``fmpz_poly`` on big integers), cumulative sums for
 ``cdf`` / ``at_least`` / ``quantile``, and an exact dot product for comparisons of two independent
-distributions, so queries cost microseconds, not Python loops over outcomes.
+distributions: no Python loop over outcomes. Small dice answer in microseconds; big pools (past
+int64) cost what their big-integer arithmetic costs (``docs/performance.md`` has figures).
 
 :class:`Weighted` holds any hashable outcomes (sorted dice tuples, rule outcomes) with the same
 integer-weight contract.
@@ -60,8 +61,6 @@ def _exact_sum(arr: WeightArray) -> int:
 MAX_SPAN = 2_000_000
 #: Most multiply-adds one int64 convolution may take (about a tenth of a second).
 MAX_CONVOLVE_WORK = 200_000_000
-#: Most bits one packed big-integer operand may have (a few hundred milliseconds).
-MAX_PACKED_BITS = 4_000_000
 _TOO_LARGE_TIP = "roll or sample it instead, or use fewer dice / sides"
 
 
@@ -74,46 +73,16 @@ def _check_span(span: int) -> None:
 
 
 def _convolve(a: WeightArray, b: WeightArray, big: bool) -> WeightArray:
-    """Exact polynomial product of two non-negative weight arrays."""
+    """Exact polynomial product of two non-negative weight arrays: numpy while the product fits
+    int64, FLINT past that."""
     _check_span(len(a) + len(b) - 1)
     if not big:
         if len(a) * len(b) > MAX_CONVOLVE_WORK:
             raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
         return np.convolve(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False))
-    return _convolve_kronecker(a, b)
+    from firefight.dice import bigpoly
 
-
-_WORD = 64
-_WORD_MASK = (1 << _WORD) - 1
-
-
-def _pack(arr: WeightArray, words: int) -> int:
-    """Non-negative integers as one big integer, ``words`` 64-bit words per slot (numpy packs)."""
-    grid = np.zeros((len(arr), words), dtype="<u8")
-    if arr.dtype != object:
-        grid[:, 0] = arr
-    else:
-        for i in range(words):
-            grid[:, i] = ((arr >> (_WORD * i)) & _WORD_MASK).astype(np.uint64)
-    return int.from_bytes(grid.tobytes(), "little")
-
-
-def _convolve_kronecker(a: WeightArray, b: WeightArray) -> WeightArray:
-    """Kronecker substitution: pack each array into one big integer with slots wide enough for
-    any coefficient of the product, multiply once (CPython's Karatsuba), and unpack. Packing and
-    unpacking are numpy byte views, so only the multiplication works digit by digit."""
-    amax, bmax = int(a.max()), int(b.max())
-    bound = amax * bmax * min(len(a), len(b))
-    words = max(1, -(-bound.bit_length() // _WORD))
-    if _WORD * words * max(len(a), len(b)) > MAX_PACKED_BITS:
-        raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
-    n = len(a) + len(b) - 1
-    product = _pack(a, words) * _pack(b, words)
-    raw = np.frombuffer(product.to_bytes(8 * words * n, "little"), dtype="<u8").reshape(n, words)
-    out = raw[:, words - 1].astype(object)
-    for i in range(words - 2, -1, -1):
-        out = (out << _WORD) + raw[:, i].astype(object)
-    return out
+    return bigpoly.multiply(a, b, _TOO_LARGE_TIP)
 
 
 def _dot(a: WeightArray, b: WeightArray) -> int:
@@ -360,9 +329,17 @@ class Dist:
         return Dist._raw(self._lo * factor, out, self._total, self._kept)
 
     def repeat(self, count: int) -> Dist:
-        """Sum of ``count`` independent copies (binary powering)."""
+        """Sum of ``count`` independent copies (binary powering; FLINT's power past int64)."""
         if count < 1:
             raise DiceError("repeat needs a count of at least 1")
+        total = self._total**count
+        span = (len(self._w) - 1) * count + 1
+        if count > 1 and total >= INT64_SAFE and span > 512:  # big pools: one FLINT power
+            from firefight.dice import bigpoly
+
+            _check_span(span)
+            w = bigpoly.power(self._w, count, total, _TOO_LARGE_TIP)
+            return Dist._raw(self._lo * count, w, total, self._kept**count)
         result: Dist | None = None
         base = self
         n = count

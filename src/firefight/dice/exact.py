@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
 
+from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.dist import INT64_SAFE, Dist, Weighted
+from firefight.dice.keep import keep_sum
 from firefight.dice.nodes import (
     DOUBLE_SIX,
     NATURAL_ONE,
@@ -39,62 +40,19 @@ from firefight.dice.nodes import (
     PlusMinus,
     Sorted,
     Sub,
-    walk,
 )
 from firefight.dice.parse import as_node
 from firefight.errors import DiceError
 
-#: Truncated mass an expression may leave out by default.
-DEFAULT_TOLERANCE = 1e-12
 #: Most distinct sorted tuples an exact ``sort(NdX)`` may enumerate.
 SORTED_BUDGET = 200_000
+
+#: The automatic depth (the default tolerance).
+AUTO = Depth()
 
 Tags = frozenset[str]
 Tagged = tuple[tuple[Tags, Dist], ...]
 NO_TAGS: Tags = frozenset()
-
-
-@dataclass(frozen=True)
-class Depth:
-    """How open-ended dice are cut: ``depth`` re-rolls per chain (None = automatic).
-
-    ``chains`` is the number of open-ended chains in the whole expression; :func:`exact` sets it
-    so the automatic depth keeps the *expression's* left-out mass below the tolerance, however
-    many exploding dice it has (0 = count each die node on its own).
-    """
-
-    depth: int | None = None
-    stop: bool = False
-    chains: int = 0
-
-    def for_die(self, sides: int, chains: int) -> int:
-        """Re-rolls allowed so that ``chains`` chains lose at most the default tolerance."""
-        if self.depth is not None:
-            if self.depth < 1:
-                raise DiceError("explosion depth must be at least 1", tip="use depth=1 or more")
-            return self.depth
-        chains = max(chains, self.chains)
-        k = 1
-        while chains * sides ** -(k + 1) > DEFAULT_TOLERANCE / 10:
-            k += 1
-        return k
-
-
-def open_chains(node: Node) -> int:
-    """How many open-ended chains an expression can start (a pm die has two)."""
-    return sum(
-        n.count if isinstance(n, Exploding) else 2 * n.count
-        for n in walk(node)
-        if isinstance(n, (Exploding, PlusMinus))
-    )
-
-
-def resolve_depth(node: Node, depth: Depth) -> Depth:
-    """An automatic depth counts every chain of the expression, not just one die's."""
-    if depth.depth is not None or depth.chains:
-        return depth
-    chains = open_chains(node)
-    return Depth(None, depth.stop, chains) if chains > 1 else depth
 
 
 def _merge(groups: Iterable[tuple[Tags, Dist]]) -> Tagged:
@@ -173,26 +131,6 @@ def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
     )
 
 
-def _keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
-    """Sum of the ``keep`` highest (or lowest) of ``count`` dice, by dynamic programming.
-
-    Faces are taken from the end that is kept first; a state is (dice placed, kept sum) and
-    placing ``m`` dice on a face multiplies the weight by C(remaining, m).
-    """
-    faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
-    states: dict[tuple[int, int], int] = {(0, 0): 1}
-    for face in faces:
-        nxt: dict[tuple[int, int], int] = {}
-        for (placed, total), w in states.items():
-            left = count - placed
-            for m in range(left + 1):
-                kept_here = min(m, max(0, keep - placed))
-                key = (placed + m, total + face * kept_here)
-                nxt[key] = nxt.get(key, 0) + w * math.comb(left, m)
-        states = nxt
-    return Dist.from_mapping({s: w for (placed, s), w in states.items() if placed == count})
-
-
 def _tagged(node: Node, depth: Depth) -> Tagged:
     if isinstance(node, Const):
         return ((NO_TAGS, Dist.constant(node.value)),)
@@ -200,7 +138,7 @@ def _tagged(node: Node, depth: Depth) -> Tagged:
         if node.keep is None:
             return ((NO_TAGS, Dist.uniform(1, node.sides).repeat(node.count)),)
         high = node.keep in ("kh", "dl")
-        return ((NO_TAGS, _keep_sum(node.count, node.sides, high, node.kept_count)),)
+        return ((NO_TAGS, keep_sum(node.count, node.sides, high, node.kept_count)),)
     if isinstance(node, Exploding):
         die = _cp2020_die(node.sides, depth.for_die(node.sides, node.count), depth.stop)
         out = die
@@ -229,7 +167,7 @@ def _tagged(node: Node, depth: Depth) -> Tagged:
 
 
 @lru_cache(maxsize=1024)
-def tagged(node: Node, depth: Depth = Depth()) -> Tagged:
+def tagged(node: Node, depth: Depth = AUTO) -> Tagged:
     """The exact ``(tags, Dist)`` groups of a syntax tree (memoised)."""
     return _tagged(node, depth)
 
@@ -265,7 +203,7 @@ def _plain(node: Node, depth: Depth) -> Dist:
 
 
 @lru_cache(maxsize=1024)
-def plain(node: Node, depth: Depth = Depth()) -> Dist:
+def plain(node: Node, depth: Depth = AUTO) -> Dist:
     """The exact distribution of a syntax tree with tags left out (memoised; no tag products)."""
     return _plain(node, depth)
 

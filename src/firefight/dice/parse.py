@@ -30,6 +30,7 @@ from firefight.dice.nodes import (
     Sub,
     dice_count,
 )
+from firefight.dice.quickparse import quick_parse
 from firefight.errors import DiceSyntaxError
 
 if TYPE_CHECKING:
@@ -225,14 +226,25 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
 
 @lru_cache(maxsize=4096)
 def parse(expr: str) -> Node:
-    """Parse dice notation into a syntax tree, or raise :class:`DiceSyntaxError`."""
-    import lark
+    """Parse dice notation into a syntax tree, or raise :class:`DiceSyntaxError`.
 
+    Well-formed notation is read by hand (:mod:`~firefight.dice.quickparse`, no Lark import);
+    anything else goes to Lark, which names the column and a tip.
+    """
     if not isinstance(expr, str):
         raise DiceSyntaxError("a dice expression must be text", expr=repr(expr), column=1)
     text = expr.replace("\u2212", "-").replace("\u00d7", "*")  # the texts' minus and times signs
     if not text.strip():
         raise DiceSyntaxError("empty dice expression", expr=expr, column=1, tip=EXAMPLES)
+    quick = quick_parse(text.lower(), MAX_SIDES, MAX_CONSTANT)
+    if quick is not None and dice_count(quick) <= ROLL_BUDGET:
+        return quick
+    return _parse_lark(expr, text)
+
+
+def _parse_lark(expr: str, text: str) -> Node:
+    import lark
+
     try:
         tree = _parser().parse(text.lower())
     except lark.UnexpectedCharacters as err:

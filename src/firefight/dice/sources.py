@@ -27,16 +27,18 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from firefight.dice.dist import Weighted
-from firefight.dice.exact import Depth, exact_sorted, resolve_depth, tagged
+from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.nodes import Node, Sorted
 from firefight.dice.parse import as_node
 from firefight.dice.rolling import Rolled, Value, roll_tree
 from firefight.errors import DiceError, ScriptError
+
+if TYPE_CHECKING:
+    from firefight.dice.dist import Weighted
 
 T = TypeVar("T", bound=Hashable)
 
@@ -197,6 +199,8 @@ Branches = tuple[tuple[tuple[Any, frozenset[str]], ...], tuple[int, ...], int]
 @lru_cache(maxsize=1024)
 def _branches(node: Node, depth: Depth) -> Branches:
     """Distinct (value, tags) of a request, their weights and the denominator."""
+    from firefight.dice.exact import exact_sorted, tagged
+
     if isinstance(node, Sorted):
         w = exact_sorted(node)
         items = list(w.items())
@@ -322,6 +326,8 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
         if not path:
             break
         path[-1] += 1
+    from firefight.dice.dist import Weighted
+
     common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)
     weights = {
         outcome: sum(num * (common // den) for den, num in slot.items())

@@ -155,3 +155,23 @@ def test_odds_json_has_levels_check_hits() -> None:
     assert set(out["check"]) <= {"none", "pass", "fail", "fumble", "panic"}
     total = sum(Fraction(v) for v in out["check"].values())
     assert abs(float(total) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("suppress_*.toml")))
+def test_check_and_hit_tables_equal_path_by_path_enumeration(name: str) -> None:
+    """The suppression check and the hits of the target's actions come from the rolls'
+    distributions on exact dice; replaying the sub-rules path by path gives the same fractions."""
+    from firefight.rulesets.graydawn import memo
+
+    sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouseRules())
+    memo.clear()
+    fast = suppression_outcomes(sit)
+    memo.clear()
+    memo.VECTORISE = False
+    try:
+        slow = suppression_outcomes(sit)
+    finally:
+        memo.VECTORISE = True
+        memo.clear()
+    assert fast.probabilities() == slow.probabilities()
+    assert fast.truncated_mass == slow.truncated_mass

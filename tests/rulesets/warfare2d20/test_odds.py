@@ -17,6 +17,7 @@ from firefight.core.sampling import AliasTable, sample_outcomes
 from firefight.dice import ExactDice, SeededDice, Weighted, enumerate_outcomes
 from firefight.rulesets.warfare2d20 import RULESET
 from firefight.rulesets.warfare2d20.attack import resolve_attack
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.odds import label, target_odds
 from firefight.rulesets.warfare2d20.soak import damage_table
 
@@ -253,3 +254,33 @@ def test_numpy_tables_equal_path_by_path_enumeration(
     monkeypatch.setattr(ExactDice, "derive", replay)
     slow = enumerate_outcomes(lambda d: resolve_attack(sit, d).targets[0])
     assert fast == slow
+
+
+@pytest.mark.parametrize(
+    ("changes", "house"),
+    [
+        ({}, None),
+        ({"spot_roll": "each", "rounds": 3}, None),
+        ({"targets": [{"combatant": "marine", "distance_m": 5, "armour": "body armour"}]}, None),
+        (
+            {"targets": [{"combatant": "marine", "distance_m": 5, "armour": "body armour"}]},
+            Warfare2d20House(blast_ignores_armour=False),
+        ),
+        ({"targets": [{"combatant": "insurgent", "distance_m": 80}]}, None),
+    ],
+)
+def test_mortar_round_by_round_equals_replaying_resolve_mortar(
+    changes: dict[str, Any], house: Warfare2d20House | None
+) -> None:
+    """The mortar's odds run round by round (states merged); replaying the whole fire plan path
+    by path gives identical fractions, target by target."""
+    from dataclasses import replace
+
+    from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+    from firefight.rulesets.warfare2d20.mortar_odds import target_outcomes
+
+    sit = situation("f_mortar.toml", house, **changes)
+    for t in sit.targets[:2] + sit.targets[-1:]:
+        alone = replace(sit, targets=(t,))
+        slow = enumerate_outcomes(lambda d, a=alone: resolve_mortar(a, d).targets[0])
+        assert target_outcomes(alone).probabilities() == slow.probabilities()

@@ -239,11 +239,14 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     else:
         dist = exact(expr)
         raws, total = list(dist.items()), dist.total
-    # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
-    acc: dict[tuple[Wound, int], int] = {}
+    # Many damage values reach the same post-BTM damage: gather their weights first, by
+    # (post-BTM damage, grazed, luck left) and denominator, then expand each into wounds once.
+    # (Dicts keep first-seen order, so the wounds come out in the order a value-by-value
+    # expansion would give.)
+    gathered: dict[tuple[tuple[int, bool, int] | None, int], int] = {}
 
-    def add(w: Wound, num: int, den: int) -> None:
-        acc[(w, den)] = acc.get((w, den), 0) + num
+    def gather(post_key: tuple[int, bool, int] | None, num: int, den: int) -> None:
+        gathered[(post_key, den)] = gathered.get((post_key, den), 0) + num
 
     no_graze = ([((False, spec.graze_luck.points), 1)], 1)
     post: dict[tuple[int, bool, int], list[tuple[Wound, int, int]]] = {}
@@ -251,7 +254,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     for raw, weight in raws:
         _, penetrating = penetration(raw, spec)
         if penetrating == 0:
-            add(Wound(luck_left=spec.graze_luck.points), weight, total)
+            gather(None, weight, total)
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
@@ -269,12 +272,18 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             branches, g_total = no_graze
         for (grazed, luck_points), g_weight in branches:
             after = after_btm(penetrating, grazed, spec)
-            post_key = (after, grazed, luck_points)
-            found = post.get(post_key)
-            if found is None:
-                found = post[post_key] = _after_graze(spec, after, grazed, luck_points)
-            for wound, s_weight, s_total in found:
-                add(wound, weight * g_weight * s_weight, total * g_total * s_total)
+            gather((after, grazed, luck_points), weight * g_weight, total * g_total)
+    # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
+    acc: dict[tuple[Wound, int], int] = {}
+    unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
+    for (post_key, den), num in gathered.items():
+        if post_key is None:
+            found = unhurt
+        else:
+            found = post.get(post_key) or post.setdefault(post_key, _after_graze(spec, *post_key))
+        for wound, s_weight, s_total in found:
+            key = (wound, den * s_total)
+            acc[key] = acc.get(key, 0) + num * s_weight
     return memo.combine(acc)
 
 

@@ -12,13 +12,14 @@ can reuse them; the per-round bookkeeping lives in :mod:`.tactics`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from firefight.core.catalog import load_catalog
@@ -27,9 +28,17 @@ from firefight.core.loading import validate
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
-from firefight.dice import NATURAL_ONE, DiceSource, Dist
+from firefight.dice import (
+    NATURAL_ONE,
+    DiceSource,
+    Dist,
+    Weighted,
+    enumerate_outcomes,
+    exact,
+    exact_tagged,
+)
 from firefight.errors import InputError
-from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn import memo, tactics
 from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules, Weapon
 from firefight.rulesets.graydawn.plan import stat_penalty, wounded_base
 from firefight.rulesets.graydawn.ranges import range_band
@@ -741,6 +750,26 @@ def _dive(sit: SuppressionSituation, dice: DiceSource) -> tuple[str, bool]:
     return ("half" if ok else "full"), True
 
 
+def _check_base(sit: SuppressionSituation) -> int:
+    """What :func:`_check` adds to its d10x (see there)."""
+    t = sit.target
+    aid = armour_aid(t.armour.torso, sit.rules)
+    cl_pen = stat_penalty(t.stats.CL, t.wounds.marks)
+    return t.stats.CL + cl_pen + t.dodge_cover + aid + sum(t.check_modifiers.values())
+
+
+def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[str]:
+    """:func:`_check` on exact dice: its result from the d10x's distribution (split by the
+    natural-1 tag), not from replaying the check once per value."""
+    base, out = _check_base(sit), dict[str, int]()
+    groups = exact_tagged("d10x")
+    for tags, d in groups:
+        for v, w in d.items():
+            result = check_result(base + v, NATURAL_ONE in tags, tn, sit.rules)
+            out[result] = out.get(result, 0) + w
+    return Weighted(out, groups[0][1].total)
+
+
 def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) -> str:
     """G10 (with G08): CL + Dodge/Cover + armour aid + modifiers + 1d10 vs the levels' TN."""
     t, rules = sit.target, sit.rules
@@ -895,6 +924,8 @@ def _act(
 
 
 Step = tuple[Any, ...]
+#: A check's roll, the offset added to it, its TN (``total = offset + roll`` against ``tn``).
+_Terms = tuple[str, int, int]
 
 
 def _plan(sit: SuppressionSituation, r: _Round) -> tuple[Step, ...]:
@@ -948,30 +979,82 @@ def _plan(sit: SuppressionSituation, r: _Round) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+def _miss_table(sit: SuppressionSituation, terms: _Terms, counts: bool) -> Weighted[int]:
+    """A check's hits (G11) from the roll's distribution: ``total = offset + roll`` against
+    ``tn``, hits for the miss (:func:`hits_for_miss` on a whole array), the G11 cap: the steps
+    the check's sub-rule takes, without replaying it once per value of an open-ended roll."""
+    expr, offset, tn = terms
+    roll, cap = exact(expr), rounds_at_target(sit)
+    totals = roll.support + offset
+    missed = np.maximum(tn - totals, 0) // sit.rules.points_missed_per_hit
+    hits = np.minimum(missed, cap) if counts else np.zeros_like(totals)
+    out = {int(h): int(roll.weights[hits == h].sum()) for h in np.unique(hits).tolist()}
+    return Weighted(out, roll.total)
+
+
+def _act_check(sit: SuppressionSituation, a: TargetAction, pen: int, multi: int) -> _Terms:
+    """What :func:`_act` rolls and needs (see there)."""
+    base = a.stat + a.skill + sum(a.modifiers.values())
+    if a.tn is not None:
+        return "d10x", base - pen - multi, a.tn
+    assert a.opposed is not None
+    return "d10x - d10x", base - pen - multi, a.opposed
+
+
+def _move_check(sit: SuppressionSituation, a: TargetAction, pen: int) -> _Terms:
+    """What :func:`_move_out` rolls and needs (see there)."""
+    t = sit.target
+    stat, skill = _defence_base(t)
+    bonus = tactics.movement_dodge_bonus(a.moves, t.stats.MA)
+    offset = stat + skill + sum(a.modifiers.values()) - pen + bonus
+    return "d10x", offset, leave_cover_tn(a.moves, sit.rules)
+
+
+def _hunker_check(sit: SuppressionSituation, in_open: bool, pen: int) -> _Terms:
+    """What :func:`_hunker` rolls and needs (see there)."""
+    t = sit.target
+    base = t.stats.LUCK - pen if in_open else t.stats.LUCK + t.dodge_cover
+    return "d10x", base, sit.rules.hunker_tn
+
+
+StepRule = tuple[str, Callable[[DiceSource], int], Callable[[], Weighted[int]] | None]
+
+
+def _step_rule(sit: SuppressionSituation, step: Step) -> StepRule:
+    """A dice step of the plan as a sub-rule returning its hits, with its exact table if the
+    hits follow from one roll's distribution (None: enumerate the sub-rule)."""
+    kind = step[0]
+    if kind == "cross":
+        return "cross", partial(_cross_lane, sit=sit), None
+    if kind == "hunker":
+        _, in_open, pen, under_fire = step
+        terms = _hunker_check(sit, in_open, pen)
+        fn = partial(_hunker, sit=sit, in_open=in_open, pen=pen, under_fire=under_fire)
+        return "hunker", fn, partial(_miss_table, sit, terms, under_fire)
+    plan = sit.target.actions
+    if kind == "move":
+        a = plan[step[1]]
+        fn_m = partial(_move_out, sit=sit, a=a, pen=step[2])
+        return "move", fn_m, partial(_miss_table, sit, _move_check(sit, a, step[2]), True)
+    _, i, pen, multi, counts = step
+    a = plan[i] if i < len(plan) else TargetAction(kind="hunker")
+    fn_a = partial(_act, sit=sit, a=a, pen=pen, multi=multi, counts=counts)
+    return "act", fn_a, partial(_miss_table, sit, _act_check(sit, a, pen, multi), counts)
+
+
 def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSource) -> int:
     """The planned steps on the dice; each is one derived sub-rule returning its hits, so
     exact odds branch only on hit counts."""
-    plan = list(sit.target.actions)
-    hunker = TargetAction(kind="hunker")
     hits = 0
     for step in steps:
-        kind = step[0]
-        if kind == "note":
+        if step[0] == "note":
             dice.record(Note(step[1], step[2]))
-        elif kind == "cross":
-            hits += dice.derive("cross", partial(_cross_lane, sit=sit), key=("cross", id(sit)))
-        elif kind == "hunker":
-            _, in_open, pen, under_fire = step
-            fn = partial(_hunker, sit=sit, in_open=in_open, pen=pen, under_fire=under_fire)
-            hits += dice.derive("hunker", fn, key=("hunker", id(sit), *step[1:]))
-        elif kind == "move":
-            fn_m = partial(_move_out, sit=sit, a=plan[step[1]], pen=step[2])
-            hits += dice.derive("move", fn_m, key=("move", id(sit), *step[1:]))
+            continue
+        why, fn, table = _step_rule(sit, step)
+        if table is None:
+            hits += dice.derive(why, fn, key=(why, id(sit)))
         else:
-            _, i, pen, multi, counts = step
-            a = plan[i] if i < len(plan) else hunker
-            fn_a = partial(_act, sit=sit, a=a, pen=pen, multi=multi, counts=counts)
-            hits += dice.derive("act", fn_a, key=("act", id(sit), *step[1:]))
+            hits += memo.branch(dice, why, fn, (memo.token(sit), *step), table)
     return _capped(dice, sit, hits)
 
 
@@ -999,6 +1082,26 @@ def _panicked(sit: SuppressionSituation, levels: int, result: str, dice: DiceSou
         return 0
     dice.record(Note(f"{t.name} flees through {automatic[0].name}'s automatic fire", "G15"))
     return _move_out(dice, sit=sit, a=TargetAction(kind="move", name="flees", moves=3), pen=pen)
+
+
+def _actions_table(sit: SuppressionSituation, steps: tuple[Step, ...]) -> Weighted[int]:
+    """:func:`_actions` on exact dice: the steps roll their own dice, so the total's
+    distribution is the sum of theirs (a convolution), then the G11 cap."""
+    acc, total = {0: 1}, 1
+    for step in steps:
+        if step[0] == "note":
+            continue
+        _, fn, table = _step_rule(sit, step)
+        w = table() if table is not None else enumerate_outcomes(fn)
+        nxt: dict[int, int] = {}
+        for a, x in acc.items():
+            for b, y in w.items():
+                nxt[a + b] = nxt.get(a + b, 0) + x * y
+        acc, total = nxt, total * w.total
+    cap, out = rounds_at_target(sit), dict[int, int]()
+    for hits, weight in acc.items():
+        out[min(hits, cap)] = out.get(min(hits, cap), 0) + weight
+    return Weighted(out, total)
 
 
 def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcome, dict[str, Any]]:
@@ -1039,8 +1142,12 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
     if levels > 0:
         tn = check_tn(levels, rules, shotgun_shots)
         summary["check TN"] = tn
-        result = dice.derive(
-            "check", lambda d: _check(sit, levels, tn, d), key=("check", id(sit), levels, tn)
+        result = memo.branch(
+            dice,
+            "check",
+            partial(_check, sit, levels, tn),
+            ("check", memo.token(sit), levels, tn),
+            partial(_check_table, sit, tn),
         )
         summary["check"] = result
         if result == "panic":
@@ -1085,8 +1192,12 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         dice.record(Note(f"{t.name} dived and misses its next action", "G14"))
     elif t.actions or auto_hunker or t.in_lane == "crossing":
         steps = _plan(sit, _Round(levels, result, auto_hunker))
-        action_hits = dice.derive(
-            "actions", partial(_actions, sit, steps), key=("steps", id(sit), steps)
+        action_hits = memo.branch(
+            dice,
+            "actions",
+            partial(_actions, sit, steps),
+            ("steps", memo.token(sit), steps),
+            partial(_actions_table, sit, steps),
         )
     hits = fire_hits + action_hits
     if hits > rounds_total:

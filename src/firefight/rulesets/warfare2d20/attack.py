@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firefight.core.house import house_events
+from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
-from firefight.rulesets.warfare2d20.checks import house_changes, house_modifier, pool, roll_under
+from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
 from firefight.rulesets.warfare2d20.situation import Attack, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
@@ -187,17 +189,26 @@ def hit_test(
     return dice.derive("hit test", run, key, exact=table)
 
 
+@per_object
+def _shot(a: Attack, t: Target) -> tuple[tuple[Modifier, ...], Thresholds, Note]:
+    """The shot's modifiers, their sums and the delta t line: from the situation alone, so once
+    per attack and target, not once per path of an exact enumeration."""
+    h = a.house
+    mods = modifiers(a, t)
+    th = thresholds(h.base_delta_t, mods, t.cover is not None)
+    parts = "".join(f" {m.value:+d}" for m in mods if m.target == "delta t")
+    sums = f"{h.base_delta_t}{parts} = {th.delta_t}" if parts else f"{th.delta_t}"
+    return tuple(mods), th, Note(f"{t.name}: delta t = {sums}", "W01")
+
+
 def resolve_target(
     dice: DiceSource, a: Attack, t: Target, shared_total: int | None
 ) -> TargetOutcome:
     h = a.house
-    mods = modifiers(a, t)
+    mods, th, delta_t_note = _shot(a, t)
     for m in mods:
         dice.record(m)
-    th = thresholds(h.base_delta_t, mods, t.cover is not None)
-    parts = "".join(f" {m.value:+d}" for m in mods if m.target == "delta t")
-    sums = f"{h.base_delta_t}{parts} = {th.delta_t}" if parts else f"{th.delta_t}"
-    dice.record(Note(f"{t.name}: delta t = {sums}", "W01"))
+    dice.record(delta_t_note)
     ht = hit_test(dice, a, t, shared_total, th)
     body = Body(t.hit_points_left, t.stamina_left, t.status)
     if ht.result == "miss":
@@ -232,7 +243,7 @@ def open_attack(a: Attack, dice: DiceSource) -> int | None:
     A shared roll against one target is that target's own roll: it stays inside the hit test's
     derive (same dice order, fewer exact branches), so there is none to return.
     """
-    for e in house_changes(a.house):
+    for e in house_events(a.house):
         dice.record(e)
     if a.attack_roll == "shared" and len(a.targets) > 1:
         opposed = a.house.opposed_dice

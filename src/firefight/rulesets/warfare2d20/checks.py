@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from firefight.core.house import house_events
-from firefight.core.transcript import Check, HouseRule, Modifier
-from firefight.dice import DiceSource
+from firefight.core.transcript import Check, Modifier
+from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice, Sorted
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import _dice_pool
@@ -47,18 +46,11 @@ def roll_under(dice: DiceSource, name: str, expr: str, stat: int, rule: str, who
         d.record(Check(name, r.total, stat, ok, rule, detail=who))
         return ok
 
-    return dice.derive(name, run, key=("roll under", expr, stat))
+    def table() -> Weighted[bool]:  # the same test over the roll's exact distribution
+        d = exact(node)
+        out: dict[bool, int] = {}
+        for v, w in d.items():
+            out[v <= stat] = out.get(v <= stat, 0) + w
+        return Weighted(out, d.total)
 
-
-_CHANGES: dict[int, tuple[Warfare2d20House, tuple[HouseRule, ...]]] = {}
-
-
-def house_changes(house: Warfare2d20House) -> tuple[HouseRule, ...]:
-    """``house_events`` of a house-rule object, worked out once per object (every resolution
-    lists them; an encounter resolves hundreds). The object is kept, so its id stays its own."""
-    found = _CHANGES.get(id(house))
-    if found is None or found[0] is not house:
-        if len(_CHANGES) > 256:
-            _CHANGES.clear()
-        found = _CHANGES[id(house)] = (house, tuple(house_events(house)))
-    return found[1]
+    return dice.derive(name, run, key=("roll under", expr, stat), exact=table)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Check, Note
 from firefight.dice import DiceSource
-from firefight.rulesets.warfare2d20.checks import house_changes, pool
+from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import Combatant
 from firefight.rulesets.warfare2d20.situation import Initiative
@@ -70,7 +71,7 @@ def acting_order(results: list[InitiativeResult]) -> list[InitiativeResult]:
 
 
 def resolve_initiative(s: Initiative, dice: DiceSource) -> tuple[InitiativeResult, ...]:
-    for e in house_changes(s.house):
+    for e in house_events(s.house):
         dice.record(e)
     results = [roll_initiative(dice, c, s.house, c.name in s.ambushers) for c in s.combatants]
     order = acting_order(results)

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firefight.core.house import house_events, text_defaults
+from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
-from firefight.rulesets.warfare2d20.checks import house_changes, pool
+from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import MortarShell, Warfare2d20House
 from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
@@ -58,6 +60,31 @@ def reach(delta: int, delta_mod: int, delta_t: int, zs: tuple[Zone, ...]) -> int
     return out
 
 
+@per_object
+def _fire_plan(m: Mortar) -> tuple[MortarShell, tuple[Zone, ...], tuple[Modifier, ...], int, int]:
+    """Shell, blast bands, modifiers (the blast centre's last), delta modifier and delta t: from
+    the situation alone, so once per situation, not once per path of an exact enumeration."""
+    h = m.house
+    shell = h.mortar_shells[m.shell]
+    zs = zones(shell)
+    top = zs[-1].penalty
+    mods = [Modifier(x.name, x.value, x.target, "situation", x.rule) for x in m.modifiers]
+    delta_mod = sum(x.value for x in mods if x.target == "delta")
+    delta_t = h.base_delta_t + top + sum(x.value for x in mods if x.target == "delta t")
+    if top:
+        mods.append(
+            Modifier(
+                f"{m.shell}: blast centre",
+                top,
+                "delta t",
+                m.shell,
+                "W12",
+                house=shell != text_defaults(Warfare2d20House).mortar_shells.get(m.shell),
+            )
+        )
+    return shell, zs, tuple(mods), delta_mod, delta_t
+
+
 def roll_mortar(dice: DiceSource, house: Warfare2d20House) -> int:
     """The mortar's own 2d20 (W12), rolled once for every target of a round."""
     return dice.roll(pool(house.opposed_dice), why=f"mortar {house.opposed_dice} (W12)").total
@@ -67,37 +94,17 @@ def resolve_mortar(m: Mortar, dice: DiceSource, mortar_total: int | None = None)
     """Every round of ``m``; ``mortar_total`` is a mortar roll already made (an encounter
     resolves the targets of one round one by one against it), used for the first round."""
     h = m.house
-    for e in house_changes(h):
+    for e in house_events(h):
         dice.record(e)
-    shell = h.mortar_shells[m.shell]
-    zs = zones(shell)
-    top = zs[-1].penalty
-    mods = [Modifier(x.name, x.value, x.target, "situation", x.rule) for x in m.modifiers]
-    delta_mod = sum(x.value for x in mods if x.target == "delta")
-    delta_t = h.base_delta_t + top + sum(x.value for x in mods if x.target == "delta t")
+    shell, zs, mods, delta_mod, delta_t = _fire_plan(m)
     for x in mods:
         dice.record(x)
-    if top:
-        dice.record(
-            Modifier(
-                f"{m.shell}: blast centre",
-                top,
-                "delta t",
-                m.shell,
-                "W12",
-                house=shell != Warfare2d20House().mortar_shells.get(m.shell),
-            )
-        )
     bodies = {t.name: Body(t.hit_points_left, t.stamina_left, t.status) for t in m.targets}
     struck = {t.name: False for t in m.targets}
     damage = {t.name: 0 for t in m.targets}
 
     def blast(t: Target) -> None:
-        dmg_expr = h.blast_damage
-        if h.blast_ignores_armour or t.armour is None:
-            amount = dice.roll(pool(dmg_expr), why=f"blast damage on {t.name} (W12)").total
-        else:
-            amount = damage_through(dice, dmg_expr, m.shell, (t.armour,))
+        amount = blast_amount(dice, m, t)
         damage[t.name] += amount
         bodies[t.name] = take_damage(dice, t.name, t.combatant, bodies[t.name], amount, h)
 
@@ -146,6 +153,14 @@ def resolve_mortar(m: Mortar, dice: DiceSource, mortar_total: int | None = None)
             )
         )
     return AttackOutcome(tuple(out))
+
+
+def blast_amount(dice: DiceSource, m: Mortar, t: Target) -> int:
+    """The blast's damage on a struck target (W12: armour does not stop it, as the text has it)."""
+    h = m.house
+    if h.blast_ignores_armour or t.armour is None:
+        return dice.roll(pool(h.blast_damage), why=f"blast damage on {t.name} (W12)").total
+    return damage_through(dice, h.blast_damage, m.shell, (t.armour,))
 
 
 def _mortar_roll(d: DiceSource, node: Dice, opposed: str, mortar: int | None) -> int:

@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from firefight.core.odds import OddsReport
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
+from firefight.rulesets.warfare2d20 import mortar_odds
 from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack, resolve_target
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
 from firefight.rulesets.warfare2d20.models import Combatant
-from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+from firefight.rulesets.warfare2d20.mortar import zone_of, zones
 from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 
@@ -55,12 +57,42 @@ LABELS = (
 
 def target_odds(s: Attack | Mortar, i: int) -> Weighted[TargetOutcome]:
     """Exact outcomes for target ``i`` alone, from the same resolve code."""
-    alone = replace(s, targets=(s.targets[i],))
+    return _alone_odds(s, s.targets[i])
+
+
+def _odds_key(s: Attack | Mortar, t: Target) -> object:
+    """What a target's own odds depend on: all of it but its name (a label) and, under a mortar,
+    its distance within one blast band (only the band enters the rules)."""
+    if isinstance(s, Mortar):
+        band = zone_of(zones(s.house.mortar_shells[s.shell]), t.distance_m or 0.0)
+        return replace(t, name="", distance_m=None), band
+    return replace(t, name="")
+
+
+def _marginals(s: Attack | Mortar) -> list[Weighted[TargetOutcome]]:
+    """Each target's own odds; targets alike in everything but their names are enumerated once
+    and the outcomes relabelled (a fire team of identical riflemen is one enumeration)."""
+    done: dict[object, tuple[str, Weighted[TargetOutcome]]] = {}
+    out = []
+    for t in s.targets:
+        key = _odds_key(s, t)
+        if key not in done:
+            done[key] = (t.name, _alone_odds(s, t))
+        name, w = done[key]
+        out.append(w if name == t.name else w.map(partial(_renamed, name=t.name)))
+    return out
+
+
+def _renamed(o: TargetOutcome, name: str) -> TargetOutcome:
+    return replace(o, name=name)
+
+
+def _alone_odds(s: Attack | Mortar, t: Target) -> Weighted[TargetOutcome]:
+    alone = replace(s, targets=(t,))
     if isinstance(alone, Attack):
         a = alone
         return enumerate_outcomes(lambda d: resolve_attack(a, d).targets[0])
-    m = alone
-    return enumerate_outcomes(lambda d: resolve_mortar(m, d).targets[0])
+    return mortar_odds.target_outcomes(alone)  # round by round: equal to replaying resolve_mortar
 
 
 COUNTS: dict[str, Callable[[TargetOutcome], bool]] = {
@@ -70,15 +102,16 @@ COUNTS: dict[str, Callable[[TargetOutcome], bool]] = {
 }
 
 
-def _bernoulli(p: Fraction) -> Dist:
-    return Dist.from_mapping({0: p.denominator - p.numerator, 1: p.numerator}, p.denominator)
-
-
 def _count(ps: list[Fraction]) -> Dist:
-    out = Dist.constant(0)
+    """How many of independent events with probabilities ``ps`` happen: the product of their
+    Bernoulli polynomials, over the product of their denominators (plain integers: a handful of
+    terms, cheaper than one convolution each)."""
+    weights, total = [1], 1
     for p in ps:
-        out = out + _bernoulli(p)
-    return out
+        yes, no = p.numerator, p.denominator - p.numerator
+        weights = [a * no + b * yes for a, b in zip([*weights, 0], [0, *weights], strict=True)]
+        total *= p.denominator
+    return Dist(0, weights, total)
 
 
 def _given_roll(a: Attack, t: Target, total: int) -> Weighted[TargetOutcome]:
@@ -94,8 +127,13 @@ def target_counts(a: Attack, marginals: list[Weighted[TargetOutcome]]) -> dict[s
         return {k: _count([w.probability(f) for w in marginals]) for k, f in COUNTS.items()}
     roll = exact(pool(a.house.opposed_dice))
     parts: dict[str, list[tuple[int, Dist]]] = {k: [] for k in COUNTS}
+    keys = [_odds_key(a, t) for t in a.targets]  # the counts ignore names: alike is alike
     for value, weight in roll.items():
-        given = [_given_roll(a, t, value) for t in a.targets]
+        seen: dict[object, Weighted[TargetOutcome]] = {}
+        for t, key in zip(a.targets, keys, strict=True):
+            if key not in seen:
+                seen[key] = _given_roll(a, t, value)
+        given = [seen[key] for key in keys]
         for k, f in COUNTS.items():
             parts[k].append((weight, _count([w.probability(f) for w in given])))
     return {k: Dist.mix(v, roll.total) for k, v in parts.items()}
@@ -107,7 +145,7 @@ def attack_report(s: Attack | Mortar) -> OddsReport:
     dists: dict[str, Dist] = {}
     probs: dict[str, Fraction] = {}
     p_hit: Fraction | None = None
-    marginals = [target_odds(s, i) for i in range(len(s.targets))]
+    marginals = _marginals(s)
     for t, w in zip(s.targets, marginals, strict=True):
         pre = f"{t.name}: " if many else ""
         suf = f" ({t.name})" if many else ""

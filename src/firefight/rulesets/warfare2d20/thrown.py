@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.attack import MOVEMENT_FIELDS
-from firefight.rulesets.warfare2d20.checks import house_changes, house_modifier, pool
+from firefight.rulesets.warfare2d20.checks import house_modifier, pool
 from firefight.rulesets.warfare2d20.situation import Thrown
 
 DIRECTIONS = (
@@ -36,7 +37,7 @@ class ThrowOutcome:
 
 def resolve_throw(th: Thrown, dice: DiceSource) -> ThrowOutcome:
     h = th.house
-    for e in house_changes(h):
+    for e in house_events(h):
         dice.record(e)
     mods: list[Modifier] = []
     if th.movement != "still":

@@ -1,0 +1,62 @@
+"""Exact keep-highest / keep-lowest sums by order statistics, not by enumerating combinations.
+
+The faces are walked from the kept end (highest first for ``kh``/``dl``). A state is how many
+dice, ``n < keep``, already show a face walked so far, with the polynomial of their kept sum; the
+next face takes ``m`` of the ``count - n`` dice left in ``C(count - n, m)`` ways. Once ``keep``
+dice are placed, the kept sum is settled and the other dice may show any of the faces not yet
+walked, counted in closed form. Cost grows with faces x keep² big-integer operations on
+polynomials of ``keep x sides`` coefficients: no loop over the (possibly astronomical) number of
+face combinations.
+
+Each polynomial is one Python integer (Kronecker substitution: coefficient ``i`` in bits
+``i*slot .. (i+1)*slot``), so shifting a kept sum is a bit shift and adding two states is one
+integer addition. No coefficient can exceed ``sides**count``, which sets the slot width.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from firefight.dice.dist import INT64_SAFE, Dist
+
+
+def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
+    """Exact sum of the ``keep`` highest (or lowest) of ``count`` dice of ``sides`` faces."""
+    total = sides**count
+    slot = 64 * -(-(total.bit_length() + 1) // 64)
+    binom = [[math.comb(n, m) for m in range(n + 1)] for n in range(count + 1)]
+    states = [1] + [0] * (keep - 1)  # states[n]: n dice placed on the faces walked so far
+    result = 0
+    faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
+    for walked, face in enumerate(faces, start=1):
+        below = sides - walked  # faces the remaining dice may still show
+        new = [0] * keep
+        for n, poly in enumerate(states):
+            if not poly:
+                continue
+            left = count - n
+            row = binom[left]
+            need = keep - n  # dice this face must take to settle the kept sum
+            # m >= need dice here settle it; the other left - m show any of the `below` faces
+            settled = (below + 1) ** left - sum(row[m] * below ** (left - m) for m in range(need))
+            if settled:
+                result += (poly * settled) << (slot * face * need)
+            for m in range(need):
+                new[n + m] += (poly * row[m]) << (slot * face * m)
+        states = new
+    # every kept sum from keep to keep * sides can occur: the weights from `keep` on are trimmed
+    weights = _unpack(result, slot, keep * sides + 1, total)[keep:]
+    return Dist._raw(keep, weights, total, total)
+
+
+def _unpack(packed: int, slot: int, length: int, total: int) -> np.ndarray:
+    """The coefficients of a packed polynomial as int64 (if ``total`` fits) or Python ints."""
+    data = packed.to_bytes(slot // 8 * length, "little")
+    if total < INT64_SAFE:  # slot is one 64-bit word
+        return np.frombuffer(data, dtype="<u8").astype(np.int64)
+    step = slot // 8
+    out = np.empty(length, dtype=object)
+    out[:] = [int.from_bytes(data[i : i + step], "little") for i in range(0, len(data), step)]
+    return out
