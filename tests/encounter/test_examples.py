@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from firefight.core.turns import state_from_json, state_to_json
 from firefight.dice import ScriptedDice, SeededDice
 from firefight.encounter import Encounter, Engine, read_scenario
+from firefight.encounter.engine import PREVIEW_PATHS
 from firefight.encounter.fight import fight_json, play, policy_rng
 from firefight.rulesets import REGISTRY, get_ruleset
 
@@ -41,7 +42,7 @@ def test_conformance(path: Path) -> None:
     enc = Encounter.begin(engine, dice)
     start = engine.initial()
     assert start.round == 0 and start.acting is None
-    for _ in range(40):
+    for _ in range(15):
         state = enc.state
         assert state_from_json(state_to_json(state), turns.state_types) == state
         hash(state)
@@ -54,8 +55,11 @@ def test_conformance(path: Path) -> None:
         assert len({a.id for a in actions}) == len(actions)
         assert all(a.label and a.actor == state.acting for a in actions)
         preview = engine.preview(state, actions[0])
-        dist = engine.act_distribution(state, actions[0])
-        assert sum(dist.probabilities().values()) + dist.truncated_mass == 1
+        if preview.exact:
+            dist = engine.act_distribution(state, actions[0])
+            assert sum(dist.probabilities().values()) + dist.truncated_mass == 1
+        else:
+            assert engine.branches(state, actions[0]) > PREVIEW_PATHS and preview.note
         assert 0 <= preview.p_effect <= 1
         for c in state.combatants:
             view = turns.view(c)

@@ -20,7 +20,7 @@ from typing import Any
 
 from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
-from firefight.core.turns import FightState
+from firefight.core.turns import Action, FightState
 from firefight.dice import Weighted, enumerate_outcomes
 from firefight.dice.sources import first_path_size
 from firefight.encounter.engine import Engine
@@ -31,6 +31,8 @@ from firefight.errors import InputError
 MAX_STATES = 50_000
 #: Most enumeration paths of round 1's initiative.
 MAX_START_PATHS = 200_000
+#: Most enumeration paths of one step's kernel.
+MAX_STEP_PATHS = 500_000
 #: Most passes (steps of the fight) before the remaining mass is reported as left over.
 MAX_STEPS = 5_000
 #: Kernels with a denominator above this run the chain in floats.
@@ -144,6 +146,7 @@ def _run(
                     )
                 for action, q in mixed:
                     share = mass * (q if exact else float(q))
+                    _check_step_size(engine, state, action)
                     for after, p in _probabilities(engine.kernel(state, action), exact):
                         weight = share * p
                         nxt[after] = nxt.get(after, 0) + weight
@@ -166,6 +169,16 @@ def _run(
     for state, mass in absorbed.items():
         tally.add(turns, state, mass, initial)
     return frontier
+
+
+def _check_step_size(engine: Engine, state: FightState, action: Action) -> None:
+    paths = first_path_size(lambda d: engine.step(state, action, d))
+    if paths > MAX_STEP_PATHS:
+        raise InputError(
+            f"a step of this fight ({action.label}) has about {paths:,} branches: too many "
+            "for --exact",
+            tip="drop --exact and simulate (-n), or make the fight smaller",
+        )
 
 
 def _probabilities(dist: Weighted[FightState], exact: bool) -> list[tuple[FightState, Any]]:

@@ -33,6 +33,8 @@ from firefight.encounter.policies import get_policy, mixture
 CHUNK = 1 << 15
 #: Most enumeration paths of the start before lanes roll their starts one by one instead.
 START_PATHS = 20_000
+#: Most enumeration paths of a kernel worth building.
+KERNEL_PATHS = 200_000
 #: Lanes that must reach a (state, action) before its exact kernel is built.
 KERNEL_FROM = 48
 
@@ -58,6 +60,8 @@ class KernelSampler:
         self.kernels: dict[tuple[int, str], _Kernel] = {}
         #: Lanes that reached (state, action) so far, stepped plainly until worth a kernel.
         self.visits: dict[tuple[int, str], int] = {}
+        #: (state, action) whose kernel has too many branches: always stepped plainly.
+        self.too_big: set[tuple[int, str]] = set()
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
         names = [c.name for c in engine.scenario.spec.combatants]
         self.column = {n: i for i, n in enumerate(names)}
@@ -105,10 +109,17 @@ class KernelSampler:
         at three targets: 1,599 joint outcomes) is worth hundreds of plain steps; states that
         few lanes share are stepped plainly, so a big fight is never slower than the reference.
         """
-        if (sid, action.id) in self.kernels:
+        key = (sid, action.id)
+        if key in self.kernels:
             return True
-        self.visits[(sid, action.id)] = seen = self.visits.get((sid, action.id), 0) + lanes
-        return seen >= KERNEL_FROM
+        self.visits[key] = seen = self.visits.get(key, 0) + lanes
+        if seen < KERNEL_FROM or key in self.too_big:
+            return False
+        state = self.states[sid]
+        if first_path_size(lambda d: self.engine.step(state, action, d)) > KERNEL_PATHS:
+            self.too_big.add(key)
+            return False
+        return True
 
     def choice(self, sid: int) -> list[tuple[Action, float]] | None:
         """The acting side's policy as a distribution over actions, or None (ask per lane)."""

@@ -19,8 +19,17 @@ from typing import Any
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, Turns
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.dice.sources import first_path_size
 from firefight.encounter.scenario import Scenario
 from firefight.errors import InputError
+
+#: Most enumeration paths of one action's exact preview (a graydawn suppression phase with
+#: several shooters can reach millions).
+PREVIEW_PATHS = 50_000
+
+
+class TooManyBranches(InputError):
+    """An action too big to enumerate exactly; it still resolves on rolling dice."""
 
 
 @dataclass(frozen=True)
@@ -35,9 +44,14 @@ class Preview:
     #: P(the action changes anybody's state).
     p_effect: Fraction
     truncated_mass: Fraction
+    #: False when the action has too many branches to enumerate: nothing is known then.
+    exact: bool = True
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "exact": self.exact,
+            **({"note": self.note} if self.note else {}),
             "p_effect": float(self.p_effect),
             "p_out": {k: float(v) for k, v in self.p_out.items()},
             "expected_harm": {k: float(v) for k, v in self.harm.items()},
@@ -111,12 +125,24 @@ class Engine:
         return self.settle(self.turns.act(state, chosen, dice), dice)
 
     # -- exact -------------------------------------------------------------------------------
+    def branches(self, state: FightState, action: Action) -> int:
+        """About how many paths an exact enumeration of the action walks (the product of the
+        branch counts along its first path)."""
+        return first_path_size(lambda d: self._act_through(state, action, d))
+
     def act_distribution(self, state: FightState, action: Action) -> Weighted[FightState]:
         """Every state the action leads to (before the next round starts), exactly; an action
-        left in progress is followed through on each decider's first legal action."""
+        left in progress is followed through on each decider's first legal action. Refused
+        (:class:`TooManyBranches`) past :data:`PREVIEW_PATHS` paths."""
         key = (state, action)
         found = self._acts.get(key)
         if found is None:
+            paths = self.branches(state, action)
+            if paths > PREVIEW_PATHS:
+                raise TooManyBranches(
+                    f"{action.label}: about {paths:,} branches, too many to enumerate exactly",
+                    tip="the action still resolves; only its exact preview is left out",
+                )
             found = enumerate_outcomes(lambda d: self._act_through(state, action, d))
             self._acts[key] = found
             if len(self._acts) > self._cache_size:
@@ -146,8 +172,12 @@ class Engine:
         return enumerate_outcomes(lambda d: self.step(state, action, d))
 
     def preview(self, state: FightState, action: Action) -> Preview:
-        """Exact odds of ``action`` from ``state``, by the rule code that will resolve it."""
-        dist = self.act_distribution(state, action)
+        """Exact odds of ``action`` from ``state``, by the rule code that will resolve it (or,
+        past :data:`PREVIEW_PATHS` paths, a preview marked not exact and empty)."""
+        try:
+            dist = self.act_distribution(state, action)
+        except TooManyBranches as err:
+            return Preview(action, {}, {}, Fraction(0), Fraction(0), exact=False, note=err.message)
         probs = _probabilities(dist)
         p_out: dict[str, Fraction] = {}
         harm: dict[str, Fraction] = {}

@@ -44,7 +44,7 @@ def random_choice(
 
 def expected_effect(engine: Engine, state: FightState, action: Action) -> Fraction:
     """Expected harm and knock-outs dealt to the actor's enemies, less those to its friends."""
-    preview = engine.preview(state, action)
+    preview = engine.preview(state, action)  # not exact (too big): scores 0, unknown
     mine = engine.side_of(action.actor)
     score = Fraction(0)
     for name, p in preview.p_out.items():
