@@ -78,10 +78,7 @@ class _Reader:
         return tok
 
     def number(self) -> int:
-        tok = self.take()
-        if not tok.isdigit():
-            raise _GiveUp
-        return int(tok)
+        return _small(self.take())
 
     def expr(self) -> Built:
         node, depth = self.term()
@@ -166,11 +163,12 @@ class _Reader:
         count = 1
         if tok is not None and tok.isdigit():
             self.take()
+            value = _small(tok)
             if self.peek() not in ("d", "pm"):
-                if int(tok) > self.max_constant:
+                if value > self.max_constant:
                     raise _GiveUp
-                return Const(int(tok))
-            count = int(tok)
+                return Const(value)
+            count = value
         if self.peek() == "pm":
             self.take()
             sides = self.number()
@@ -207,3 +205,11 @@ def quick_parse(text: str, max_sides: int, max_constant: int) -> Node | None:
     except _GiveUp:
         return None
     return node if reader.i == len(reader.toks) else None
+
+
+def _small(tok: str) -> int:
+    """A whole number of at most 18 digits; anything longer (or not a number) goes to the full
+    parser, whose limits refuse it with a message (``int()`` of 5,000 digits raises ValueError)."""
+    if not tok.isdigit() or len(tok) > 18:
+        raise _GiveUp
+    return int(tok)
