@@ -95,7 +95,7 @@ def main() -> None:
         "fight(Engine(read_scenario(duel)), seed)",
     )
 
-    big = EX / "warfare2d20" / "encounters" / "fire_team.toml"
+    big = EX / "quality_d100" / "encounters" / "caravan.toml"  # random play: 200+ steps
     enc = long_record(big, 200)
     undo_ms = median_ms(lambda: (enc.undo(), enc.redo()), 50)
     with tempfile.TemporaryDirectory() as tmp:
