@@ -59,7 +59,7 @@ def test_conformance(path: Path) -> None:
             dist = engine.act_distribution(state, actions[0])
             assert sum(dist.probabilities().values()) + dist.truncated_mass == 1
         else:
-            assert engine.branches(state, actions[0]) > PREVIEW_PATHS and preview.note
+            assert str(PREVIEW_PATHS // 1000) in preview.note
         assert 0 <= preview.p_effect <= 1
         for c in state.combatants:
             view = turns.view(c)

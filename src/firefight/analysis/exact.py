@@ -22,7 +22,7 @@ from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.turns import Action, FightState
 from firefight.dice import Weighted, enumerate_outcomes
-from firefight.dice.sources import first_path_size
+from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import mixture
 from firefight.errors import InputError
@@ -70,13 +70,15 @@ def _solve(
     one: Any = Fraction(1) if exact else 1.0
     seen: set[FightState] = set()
     frontier: dict[FightState, Any] = {}
-    paths = first_path_size(engine.start)
-    if paths > MAX_START_PATHS:
+    try:
+        start = enumerate_outcomes(engine.start, max_paths=MAX_START_PATHS)
+    except TooManyPaths:
         raise InputError(
-            f"round 1's initiative alone has about {paths:,} branches: too many for --exact",
+            f"round 1's initiative alone has over {MAX_START_PATHS:,} branches: too many for "
+            "--exact",
             tip="drop --exact and simulate (-n), or make the fight smaller",
-        )
-    for state, p in _probabilities(enumerate_outcomes(engine.start), exact):
+        ) from None
+    for state, p in _probabilities(start, exact):
         frontier[state] = frontier.get(state, 0) + p * one
     passes = 0
     frontier = _run(
@@ -146,8 +148,8 @@ def _run(
                     )
                 for action, q in mixed:
                     share = mass * (q if exact else float(q))
-                    _check_step_size(engine, state, action)
-                    for after, p in _probabilities(engine.kernel(state, action), exact):
+                    kernel = _kernel(engine, state, action)
+                    for after, p in _probabilities(kernel, exact):
                         weight = share * p
                         nxt[after] = nxt.get(after, 0) + weight
                         dealt = harm_dealt(engine, state, after, action.striker)
@@ -171,14 +173,15 @@ def _run(
     return frontier
 
 
-def _check_step_size(engine: Engine, state: FightState, action: Action) -> None:
-    paths = first_path_size(lambda d: engine.step(state, action, d))
-    if paths > MAX_STEP_PATHS:
+def _kernel(engine: Engine, state: FightState, action: Action) -> Weighted[FightState]:
+    try:
+        return engine.kernel(state, action, max_paths=MAX_STEP_PATHS)
+    except TooManyPaths:
         raise InputError(
-            f"a step of this fight ({action.label}) has about {paths:,} branches: too many "
-            "for --exact",
+            f"a step of this fight ({action.label}) has over {MAX_STEP_PATHS:,} branches: too "
+            "many for --exact",
             tip="drop --exact and simulate (-n), or make the fight smaller",
-        )
+        ) from None
 
 
 def _probabilities(dist: Weighted[FightState], exact: bool) -> list[tuple[FightState, Any]]:

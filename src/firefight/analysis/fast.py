@@ -25,7 +25,7 @@ from firefight.analysis.report import Tally
 from firefight.core.sampling import AliasTable
 from firefight.core.turns import Action, FightState
 from firefight.dice import SeededDice, enumerate_outcomes
-from firefight.dice.sources import first_path_size
+from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import get_policy, mixture
 
@@ -34,7 +34,7 @@ CHUNK = 1 << 15
 #: Most enumeration paths of the start before lanes roll their starts one by one instead.
 START_PATHS = 20_000
 #: Most enumeration paths of a kernel worth building.
-KERNEL_PATHS = 200_000
+KERNEL_PATHS = 20_000
 #: Lanes that must reach a (state, action) before its exact kernel is built.
 KERNEL_FROM = 48
 
@@ -53,10 +53,11 @@ class KernelSampler:
         self.engine = engine
         self.states: list[FightState] = []
         self.ids: dict[FightState, int] = {}
-        self.ended: list[bool] = []
-        #: Per state: who is out of the fight (one flag per combatant) and the round.
-        self.out_flags: list[list[bool]] = []
-        self.rounds: list[int] = []
+        #: Per state id (numpy arrays grown by doubling, so a pass reads them without copying
+        #: every state seen so far): ended, who is out of the fight, the round.
+        self.ended = np.zeros(1024, dtype=bool)
+        self.out_flags = np.zeros((1024, len(engine.scenario.spec.combatants)), dtype=bool)
+        self.rounds = np.zeros(1024, dtype=np.int64)
         self.kernels: dict[tuple[int, str], _Kernel] = {}
         #: Lanes that reached (state, action) so far, stepped plainly until worth a kernel.
         self.visits: dict[tuple[int, str], int] = {}
@@ -68,18 +69,23 @@ class KernelSampler:
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
         #: The settled start's distribution (round 1's initiative), when small enough to list.
         self.start: _Kernel | None = None
-        if first_path_size(engine.start) <= START_PATHS:
-            self.start = self._table(enumerate_outcomes(engine.start), None)
+        try:
+            start = enumerate_outcomes(engine.start, max_paths=START_PATHS)
+            self.start = self._table(start, None)
+        except TooManyPaths:
+            pass  # many combatants' initiative: each lane rolls its own start
 
     def intern(self, state: FightState) -> int:
         found = self.ids.get(state)
         if found is None:
             found = self.ids[state] = len(self.states)
             self.states.append(state)
-            self.ended.append(state.ending is not None)
+            if found >= len(self.ended):
+                self._grow()
+            self.ended[found] = state.ending is not None
             turns = self.engine.turns
-            self.out_flags.append([not turns.can_fight(c) for c in state.combatants])
-            self.rounds.append(state.round)
+            self.out_flags[found] = [not turns.can_fight(c) for c in state.combatants]
+            self.rounds[found] = state.round
         return found
 
     def _table(self, dist: Any, before: FightState | None, actor: str | None = None) -> _Kernel:
@@ -102,6 +108,14 @@ class KernelSampler:
             found = self.kernels[key] = self._table(dist, state, action.striker)
         return found
 
+    def _grow(self) -> None:
+        size = 2 * len(self.ended)
+        self.ended = np.resize(self.ended, size)
+        self.rounds = np.resize(self.rounds, size)
+        flags = np.zeros((size, self.out_flags.shape[1]), dtype=bool)
+        flags[: len(self.out_flags)] = self.out_flags
+        self.out_flags = flags
+
     def worth_a_kernel(self, sid: int, action: Action, lanes: int) -> bool:
         """Build (or use) the exact kernel, or step these few lanes one by one on seeded dice?
 
@@ -116,9 +130,12 @@ class KernelSampler:
         if seen < KERNEL_FROM or key in self.too_big:
             return False
         state = self.states[sid]
-        if first_path_size(lambda d: self.engine.step(state, action, d)) > KERNEL_PATHS:
+        try:
+            dist = self.engine.kernel(state, action, max_paths=KERNEL_PATHS)
+        except TooManyPaths:
             self.too_big.add(key)
             return False
+        self.kernels[key] = self._table(dist, state, action.striker)
         return True
 
     def choice(self, sid: int) -> list[tuple[Action, float]] | None:
@@ -146,8 +163,7 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
     never = np.iinfo(np.int64).max
     fell = np.full((n, len(sampler.column)), never, dtype=np.int64)
     active = np.arange(n)
-    ended = np.array(sampler.ended, dtype=bool)
-    active = active[~ended[state_of[active]]]
+    active = active[~sampler.ended[state_of[active]]]
     while active.size:
         ids = state_of[active]
         order = np.argsort(ids, kind="stable")
@@ -171,9 +187,8 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
                 picks = k.table.sample(len(group), rng)
                 state_of[group] = k.next_ids[picks]
                 dealt[group, column] += k.dealt[picks]
-        ended = np.array(sampler.ended, dtype=bool)
         _mark_fallen(sampler, state_of, active, fell, never)
-        active = active[~ended[state_of[active]]]
+        active = active[~sampler.ended[state_of[active]]]
     tally = new_tally(engine)
     initial = engine.initial()
     finals, counts = np.unique(state_of, return_counts=True)
@@ -195,8 +210,8 @@ def _mark_fallen(
     never: int,
 ) -> None:
     """Record the round each lane's combatants first fell out of the fight."""
-    flags = np.array(sampler.out_flags, dtype=bool)[state_of[lanes]]
-    rounds = np.array(sampler.rounds, dtype=np.int64)[state_of[lanes]]
+    flags = sampler.out_flags[state_of[lanes]]
+    rounds = sampler.rounds[state_of[lanes]]
     now = fell[lanes]
     newly = flags & (now == never)
     fell[lanes] = np.where(newly, rounds[:, None], now)

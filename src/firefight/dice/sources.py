@@ -220,6 +220,13 @@ class _Shared:
     depth: Depth
     branches: dict[Any, Branches] = field(default_factory=dict)
     derived: dict[Hashable, Branches] = field(default_factory=dict)
+    #: Most paths (nested derives included) before :class:`TooManyPaths`; None: no limit.
+    max_paths: int | None = None
+    walked: int = 0
+
+
+class TooManyPaths(DiceError):
+    """An enumeration that would walk more paths than its caller allowed."""
 
 
 class ExactDice:
@@ -296,15 +303,21 @@ class ExactDice:
 
 
 def enumerate_outcomes(
-    fn: Callable[[DiceSource], T], *, depth: Depth | int | None = None
+    fn: Callable[[DiceSource], T],
+    *,
+    depth: Depth | int | None = None,
+    max_paths: int | None = None,
 ) -> Weighted[T]:
     """Run ``fn`` on every branch of its dice and gather its results with exact weights.
 
     Depth-first replay: each run follows a path of branch indices, extending it with the first
     branch of any new request; then the last index that can advance is advanced. Mass that open-
-    ended dice leave out stays out and shows as ``truncated_mass``.
+    ended dice leave out stays out and shows as ``truncated_mass``. Past ``max_paths`` runs of
+    ``fn`` (nested derives counted), :class:`TooManyPaths` is raised: a guard for callers that
+    would rather do without an exact answer than wait for it.
     """
-    return _enumerate(fn, _Shared(depth if isinstance(depth, Depth) else Depth(depth)))
+    shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth), max_paths=max_paths)
+    return _enumerate(fn, shared)
 
 
 def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
@@ -312,6 +325,9 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     acc: dict[T, dict[int, int]] = {}
     path: list[int] = []
     while True:
+        shared.walked += 1
+        if shared.max_paths is not None and shared.walked > shared.max_paths:
+            raise TooManyPaths(f"more than {shared.max_paths:,} paths to enumerate")
         source = ExactDice(path, shared)
         outcome = fn(source)
         slot = acc.get(outcome)
@@ -337,13 +353,3 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
         raise DiceError("exact enumeration produced more than certainty")
     g = reduce(math.gcd, weights.values(), common)
     return Weighted({k: w // g for k, w in weights.items()}, common // g)
-
-
-def first_path_size(fn: Callable[[DiceSource], Any], *, depth: Depth | int | None = None) -> int:
-    """The product of the branch counts along ``fn``'s first path: the number of paths its
-    enumeration walks when no request's branches depend on an earlier one (a cheap guard to run
-    before :func:`enumerate_outcomes`; derives are enumerated to count their branches)."""
-    shared = _Shared(depth if isinstance(depth, Depth) else Depth(depth))
-    source = ExactDice([], shared)
-    fn(source)
-    return math.prod(source._sizes)

@@ -19,7 +19,7 @@ from typing import Any
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, Turns
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.dice.sources import first_path_size
+from firefight.dice.sources import TooManyPaths
 from firefight.encounter.scenario import Scenario
 from firefight.errors import InputError
 
@@ -125,11 +125,6 @@ class Engine:
         return self.settle(self.turns.act(state, chosen, dice), dice)
 
     # -- exact -------------------------------------------------------------------------------
-    def branches(self, state: FightState, action: Action) -> int:
-        """About how many paths an exact enumeration of the action walks (the product of the
-        branch counts along its first path)."""
-        return first_path_size(lambda d: self._act_through(state, action, d))
-
     def act_distribution(self, state: FightState, action: Action) -> Weighted[FightState]:
         """Every state the action leads to (before the next round starts), exactly; an action
         left in progress is followed through on each decider's first legal action. Refused
@@ -137,13 +132,16 @@ class Engine:
         key = (state, action)
         found = self._acts.get(key)
         if found is None:
-            paths = self.branches(state, action)
-            if paths > PREVIEW_PATHS:
-                raise TooManyBranches(
-                    f"{action.label}: about {paths:,} branches, too many to enumerate exactly",
-                    tip="the action still resolves; only its exact preview is left out",
+            try:
+                found = enumerate_outcomes(
+                    lambda d: self._act_through(state, action, d), max_paths=PREVIEW_PATHS
                 )
-            found = enumerate_outcomes(lambda d: self._act_through(state, action, d))
+            except TooManyPaths:
+                raise TooManyBranches(
+                    f"{action.label}: over {PREVIEW_PATHS:,} branches, too many to enumerate "
+                    "exactly",
+                    tip="the action still resolves; only its exact preview is left out",
+                ) from None
             self._acts[key] = found
             if len(self._acts) > self._cache_size:
                 self._acts.popitem(last=False)
@@ -167,9 +165,12 @@ class Engine:
             after = self.judge(self.turns.act(after, self.turns.legal_actions(after)[0], dice))
         return after
 
-    def kernel(self, state: FightState, action: Action) -> Weighted[FightState]:
-        """The transition kernel: every settled state one step leads to, exactly."""
-        return enumerate_outcomes(lambda d: self.step(state, action, d))
+    def kernel(
+        self, state: FightState, action: Action, max_paths: int | None = None
+    ) -> Weighted[FightState]:
+        """The transition kernel: every settled state one step leads to, exactly (past
+        ``max_paths`` enumeration paths, :class:`~firefight.dice.sources.TooManyPaths`)."""
+        return enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
 
     def preview(self, state: FightState, action: Action) -> Preview:
         """Exact odds of ``action`` from ``state``, by the rule code that will resolve it (or,
