@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from firefight.encounter import Encounter, Engine, fight, load_record, read_scen
 from firefight.encounter.fight import play, policy_rng
 
 sys.path.insert(0, str(Path(__file__).parent))
-from perfdoc import write_section
+from perfdoc import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -224,16 +223,8 @@ def main() -> None:
         f"firefight simulate examples/warfare2d20/encounters/duel.toml -n {n}",
     )
 
-    load = os.getloadavg()[0]
-    head = (
-        f"{SECTION}\n\nWritten by `python benchmarks/bench_encounter.py` on {platform.machine()} / "
-        f"Python {platform.python_version()} / numpy {np.__version__}, {os.cpu_count()} CPUs, "
-        f"load average {load:.1f} at the end of the run.\n\n"
-        "| what | goal | measured | command |\n|---|---|---:|---|\n"
-    )
-    body = "".join(f"| {a} | {b} | {c} | `{d}` |\n" for a, b, c, d in rows)
     if not args.no_write:
-        write_section(SECTION, head + body)
+        write_table(SECTION, "bench_encounter.py", f"numpy {np.__version__}", rows)
 
 
 if __name__ == "__main__":

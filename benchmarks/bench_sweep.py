@@ -8,8 +8,6 @@ machine's load: run it on a quiet machine with at least two cores.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import time
@@ -21,7 +19,7 @@ import numpy as np
 from firefight.analysis.sweep import SweepPlan, plan_sweep, run_sweep
 
 sys.path.insert(0, str(Path(__file__).parent))
-from perfdoc import write_section
+from perfdoc import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -96,16 +94,10 @@ def main() -> None:
         "firefight sweep ... --scheduler tcp://127.0.0.1:8786",
     )
 
-    load = os.getloadavg()[0]
-    head = (
-        f"{SECTION}\n\nWritten by `python benchmarks/bench_sweep.py` on {platform.machine()} / "
-        f"Python {platform.python_version()} / numpy {np.__version__} / dask {dask.__version__}, "
-        f"{os.cpu_count()} CPUs, load average {load:.1f} at the end of the run.\n\n"
-        "| what | goal | measured | command |\n|---|---|---:|---|\n"
-    )
-    body = "".join(f"| {a} | {b} | {c} | `{d}` |\n" for a, b, c, d in rows)
     if not args.no_write:
-        write_section(SECTION, head + body)
+        write_table(
+            SECTION, "bench_sweep.py", f"numpy {np.__version__} / dask {dask.__version__}", rows
+        )
 
 
 if __name__ == "__main__":

@@ -20,3 +20,21 @@ def write_section(heading: str, text: str) -> None:
     else:
         doc = doc.rstrip("\n") + "\n\n" + text + "\n"
     DOC.write_text(doc.rstrip("\n") + "\n")
+
+
+def write_table(
+    heading: str, script: str, versions: str, rows: list[tuple[str, str, str, str]]
+) -> None:
+    """The benchmarks' common section: who wrote it on what machine, then one row per figure
+    (what, goal, measured, command)."""
+    import os
+    import platform
+
+    head = (
+        f"{heading}\n\nWritten by `python benchmarks/{script}` on {platform.machine()} / "
+        f"Python {platform.python_version()} / {versions}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f} at the end of the run.\n\n"
+        "| what | goal | measured | command |\n|---|---|---:|---|\n"
+    )
+    body = "".join(f"| {a} | {b} | {c} | `{d}` |\n" for a, b, c, d in rows)
+    write_section(heading, head + body)
