@@ -356,6 +356,31 @@ def sweep(
         )
 
 
+@app.command()
+def serve(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH_OR_URL",
+            help="SQLite file or SQLAlchemy URL (default: tracker.sqlite3 in the user's data "
+            "folder, $XDG_DATA_HOME/firefight).",
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    examples: Annotated[
+        Path | None,
+        typer.Option("--examples", help="Folder of example scenarios (default: the bundled ones)."),
+    ] = None,
+) -> None:
+    """The GM's web tracker: encounters in a database, a GM page and a players' page."""
+    with user_errors():
+        from firefight.cli import serve_commands
+
+        serve_commands.serve(db, host, port, examples)
+
+
 encounter_app = typer.Typer(
     help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
     no_args_is_help=True,

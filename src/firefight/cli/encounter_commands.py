@@ -198,8 +198,6 @@ def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> 
     enc = load_record(file)
     dice = _dice(seed, dice_text)
     step = enc.act(action_id, dice)
-    if isinstance(dice, ScriptedDice):
-        dice.check_all_used()
     save_record(enc, file)
     console = Console(highlight=False)
     console.print(f"[bold]{step.label}[/bold]")
@@ -211,7 +209,7 @@ def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
     if dice_text is not None:
-        from firefight.cli.ruleset_commands import parse_faces
+        from firefight.dice.faces import parse_faces
 
         return ScriptedDice(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)

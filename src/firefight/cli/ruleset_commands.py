@@ -16,36 +16,9 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset
 from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
+from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
 from firefight.rulesets import REGISTRY, available, get_ruleset
-
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-
-
-def parse_faces(text: str) -> list[int]:
-    """``"4,8, 11 4"`` -> [4, 8, 11, 4]; one clear line if a face is not a whole number (ASCII
-    digits only: ``int()`` would quietly read other scripts' digits)."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        raise InputError("--dice is empty", tip="give the faces rolled, e.g. --dice 4,8,11,4")
-    if len(parts) > MAX_FACES:
-        raise InputError(
-            f"--dice has {len(parts):,} faces, more than {MAX_FACES:,}",
-            tip="give the faces of one resolution only",
-        )
-    faces = []
-    for i, part in enumerate(parts, start=1):
-        if not _WHOLE.fullmatch(part) or len(part) > 6:
-            raise InputError(
-                f"--dice face {i} is {clip(part)!r}, not a face of a die",
-                tip="write the faces as digits 0-9, e.g. --dice 4,8,11,4",
-            )
-        faces.append(int(part))
-    return faces
-
-
-#: Most faces ``--dice`` takes (far more than any resolution rolls).
-MAX_FACES = 10_000
 
 
 class _CountingDice(ScriptedDice):

@@ -92,8 +92,14 @@ class Encounter:
         return self.states[-1]
 
     def act(self, action_id: str, dice: DiceSource) -> Step:
-        """Resolve one legal action on ``dice``; the redo stack is cleared."""
+        """Resolve one legal action on ``dice``; the redo stack is cleared.
+
+        On scripted dice (the table's faces) every face must be used: a face left over is refused
+        before anything is recorded, so a refused step leaves the encounter as it was.
+        """
         step, state = self._play(self.state, action_id, dice)
+        if isinstance(dice, ScriptedDice):
+            dice.check_all_used()
         self.steps.append(step)
         self.states.append(state)
         self.redo_stack.clear()

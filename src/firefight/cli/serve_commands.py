@@ -1,0 +1,27 @@
+"""``firefight serve``: the web tracker on uvicorn; uvicorn is imported here only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firefight.errors import InputError
+
+#: The repository's example scenarios, beside the package in a source checkout.
+BUNDLED_EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
+    import uvicorn
+
+    from firefight.web.api import create_app
+    from firefight.web.store import Store, database_url
+
+    if examples is not None and not examples.is_dir():
+        raise InputError(f"--examples {examples} is not a folder", tip="give the examples folder")
+    store = Store(database_url(db))
+    app = create_app(store, examples=examples or BUNDLED_EXAMPLES)
+    print(f"firefight tracker on http://{host}:{port}/  (database {store.url}; Ctrl-C stops)")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    finally:
+        store.close()

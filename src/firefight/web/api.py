@@ -1,0 +1,271 @@
+"""The tracker's HTTP face: the JSON API under ``/api``, the GM's and players' pages, live updates.
+
+Routes that compute (act, previews) are plain ``def`` so FastAPI runs them on its thread pool and
+the event loop stays free for the players' live streams. Every refusal is JSON
+``{"detail": "one line"}``: 401 without a token, 403 with the wrong one (a players' token writing,
+another encounter's token), 404 for an unknown encounter, 409 when another server wrote first,
+413 for an oversized request, 422 for a bad action, faces or scenario, 429 past the rate limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from firefight.errors import FirefightError
+from firefight.web.limits import BodyLimit, RateLimit
+from firefight.web.store import StaleVersion, Store
+from firefight.web.tracker import Forbidden, NotFound, Tracker
+
+STATIC = Path(__file__).parent / "static"
+#: Seconds between keep-alive comments on a live stream (proxies close idle connections).
+KEEP_ALIVE = 15.0
+
+
+class _Unauthorized(Exception):
+    pass
+
+
+class CreateBody(BaseModel):
+    """Start an encounter: one of scenario TOML text, a bundled example id, or a record."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: str | None = Field(None, description="scenario TOML text")
+    example: str | None = Field(None, description="a bundled example, e.g. graydawn/duel")
+    record: dict[str, Any] | None = Field(
+        None, description="a record exported by the tracker or saved by `firefight encounter`"
+    )
+    players_side: str | None = Field(None, description="the side the players' link shows in full")
+    enemy_detail: Literal["status", "names"] = "status"
+    seed: int | None = Field(None, ge=0, description="seed of the start's dice (initiative)")
+
+
+class Created(BaseModel):
+    id: str
+    gm_token: str
+    player_token: str
+
+
+class ActBody(BaseModel):
+    """One action, on the table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(description="an action id from GET .../actions")
+    dice: list[int | str] | None = Field(None, description="faces in transcript order")
+    seed: int | None = Field(None, ge=0)
+
+
+class SettingsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enemy_detail: Literal["status", "names"]
+
+
+def _tracker(request: Request) -> Tracker:
+    tracker: Tracker = request.app.state.tracker
+    return tracker
+
+
+def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _Unauthorized()
+    return token.strip()
+
+
+Token = Annotated[str, Depends(_bearer)]
+
+
+def _gm(encounter_id: str, request: Request, token: Token) -> str:
+    _tracker(request).require_gm(encounter_id, token)
+    return encounter_id
+
+
+#: An encounter id whose request carries that encounter's GM token.
+GmId = Annotated[str, Depends(_gm)]
+
+
+def create_app(
+    store: Store,
+    *,
+    examples: Path | None = None,
+    max_body: int = 1 << 20,
+    rate: float = 20.0,
+    burst: int = 60,
+) -> FastAPI:
+    """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios."""
+    tracker = Tracker(store, examples)
+    app = FastAPI(
+        title="firefight tracker",
+        description="The GM's combat tracker for the five rulesets of firefight. Tokens travel "
+        "as `Authorization: Bearer <token>`.",
+        version="1",
+    )
+    app.state.tracker = tracker
+    app.add_middleware(RateLimit, rate=rate, burst=burst)
+    app.add_middleware(BodyLimit, max_body=max_body)
+    _errors(app)
+
+    # -- API -----------------------------------------------------------------------------------
+    @app.get("/api/examples", tags=["encounters"])
+    def examples_list() -> list[dict[str, str]]:
+        """The bundled example scenarios a GM can start from."""
+        return tracker.examples_list()
+
+    @app.post("/api/encounters", status_code=201, response_model=Created, tags=["encounters"])
+    def create(body: CreateBody) -> Created:
+        """Start an encounter; the two tokens are shown here once and never again."""
+        made = tracker.create(**body.model_dump())
+        return Created(id=made.id, gm_token=made.gm_token, player_token=made.player_token)
+
+    @app.get("/api/encounters/{encounter_id}", tags=["GM"])
+    def state(encounter_id: GmId) -> dict[str, Any]:
+        """The state, as `firefight encounter show --json` prints it (and `after` at the end)."""
+        return tracker.state(encounter_id)
+
+    @app.get("/api/encounters/{encounter_id}/actions", tags=["GM"])
+    def actions(encounter_id: GmId) -> list[dict[str, Any]]:
+        """The legal actions of whoever acts, each with its exact odds preview."""
+        return tracker.actions(encounter_id)
+
+    @app.get("/api/encounters/{encounter_id}/log", tags=["GM"])
+    def log(encounter_id: GmId) -> dict[str, Any]:
+        """The start's transcript and every step with its faces and transcript."""
+        return tracker.log(encounter_id)
+
+    @app.post("/api/encounters/{encounter_id}/act", tags=["GM"])
+    def act(encounter_id: GmId, body: ActBody) -> dict[str, Any]:
+        """Resolve one action; the new state. Refused faces or ids change nothing."""
+        return tracker.act(encounter_id, body.action, body.dice, body.seed)
+
+    @app.post("/api/encounters/{encounter_id}/undo", tags=["GM"])
+    def undo(encounter_id: GmId) -> dict[str, Any]:
+        return tracker.undo(encounter_id)
+
+    @app.post("/api/encounters/{encounter_id}/redo", tags=["GM"])
+    def redo(encounter_id: GmId) -> dict[str, Any]:
+        return tracker.redo(encounter_id)
+
+    @app.get("/api/encounters/{encounter_id}/record", tags=["GM"])
+    def record(encounter_id: GmId) -> dict[str, Any]:
+        """The record, the same JSON `firefight encounter` saves (import it there or here)."""
+        return tracker.record(encounter_id)
+
+    @app.get("/api/encounters/{encounter_id}/settings", tags=["GM"])
+    def settings(encounter_id: GmId) -> dict[str, Any]:
+        return tracker.settings(encounter_id)
+
+    @app.put("/api/encounters/{encounter_id}/settings", tags=["GM"])
+    def put_settings(encounter_id: GmId, body: SettingsBody) -> dict[str, Any]:
+        """What the players' page shows of the other sides: "status" or "names"."""
+        return tracker.set_enemy_detail(encounter_id, body.enemy_detail)
+
+    @app.get("/api/encounters/{encounter_id}/player", tags=["players"])
+    def player(encounter_id: str, token: Token) -> dict[str, Any]:
+        """The players' view (players' or GM's token): never the enemies' hidden fields."""
+        tracker.role(encounter_id, token)
+        return tracker.player(encounter_id)
+
+    @app.get("/api/encounters/{encounter_id}/events", tags=["players"])
+    async def events(
+        encounter_id: str, request: Request, token: Annotated[str, Query()]
+    ) -> StreamingResponse:
+        """Server-sent events: `data: <version>` after every committed change. The token is a
+        query parameter here because browsers' EventSource cannot send headers."""
+        await asyncio.to_thread(tracker.role, encounter_id, token)
+        version = await asyncio.to_thread(tracker.version, encounter_id)
+        queue = tracker.watch(encounter_id)
+        return StreamingResponse(
+            _stream(tracker, encounter_id, queue, version, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    # -- pages ---------------------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/gm/{encounter_id}", include_in_schema=False)
+    def gm_page(encounter_id: str) -> FileResponse:
+        return FileResponse(STATIC / "gm.html")
+
+    @app.get("/play/{encounter_id}", include_in_schema=False)
+    def player_page(encounter_id: str) -> FileResponse:
+        return FileResponse(STATIC / "player.html")
+
+    return app
+
+
+async def _stream(
+    tracker: Tracker,
+    encounter_id: str,
+    queue: asyncio.Queue[int],
+    version: int,
+    request: Request,
+) -> AsyncIterator[str]:
+    try:
+        yield f"data: {version}\n\n"
+        while not await request.is_disconnected():
+            try:
+                version = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            yield f"data: {version}\n\n"
+    finally:
+        tracker.unwatch(encounter_id, queue)
+
+
+def _errors(app: FastAPI) -> None:
+    """Every refusal as ``{"detail": "one line"}`` with its status."""
+
+    def reply(status: int, text: str) -> JSONResponse:
+        return JSONResponse({"detail": " ".join(text.split())}, status_code=status)
+
+    @app.exception_handler(_Unauthorized)
+    async def unauthorized(_request: Request, _err: _Unauthorized) -> JSONResponse:
+        response = reply(401, "no token: send Authorization: Bearer <token>")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @app.exception_handler(NotFound)
+    async def not_found(_request: Request, err: NotFound) -> JSONResponse:
+        return reply(404, err.one_line())
+
+    @app.exception_handler(Forbidden)
+    async def forbidden(_request: Request, err: Forbidden) -> JSONResponse:
+        return reply(403, err.one_line())
+
+    @app.exception_handler(StaleVersion)
+    async def stale(_request: Request, err: StaleVersion) -> JSONResponse:
+        return reply(409, err.one_line())
+
+    @app.exception_handler(FirefightError)
+    async def refused(_request: Request, err: FirefightError) -> JSONResponse:
+        return reply(422, err.one_line())
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, err: RequestValidationError) -> JSONResponse:
+        return reply(422, _first_problem(err.errors()))
+
+
+def _first_problem(errors: Any) -> str:
+    """Pydantic's list of problems as one line: the first field and what is wrong with it."""
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    if first.get("type") == "json_invalid":
+        return f"the body is not valid JSON: {first.get('msg', '')}"
+    return f"{where}: {first.get('msg', 'not valid')}{more}"

@@ -1,0 +1,127 @@
+"""Bounds on what one client can send: request size and request rate (plain ASGI middleware).
+
+A body over ``max_body`` bytes is refused with 413 whether or not it says its length (a chunked
+upload is counted as it arrives). Requests are limited per client address and token with a token
+bucket (``rate`` a second, bursts of ``burst``); past it, 429 with ``Retry-After``. The live
+streams count once, when they open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from typing import Any
+
+Scope = dict[str, Any]
+Receive = Any
+Send = Any
+App = Any
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _refuse(send: Send, status: int, detail: str, headers: list[tuple[bytes, bytes]]) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """413 for a request body over ``max_body`` bytes."""
+
+    def __init__(self, app: App, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        detail = f"the request is over {self.max_body:,} bytes"
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_body:
+                await _refuse(send, 413, detail, [])
+                return
+        seen = 0
+        started = False
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise _TooLarge
+            return message
+
+        async def watched(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooLarge:
+            if not started:
+                await _refuse(send, 413, detail, [])
+
+
+class RateLimit:
+    """429 past ``rate`` requests a second (bursts of ``burst``) per client address and token."""
+
+    def __init__(self, app: App, rate: float, burst: int) -> None:
+        self.app = app
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _take(self, key: tuple[str, str]) -> float:
+        """0 if a request may pass now, else the seconds until one may."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens >= 1:
+                self._buckets[key] = (tokens - 1, now)
+                if len(self._buckets) > 10_000:  # forget idle clients (bounded memory)
+                    self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+                return 0.0
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / self.rate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.rate <= 0:
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("?", 0))[0]
+        auth = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"authorization":
+                auth = value
+        query = scope.get("query_string", b"")
+        who = hashlib.sha256(auth or query).hexdigest()[:16]
+        wait = self._take((str(client), who))
+        if wait > 0:
+            await _refuse(
+                send,
+                429,
+                f"too many requests: at most {self.rate:g} a second",
+                [(b"retry-after", str(max(1, round(wait))).encode())],
+            )
+            return
+        await self.app(scope, receive, send)

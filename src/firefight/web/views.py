@@ -1,0 +1,99 @@
+"""What each page of the tracker may see of an encounter.
+
+The GM sees everything (the same JSON as ``firefight encounter show --json``). The players' page
+sees its own side in full and the other sides only as the GM allows: ``"status"`` gives each
+enemy's name, whether it is out, and the fields its ruleset declares public
+(:attr:`~firefight.core.turns.Turns.public_keys`: wound state, stance, suppression...), never hit
+points, stamina or stats; ``"names"`` gives names only. The players' log holds each step's label
+and what changed in what they may see, never the transcript (whose lines name the enemies'
+remaining hit points).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from firefight.core.turns import FightState
+from firefight.encounter.fight import combatant_entry
+from firefight.encounter.record import Encounter
+
+EnemyDetail = Literal["status", "names"]
+ENEMY_DETAILS: tuple[EnemyDetail, ...] = ("status", "names")
+
+
+def visible_combatants(
+    enc: Encounter, state: FightState, side: str, enemy_detail: EnemyDetail
+) -> dict[str, dict[str, Any]]:
+    """Every combatant as the players of ``side`` may see it in ``state``."""
+    engine = enc.engine
+    public = engine.turns.public_keys
+    out: dict[str, dict[str, Any]] = {}
+    for c in state.combatants:
+        if c.side == side:
+            out[c.name] = combatant_entry(engine, c)
+        elif enemy_detail == "names":
+            out[c.name] = {"side": c.side}
+        else:
+            view = engine.turns.view(c)
+            out[c.name] = {
+                "side": c.side,
+                "out": not engine.turns.can_fight(c),
+                **{k: view[k] for k in public if k in view},
+            }
+    return out
+
+
+def player_log(enc: Encounter, side: str, enemy_detail: EnemyDetail) -> list[dict[str, Any]]:
+    """Each step's round, actor and label, and the visible fields it changed."""
+    log = []
+    before = visible_combatants(enc, enc.states[0], side, enemy_detail)
+    for step, state in zip(enc.steps, enc.states[1:], strict=True):
+        after = visible_combatants(enc, state, side, enemy_detail)
+        log.append(
+            {
+                "round": step.round,
+                "actor": step.actor,
+                "label": step.label,
+                "changes": _changes(before, after),
+            }
+        )
+        before = after
+    return log
+
+
+def _changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[str]:
+    lines = []
+    for name, now in after.items():
+        was = before.get(name, {})
+        for key, value in now.items():
+            if key != "side" and was.get(key) != value:
+                lines.append(f"{name}: {key} {_shown(was.get(key))} -> {_shown(value)}")
+    return lines
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) or "none"
+    return "-" if value is None else str(value)
+
+
+def player_view(enc: Encounter, side: str, enemy_detail: EnemyDetail) -> dict[str, Any]:
+    """The players' page: order, whose turn, the log, their side in full, enemies as allowed."""
+    state = enc.state
+    spec = enc.engine.scenario.spec
+    return {
+        "title": spec.title,
+        "ruleset": spec.ruleset,
+        "side": side,
+        "enemy_detail": enemy_detail,
+        "round": state.round,
+        "phase": state.phase,
+        "order": list(state.order),
+        "turn": state.acting,
+        "ending": state.ending,
+        "winner": state.winner,
+        "combatants": visible_combatants(enc, state, side, enemy_detail),
+        "log": player_log(enc, side, enemy_detail),
+    }
