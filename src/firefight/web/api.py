@@ -131,9 +131,10 @@ def create_app(
         return tracker.state(encounter_id)
 
     @app.get("/api/encounters/{encounter_id}/actions", tags=["GM"])
-    def actions(encounter_id: GmId) -> list[dict[str, Any]]:
-        """The legal actions of whoever acts, each with its exact odds preview."""
-        return tracker.actions(encounter_id)
+    def actions(encounter_id: GmId, odds: bool = True) -> list[dict[str, Any]]:
+        """The legal actions of whoever acts, each with its exact odds preview (`?odds=false`:
+        the list alone, at once; a preview with very many branches can take seconds)."""
+        return tracker.actions(encounter_id, odds)
 
     @app.get("/api/encounters/{encounter_id}/log", tags=["GM"])
     def log(encounter_id: GmId) -> dict[str, Any]:

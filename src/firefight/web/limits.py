@@ -20,10 +20,6 @@ Send = Any
 App = Any
 
 
-class _TooLarge(Exception):
-    pass
-
-
 async def _refuse(send: Send, status: int, detail: str, headers: list[tuple[bytes, bytes]]) -> None:
     body = json.dumps({"detail": detail}).encode()
     await send(
@@ -56,28 +52,36 @@ class BodyLimit:
             if name == b"content-length" and value.isdigit() and int(value) > self.max_body:
                 await _refuse(send, 413, detail, [])
                 return
+        if scope.get("method") not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        # Read the body first (it is bounded), so an oversized chunked upload is refused whole
+        # before the app sees any of it.
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Any:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise _TooLarge
-            return message
-
-        async def watched(message: Any) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.max_body:
                 await _refuse(send, 413, detail, [])
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Any:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 class RateLimit:

@@ -198,26 +198,29 @@ class Tracker:
                 "redo": len(enc.redo_stack),
             }
 
-    def actions(self, encounter_id: str) -> list[dict[str, Any]]:
-        """The legal actions with their exact odds previews (kept until the next step)."""
+    def actions(self, encounter_id: str, odds: bool = True) -> list[dict[str, Any]]:
+        """The legal actions, each with its exact odds preview unless ``odds`` is false.
+
+        Previews are computed outside the encounter's lock (a heavy one must not hold up a step)
+        and kept until the next step.
+        """
         with self._lock(encounter_id):
             held = self._load(encounter_id)
             if held.enc.state.ending is not None:
                 return []
-            if held.actions is None:
-                engine, state = held.enc.engine, held.enc.state
-                held.actions = [
-                    {
-                        "id": a.id,
-                        "label": a.label,
-                        "kind": a.kind,
-                        "target": a.target,
-                        "actor": a.actor,
-                        "odds": engine.preview(state, a).to_json(),
-                    }
-                    for a in engine.legal_actions(state)
-                ]
-            return held.actions
+            if held.actions is not None:
+                return held.actions if odds else [_bare(a) for a in held.actions]
+            engine, state, version = held.enc.engine, held.enc.state, held.version
+            listed = engine.legal_actions(state)
+        rows = [_bare_action(a) for a in listed]
+        if not odds:
+            return rows
+        for row, action in zip(rows, listed, strict=True):
+            row["odds"] = engine.preview(state, action).to_json()
+        with self._lock(encounter_id):
+            if held.version == version:
+                held.actions = rows
+        return rows
 
     def player(self, encounter_id: str) -> dict[str, Any]:
         with self._lock(encounter_id):
@@ -252,9 +255,10 @@ class Tracker:
         if dice is not None and seed is not None:
             raise InputError("dice and seed both given", tip="use one: table dice or program dice")
         source = (
-            ScriptedDice(parse_faces(" ".join(str(f) for f in dice), "dice"))
-            if dice is not None
-            else SeededDice(_seed(seed))
+            SeededDice(_seed(seed))
+            if dice is None
+            # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
+            else ScriptedDice(parse_faces(" ".join(str(f) for f in dice), "dice") if dice else [])
         )
         return self._write(encounter_id, lambda enc: enc.act(action, source))
 
@@ -375,6 +379,20 @@ def _seed(seed: int | None) -> int:
 
 def _dump(enc: Encounter) -> str:
     return json.dumps(enc.to_json(), sort_keys=True)
+
+
+def _bare_action(action: Any) -> dict[str, Any]:
+    return {
+        "id": action.id,
+        "label": action.label,
+        "kind": action.kind,
+        "target": action.target,
+        "actor": action.actor,
+    }
+
+
+def _bare(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "odds"}
 
 
 def _state_json(enc: Encounter) -> dict[str, Any]:

@@ -56,7 +56,7 @@
       faces.addEventListener("keydown", (event) => { if (event.key === "Enter") table(); });
       box.append(el("div", { class: "action", "data-action": action.id },
         el("div", { class: "label" }, action.label),
-        el("div", { class: "odds" }, Tracker.oddsText(action.odds)),
+        el("div", { class: "odds" }, action.odds ? Tracker.oddsText(action.odds) : "exact odds: computing..."),
         el("div", { class: "controls" },
           el("button", { onclick: roll, "data-roll": action.id }, "roll"),
           faces,
@@ -77,13 +77,28 @@
 
   async function refresh() {
     const [state, log, actions, settings] = await Promise.all([
-      call("GET", ""), call("GET", "/log"), call("GET", "/actions"), call("GET", "/settings"),
+      call("GET", ""), call("GET", "/log"), call("GET", "/actions?odds=false"), call("GET", "/settings"),
     ]);
     renderState(state);
     renderLog(log);
     renderActions(actions, state);
     document.getElementById("enemy-detail").value = settings.enemy_detail;
     document.body.dataset.steps = String(state.steps);
+    fillOdds(state.steps);
+  }
+
+  // The exact odds arrive after the list: a preview with very many branches can take a while.
+  async function fillOdds(steps) {
+    const box = document.getElementById("actions");
+    box.dataset.odds = "pending";
+    let actions;
+    try { actions = await call("GET", "/actions"); } catch (err) { error.textContent = err.message; return; }
+    if (document.body.dataset.steps !== String(steps)) return;
+    for (const action of actions) {
+      const row = box.querySelector(`[data-action="${CSS.escape(action.id)}"] .odds`);
+      if (row) row.textContent = Tracker.oddsText(action.odds);
+    }
+    box.dataset.odds = "ready";
   }
 
   document.getElementById("undo").addEventListener("click", () => guarded(async () => { await call("POST", "/undo"); await refresh(); }));

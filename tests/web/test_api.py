@@ -1,0 +1,293 @@
+"""The tracker's JSON API in process: every route, every example, every refusal."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from firefight.encounter import Encounter, load_record, save_record, show_json
+from firefight.encounter.fight import combatants_json
+from tests.web.conftest import EXAMPLE_IDS, EXAMPLES, Table, make_table
+
+
+def test_examples_lists_every_bundled_scenario(table: Table) -> None:
+    listed = table.client.get("/api/examples").json()
+    assert [e["id"] for e in listed] == EXAMPLE_IDS
+    duel = next(e for e in listed if e["id"] == "warfare2d20/duel")
+    text = (EXAMPLES / "warfare2d20" / "encounters" / "duel.toml").read_text()
+    assert duel["title"] == tomllib.loads(text)["title"]
+
+
+@pytest.mark.parametrize("example", EXAMPLE_IDS)
+def test_every_example_plays_through_the_api(table: Table, example: str) -> None:
+    made = table.start(example=example, seed=5)
+    assert set(made) == {"id", "gm_token", "player_token"}
+    state = table.gm(made, "GET").json()
+    assert state["steps"] == 0 and state["ending"] is None and state["turn"] in state["order"]
+    listed = table.gm(made, "GET", "/actions?odds=false").json()
+    assert listed and all(set(a) == {"id", "label", "kind", "target", "actor"} for a in listed)
+    after = table.gm(made, "POST", "/act", json={"action": listed[0]["id"], "seed": 9}).json()
+    assert after["steps"] == 1
+    log = table.gm(made, "GET", "/log").json()
+    assert log["steps"][0]["action"] == listed[0]["id"] and log["steps"][0]["label"]
+    view = table.player(made).json()
+    assert view["log"][0]["label"] == listed[0]["label"]
+    assert table.gm(made, "POST", "/undo").json()["steps"] == 0
+    redone = table.gm(made, "POST", "/redo").json()
+    assert redone == after  # the same faces replayed: the same state
+    record = table.gm(made, "GET", "/record").json()
+    assert record["format"] == "firefight-encounter" and len(record["steps"]) == 1
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "warfare2d20/small_duel",
+        "dragonwarriors2/goblin_duel",
+        "graydawn/fire_team",
+        "tactical_d20/knife_duel",
+        "quality_d100/small_duel",
+    ],
+)
+def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_path: Path) -> None:
+    made = table.start(example=example, seed=2)
+    actions = table.gm(made, "GET", "/actions").json()
+    record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
+    engine, state = record.engine, record.state
+    expected = [engine.preview(state, a).to_json() for a in engine.legal_actions(state)]
+    assert [a["odds"] for a in actions] == expected
+    assert all({"id", "label", "odds"} <= set(a) for a in actions)
+
+
+def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path) -> None:
+    made = table.start(example="quality_d100/small_duel", seed=3)
+    first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+    state = table.gm(made, "POST", "/act", json={"action": first, "seed": 4}).json()
+    enc = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
+    assert state == {**show_json(enc), "after": []}
+    assert state["combatants"] == combatants_json(enc.engine, enc.state)
+
+
+def test_a_scenario_text_starts_an_encounter(table: Table) -> None:
+    text = (EXAMPLES / "tactical_d20" / "encounters" / "knife_duel.toml").read_text()
+    made = table.start(scenario=text, seed=1, players_side=None)
+    assert table.gm(made, "GET").json()["ruleset"] == "tactical_d20"
+
+
+@pytest.mark.parametrize("example", ["warfare2d20/small_duel", "dragonwarriors2/goblin_duel"])
+def test_table_dice_give_what_the_program_dice_gave(
+    table: Table, tmp_path: Path, example: str
+) -> None:
+    """The faces of a step on the program's dice, typed back in, give the same step (goblin
+    duel: an attack that waits for the parry rolls nothing, and [] is its faces)."""
+    made = table.start(example=example, seed=1)
+    record = table.gm(made, "GET", "/record").json()
+    save = tmp_path / "enc.json"
+    save.write_text(json.dumps(record))
+    enc = load_record(save)
+    action = enc.engine.legal_actions(enc.state)[0].id
+    # the program's dice, then the same faces typed in: the same transcript
+    by_program = table.gm(made, "POST", "/act", json={"action": action, "seed": 11})
+    step = table.gm(made, "GET", "/log").json()["steps"][0]
+    table.gm(made, "POST", "/undo")
+    typed = table.gm(made, "POST", "/act", json={"action": action, "dice": step["faces"]})
+    assert typed.json() == by_program.json()
+    assert table.gm(made, "GET", "/log").json()["steps"][0]["lines"] == step["lines"]
+
+
+def test_records_move_between_the_cli_and_the_tracker(table: Table, tmp_path: Path) -> None:
+    from firefight.dice import SeededDice
+    from firefight.encounter import Engine, read_scenario
+
+    engine = Engine(read_scenario(EXAMPLES / "warfare2d20" / "encounters" / "small_duel.toml"))
+    enc = Encounter.begin(engine, SeededDice(1))
+    enc.act(engine.legal_actions(enc.state)[0].id, SeededDice(2))
+    file = tmp_path / "cli.json"
+    save_record(enc, file)
+    made = table.start(record=json.loads(file.read_text()))
+    assert table.gm(made, "GET").json() == {**show_json(enc), "after": []}
+    # and back: the tracker's export opens in the CLI, with the tracker's step in it
+    first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+    table.gm(made, "POST", "/act", json={"action": first, "seed": 3})
+    back = tmp_path / "back.json"
+    back.write_text(json.dumps(table.gm(made, "GET", "/record").json()))
+    reopened = load_record(back)
+    assert len(reopened.steps) == 2 and reopened.steps[-1].action == first
+
+
+def test_settings_choose_what_players_see_of_enemies(table: Table) -> None:
+    made = table.start(example="warfare2d20/duel", seed=1)
+    assert table.gm(made, "GET", "/settings").json()["enemy_detail"] == "status"
+    assert table.gm(made, "PUT", "/settings", json={"enemy_detail": "names"}).status_code == 200
+    view = table.player(made).json()
+    enemies = [c for c in view["combatants"].values() if c["side"] != view["side"]]
+    assert enemies and all(set(c) == {"side"} for c in enemies)
+
+
+def test_the_gm_token_reads_the_players_view_too(table: Table) -> None:
+    made = table.start(example="warfare2d20/duel", seed=1)
+    as_gm = table.gm(made, "GET", "/player").json()
+    assert as_gm == table.player(made).json()
+
+
+def test_openapi_documents_the_routes(table: Table) -> None:
+    paths = table.client.get("/openapi.json").json()["paths"]
+    for route in ("", "/actions", "/act", "/undo", "/redo", "/player"):
+        assert f"/api/encounters/{{encounter_id}}{route}" in paths
+    assert "/api/encounters" in paths
+    assert table.client.get("/docs").status_code == 200
+
+
+def test_pages_are_served(table: Table) -> None:
+    for page in ("/", "/gm/x", "/play/x", "/static/tracker.js"):
+        assert table.client.get(page).status_code == 200
+
+
+# -- refusals ------------------------------------------------------------------------------------
+def _detail(response: object) -> str:
+    detail: str = response.json()["detail"]  # type: ignore[attr-defined]
+    assert "\n" not in detail and detail
+    return detail
+
+
+def test_a_players_token_cannot_write(table: Table) -> None:
+    made = table.start(example="warfare2d20/duel", seed=1)
+    first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+    player = table.auth(made["player_token"])
+    base = f"/api/encounters/{made['id']}"
+    for method, path, body in [
+        ("POST", "/act", {"action": first}),
+        ("POST", "/undo", None),
+        ("POST", "/redo", None),
+        ("GET", "", None),
+        ("GET", "/actions", None),
+        ("GET", "/record", None),
+        ("PUT", "/settings", {"enemy_detail": "status"}),
+    ]:
+        response = table.client.request(method, base + path, headers=player, json=body)
+        assert response.status_code == 403, (method, path)
+        assert "players' token" in _detail(response)
+    assert table.gm(made, "GET").json()["steps"] == 0
+
+
+def test_another_encounters_token_is_refused(table: Table) -> None:
+    one = table.start(example="warfare2d20/duel", seed=1)
+    two = table.start(example="warfare2d20/duel", seed=1)
+    base = f"/api/encounters/{one['id']}"
+    for token in (two["gm_token"], two["player_token"], "not-a-token"):
+        for path in ("", "/player"):
+            response = table.client.get(base + path, headers=table.auth(token))
+            assert response.status_code == 403
+            assert "does not open this encounter" in _detail(response)
+
+
+def test_no_token_and_unknown_encounter(table: Table) -> None:
+    made = table.start(example="warfare2d20/duel", seed=1)
+    response = table.client.get(f"/api/encounters/{made['id']}")
+    assert response.status_code == 401 and response.headers["www-authenticate"] == "Bearer"
+    response = table.client.get("/api/encounters/nope", headers=table.auth(made["gm_token"]))
+    assert response.status_code == 404 and "no encounter 'nope'" in _detail(response)
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"action": "no-such-action"}, "has no action 'no-such-action'"),
+        ({"action": "FIRST", "dice": [99]}, "impossible on a d"),
+        ({"action": "FIRST", "dice": ["x"]}, "dice face 1 is 'x'"),
+        ({"action": "FIRST", "dice": [3] * 40}, "left unused"),
+        ({"action": "FIRST", "dice": []}, "scripted dice ran out: die 1 (a d20"),
+        ({"action": "FIRST", "dice": [3], "seed": 1}, "dice and seed both given"),
+        ({"action": "FIRST", "seed": -1}, "seed: Input should be greater than or equal to 0"),
+        ({"action": "FIRST", "colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({}, "action: Field required"),
+    ],
+)
+def test_bad_actions_and_faces_are_one_clear_422(table: Table, body: dict, says: str) -> None:
+    made = table.start(example="tactical_d20/knife_duel", seed=1)  # its first action rolls
+    first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+    before = table.gm(made, "GET", "/record").json()
+    version = table.store.version(made["id"])
+    body = {k: (first if v == "FIRST" else v) for k, v in body.items()}
+    response = table.gm(made, "POST", "/act", json=body)
+    assert response.status_code == 422
+    assert says in _detail(response)
+    assert table.gm(made, "GET", "/record").json() == before  # nothing changed...
+    assert table.store.version(made["id"]) == version  # ...nor was written
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"scenario": "ruleset = ["}, "scenario: not valid TOML"),
+        ({"scenario": 'ruleset = "chess"\ntitle = "x"'}, "scenario"),
+        ({"scenario": 'house = "mine.toml"'}, "names a file the server cannot read"),
+        ({"example": "warfare2d20/nope"}, "not a bundled example"),
+        ({}, "give exactly one of scenario, example or record"),
+        ({"record": {"format": "other"}}, "not a firefight encounter record"),
+        ({"example": "warfare2d20/duel", "players_side": "Martians"}, "is not a side"),
+        ({"example": "warfare2d20/duel", "enemy_detail": "all"}, "enemy_detail"),
+    ],
+)
+def test_bad_scenarios_are_one_clear_422(table: Table, body: dict, says: str) -> None:
+    response = table.client.post("/api/encounters", json=body)
+    assert response.status_code == 422
+    assert says in _detail(response)
+
+
+def test_a_body_that_is_not_json(table: Table) -> None:
+    response = table.client.post(
+        "/api/encounters", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422 and "not valid JSON" in _detail(response)
+
+
+def test_an_oversized_upload_is_refused(tmp_path: Path) -> None:
+    for table in make_table(tmp_path, max_body=10_000):
+        big = "# padding\n" * 2_000
+        response = table.client.post("/api/encounters", json={"scenario": big})
+        assert response.status_code == 413 and "over 10,000 bytes" in _detail(response)
+
+        def chunks() -> object:  # no content-length: counted as it arrives
+            for _ in range(30):
+                yield b" " * 1_000
+
+        response = table.client.post(
+            "/api/encounters", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 413
+
+
+def test_requests_past_the_rate_are_refused(tmp_path: Path) -> None:
+    for table in make_table(tmp_path, rate=1, burst=5):
+        codes = [table.client.get("/api/examples").status_code for _ in range(8)]
+        assert codes[:5] == [200] * 5 and codes[-1] == 429
+        response = table.client.get("/api/examples")
+        assert "too many requests" in _detail(response)
+        assert int(response.headers["retry-after"]) >= 1
+
+
+def test_a_finished_fight_refuses_actions_but_undoes(table: Table) -> None:
+    made = table.start(example="warfare2d20/small_duel", seed=1)
+    for n in range(200):
+        state = table.gm(made, "GET").json()
+        if state["ending"]:
+            break
+        first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+        table.gm(made, "POST", "/act", json={"action": first, "seed": n})
+    assert state["ending"] is not None
+    assert table.gm(made, "GET", "/actions").json() == []
+    response = table.gm(made, "POST", "/act", json={"action": "x"})
+    assert response.status_code == 422 and "the fight is over" in _detail(response)
+    assert table.gm(made, "POST", "/undo").json()["ending"] is None
+
+
+def test_tokens_are_stored_only_as_digests(table: Table) -> None:
+    made = table.start(example="warfare2d20/duel", seed=1)
+    row = table.store.get(made["id"])
+    assert row is not None
+    stored = json.dumps(row.__dict__)
+    assert made["gm_token"] not in stored and made["player_token"] not in stored
