@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import FrameType
 
 from firefight.errors import InputError
 
@@ -21,7 +22,17 @@ def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
     store = Store(database_url(db))
     app = create_app(store, examples=examples or BUNDLED_EXAMPLES)
     print(f"firefight tracker on http://{host}:{port}/  (database {store.url}; Ctrl-C stops)")
+    tracker = app.state.tracker
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            tracker.close_watchers()  # live streams end, so shutdown need not wait for them
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5
+    )
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+        Server(config).run()
     finally:
         store.close()

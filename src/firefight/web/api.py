@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from firefight.errors import FirefightError
 from firefight.web.limits import BodyLimit, RateLimit
 from firefight.web.store import StaleVersion, Store
-from firefight.web.tracker import Forbidden, NotFound, Tracker
+from firefight.web.tracker import CLOSED, Forbidden, NotFound, Tracker
 
 STATIC = Path(__file__).parent / "static"
 #: Seconds between keep-alive comments on a live stream (proxies close idle connections).
@@ -222,6 +222,8 @@ async def _stream(
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
+            if version == CLOSED:
+                return
             yield f"data: {version}\n\n"
     finally:
         tracker.unwatch(encounter_id, queue)

@@ -31,6 +31,9 @@ from firefight.errors import FirefightError, InputError
 from firefight.web.store import Row, Store, token_digest
 from firefight.web.views import ENEMY_DETAILS, EnemyDetail, player_view
 
+#: What a watcher's queue receives when the server stops (versions start at 1).
+CLOSED = 0
+
 
 class NotFound(FirefightError, LookupError):
     """No encounter has this id."""
@@ -315,6 +318,13 @@ class Tracker:
     def watching(self, encounter_id: str) -> int:
         with self._guard:
             return len(self._watchers.get(encounter_id, ()))
+
+    def close_watchers(self) -> None:
+        """End every live stream (the server is stopping): each queue gets :data:`CLOSED`."""
+        with self._guard:
+            watchers = [w for group in self._watchers.values() for w in group]
+        for loop, queue in watchers:
+            loop.call_soon_threadsafe(queue.put_nowait, CLOSED)
 
     def _notify(self, encounter_id: str, version: int) -> None:
         with self._guard:

@@ -1,0 +1,147 @@
+"""The tracker as a real server process on 127.0.0.1: live updates, Ctrl-C, and a crash.
+
+Each test starts ``python -m firefight serve`` on a free port with its own SQLite file, bounds
+every wait, and stops the process (SIGKILL in the crash test, as a power cut or ``kill -9`` would).
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+START_TIMEOUT = 60.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+class Server:
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "firefight", "serve", "--db", str(db), "--port", str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert self.process.poll() is None, self.process.communicate()
+            try:
+                if httpx.get(self.url + "/api/examples", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.communicate(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "tracker.sqlite3")
+    yield running
+    running.stop()
+
+
+def _start(server: Server, example: str) -> dict[str, str]:
+    response = httpx.post(server.url + "/api/encounters", json={"example": example, "seed": 1})
+    assert response.status_code == 201, response.text
+    made: dict[str, str] = response.json()
+    return made
+
+
+def _gm(server: Server, made: dict[str, str], method: str, path: str = "", **kw: Any) -> Any:
+    headers = {"Authorization": f"Bearer {made['gm_token']}"}
+    url = f"{server.url}/api/encounters/{made['id']}{path}"
+    response = httpx.request(method, url, headers=headers, timeout=60, **kw)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def _step(server: Server, made: dict[str, str], seed: int) -> dict[str, Any]:
+    first = _gm(server, made, "GET", "/actions", params={"odds": "false"})[0]["id"]
+    state: dict[str, Any] = _gm(server, made, "POST", "/act", json={"action": first, "seed": seed})
+    return state
+
+
+def _listen(server: Server, made: dict[str, str], got: queue.Queue[str]) -> threading.Thread:
+    def run() -> None:
+        url = f"{server.url}/api/encounters/{made['id']}/events"
+        try:
+            with httpx.stream("GET", url, params={"token": made["player_token"]}, timeout=30) as r:
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        got.put(line[6:])
+        except httpx.HTTPError:
+            pass  # the server stopped
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_players_get_each_step_live(server: Server) -> None:
+    made = _start(server, "warfare2d20/small_duel")
+    got: queue.Queue[str] = queue.Queue()
+    _listen(server, made, got)
+    assert got.get(timeout=10) == "1"  # the version at connection
+    for version in (2, 3):
+        _step(server, made, seed=version)
+        assert got.get(timeout=10) == str(version)
+    view = httpx.get(
+        f"{server.url}/api/encounters/{made['id']}/player",
+        headers={"Authorization": f"Bearer {made['player_token']}"},
+    ).json()
+    assert view["version"] == 3 and len(view["log"]) == 2
+
+
+def test_ctrl_c_stops_the_server_with_players_connected(server: Server) -> None:
+    made = _start(server, "warfare2d20/small_duel")
+    got: queue.Queue[str] = queue.Queue()
+    listener = _listen(server, made, got)
+    assert got.get(timeout=10) == "1"
+    server.process.send_signal(signal.SIGINT)
+    _out, err = server.process.communicate(timeout=30)
+    # uvicorn shuts down gracefully, then re-raises the SIGINT: 130 is the shell's "stopped by
+    # Ctrl-C" (0 where the parent ignores SIGINT)
+    assert server.process.returncode in (0, 130), err
+    assert "Traceback" not in err and "ERROR" not in err, err
+    listener.join(timeout=10)
+    assert not listener.is_alive()
+
+
+def test_a_killed_server_loses_no_committed_step(server: Server, tmp_path: Path) -> None:
+    made = _start(server, "quality_d100/caravan")
+    states = [_step(server, made, seed) for seed in (11, 12, 13)]
+    record = _gm(server, made, "GET", "/record")
+    server.process.send_signal(signal.SIGKILL)  # no clean shutdown: a crash
+    server.process.communicate(timeout=30)
+    again = Server(server.db)
+    try:
+        assert _gm(again, made, "GET") == states[-1]
+        assert _gm(again, made, "GET", "/record") == record
+        assert _step(again, made, seed=14)["steps"] == 4  # and play goes on
+    finally:
+        again.stop()
