@@ -36,6 +36,8 @@ def _commands() -> list[tuple[str, str]]:
                     continue  # "[--json]"-style synopsis lines show options, not a command
                 if "FILE" in line or "&&" in line:
                     continue
+                if line.startswith("firefight serve"):
+                    continue  # runs until stopped: tests/web/test_server.py starts it for real
                 out.append((doc.name, line))
     return out
 

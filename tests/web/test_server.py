@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import queue
 import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,42 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-START_TIMEOUT = 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
-
-
-class Server:
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "firefight", "serve", "--db", str(db), "--port", str(self.port)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert self.process.poll() is None, self.process.communicate()
-            try:
-                if httpx.get(self.url + "/api/examples", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.communicate(timeout=30)
+from tests.web.serving import Server
 
 
 @pytest.fixture
