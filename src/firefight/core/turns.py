@@ -42,10 +42,14 @@ class CombatantState(Protocol):
     """What the engine reads of a ruleset's per-combatant state (a frozen dataclass)."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """Unique in the scenario: actions, records and ``FightState.combatant`` find it by this."""
+        ...
 
     @property
-    def side(self) -> str: ...
+    def side(self) -> str:
+        """The side it fights for: the fight ends when at most one side can still fight."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class FightState:
         )
 
     def names(self) -> tuple[str, ...]:
+        """The combatants' names, in the scenario's order."""
         return tuple(c.name for c in self.combatants)
 
 
@@ -117,6 +122,7 @@ class Action:
         return self.credit or self.actor
 
     def param(self, key: str, default: Any = None) -> Any:
+        """The value of one of :attr:`params` (``default`` when the action has none)."""
         for k, v in self.params:
             if k == key:
                 return v
@@ -125,6 +131,8 @@ class Action:
 
 @dataclass(frozen=True)
 class SideSpec:
+    """A side of a scenario and the name of the policy that chooses for it in automatic play."""
+
     name: str
     policy: str = "first"
 
@@ -153,6 +161,7 @@ class Battlefield:
     cover: Mapping[str, str] = field(default_factory=dict)
 
     def between(self, a: str, b: str) -> Any:
+        """The range between ``a`` and ``b``: their own pair's if the scenario gives one."""
         key = frozenset((a, b))
         for names, value in self.pairs:
             if names == key:
@@ -210,6 +219,7 @@ class Turns(ABC):
         """Still in the fight (not dead, unconscious, fled, ...)."""
 
     def is_dead(self, combatant: Any) -> bool:
+        """Dead, not just out of the fight (reports count the dead apart); default never."""
         return False
 
     def in_progress(self, state: FightState) -> bool:

@@ -73,6 +73,7 @@ class Rolled:
 
     @property
     def total(self) -> int:
+        """The value as an integer; a sorted roll (a tuple of faces) has none and says so."""
         if not isinstance(self.value, int):
             raise DiceError(f"{self.node} is a tuple of faces, not a number")
         return self.value
