@@ -88,6 +88,16 @@ class FightState:
             combatants=tuple(new if c.name == new.name else c for c in self.combatants),
         )
 
+    def decider(self) -> str:
+        """Who decides now, for code that runs only while a decision is due: an error line
+        rather than ``None`` reaching a rule when nobody is (between rounds, or the fight over)."""
+        if self.acting is None:
+            raise InputError(
+                f"nobody is acting in round {self.round} ({self.phase})",
+                tip="start the encounter again (a saved one may have been edited)",
+            )
+        return self.acting
+
     def names(self) -> tuple[str, ...]:
         """The combatants' names, in the scenario's order."""
         return tuple(c.name for c in self.combatants)
