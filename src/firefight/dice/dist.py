@@ -351,16 +351,15 @@ class Dist:
             _check_span(span)
             w = bigpoly.power(self._w, count, total, _TOO_LARGE_TIP)
             return Dist._raw(self._lo * count, w, total, self._kept**count)
-        result: Dist | None = None
-        base = self
-        n = count
+        base, n = self, count
+        while not n & 1:  # count >= 1: the lowest set bit starts the sum
+            base, n = base + base, n >> 1
+        result, n = base, n >> 1
         while n:
+            base = base + base
             if n & 1:
-                result = base if result is None else result + base
+                result = result + base
             n >>= 1
-            if n:
-                base = base + base
-        assert result is not None
         return result
 
     def map(self, fn: Callable[[int], int]) -> Dist:
