@@ -94,7 +94,7 @@ class FightState:
         if self.acting is None:
             raise InputError(
                 f"nobody is acting in round {self.round} ({self.phase})",
-                tip="start the encounter again (a saved one may have been edited)",
+                tip="start the encounter again; a saved one may have been edited",
             )
         return self.acting
 
