@@ -174,6 +174,17 @@ def test_bad_weights_are_refused(weights: list[int], total: int | None, message:
         Dist(0, weights, total)
 
 
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 6, 7, 8, 12, 13])
+def test_repeat_is_the_sum_of_that_many_copies(count: int) -> None:
+    # binary powering against adding one copy at a time, on a die with a hole and cut-off mass
+    d = Dist(-1, [2, 0, 1, 3], 7)
+    added = d
+    for _ in range(count - 1):
+        added = added + d
+    assert d.repeat(count) == added
+    assert d.repeat(count).truncated_mass == added.truncated_mass
+
+
 def test_bad_queries_are_refused() -> None:
     d = exact("d6")
     with pytest.raises(DiceError, match=r"outside 0\.\.1"):

@@ -100,3 +100,16 @@ def test_errors_name_the_problem_and_the_column(text: str, message: str, column:
 def test_non_text_is_refused() -> None:
     with pytest.raises(DiceSyntaxError, match="must be text"):
         parse(6)  # type: ignore[arg-type]
+
+
+def test_sort_refuses_anything_but_plain_dice_even_past_the_grammar() -> None:
+    # the grammar lets only NdX into sort(); the tree builder holds the line itself (a check,
+    # not an assert, so it stands under python -O), here fed a tree the grammar never makes
+    import lark
+
+    from firefight.dice.parse import _build, _parser
+
+    keep = _parser().parse("3d6kh2")
+    with pytest.raises(DiceSyntaxError, match=r"sort\(\) takes plain dice at column 1"):
+        _build(lark.Tree("sort", [keep]), "sort(3d6kh2)")
+    assert _build(_parser().parse("sort(3d6)"), "sort(3d6)") == Sorted(3, 6)

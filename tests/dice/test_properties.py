@@ -158,12 +158,16 @@ def _lark_or_error(text: str) -> object:
 def test_quick_reader_builds_lark_trees_or_leaves_the_text_to_lark(text: str) -> None:
     """Whatever the hand reader accepts, Lark reads to the identical tree; what Lark refuses,
     the hand reader leaves alone (so every error still comes from Lark, with its column)."""
-    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.nodes import dice_count
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES, ROLL_BUDGET
     from firefight.dice.quickparse import quick_parse
 
     clean = text.replace("\u2212", "-").replace("\u00d7", "*").lower()
     quick = quick_parse(clean, MAX_SIDES, MAX_CONSTANT)
     if quick is None:
+        return
+    if dice_count(quick) > ROLL_BUDGET:  # parse() leaves a pool past the budget to Lark too
+        assert "over the roll budget" in str(_lark_or_error(text))
         return
     assert _lark_or_error(text) == quick
 

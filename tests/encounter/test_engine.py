@@ -56,6 +56,17 @@ def test_truncated_is_not_terminated(toy_scenario) -> None:  # type: ignore[no-u
         enc.act("wait", ScriptedDice([]))
 
 
+def test_nobody_deciding_is_one_error_line(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # a state between rounds (as a hand-edited save could hold) reaches no rule, even under -O
+    engine = engine_for(toy_scenario())
+    between = engine.initial()
+    assert between.acting is None and between.ending is None
+    with pytest.raises(InputError, match=r"^nobody is acting in round 0 \(") as err:
+        engine.legal_actions(between)
+    assert "\n" not in str(err.value) and err.value.tip
+    assert engine.start(ScriptedDice([])).decider() == "Ann"
+
+
 def test_preview_is_exact(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     # Ann hits on 4+ (1/2); Bob dodging makes it 5+ (1/3).
     engine = engine_for(toy_scenario(ann_hp=2, bob_hp=2))

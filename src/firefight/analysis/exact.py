@@ -137,8 +137,7 @@ def _run(
                         f"the fight reaches more than {max_states:,} states: too many for --exact",
                         tip="drop --exact and simulate (-n), or make the fight smaller",
                     )
-                actor = state.acting
-                assert actor is not None
+                actor = state.decider()
                 name = policy_names[engine.side_of(actor)]
                 mixed = mixture(name, engine, state, engine.legal_actions(state))
                 if mixed is None:

@@ -142,8 +142,7 @@ class KernelSampler:
         """The acting side's policy as a distribution over actions, or None (ask per lane)."""
         if sid not in self.choices:
             state = self.states[sid]
-            actor = state.acting
-            assert actor is not None
+            actor = state.decider()
             name = self.policy_names[self.engine.side_of(actor)]
             actions = self.engine.legal_actions(state)
             mixed = mixture(name, self.engine, state, actions)
@@ -230,8 +229,7 @@ def _split_by_action(
     # a stochastic policy without a declared mixture: ask it lane by lane
     state = sampler.states[sid]
     engine = sampler.engine
-    assert state.acting is not None
-    policy = get_policy(sampler.policy_names[engine.side_of(state.acting)])
+    policy = get_policy(sampler.policy_names[engine.side_of(state.decider())])
     actions = engine.legal_actions(state)
     chosen: dict[str, tuple[Action, list[int]]] = {}
     for lane in lanes.tolist():

@@ -63,8 +63,7 @@ def _one_fight(
     choices = np.random.default_rng([entropy, i, 1])
     state = engine.start(dice)
     while state.ending is None:
-        actor = state.acting
-        assert actor is not None
+        actor = state.decider()
         action = policies[sides[actor]](engine, state, engine.legal_actions(state), choices)
         after = engine.step(state, action, dice)
         tally.add_dealt(action.striker, harm_dealt(engine, state, after, action.striker))

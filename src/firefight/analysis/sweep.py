@@ -176,10 +176,9 @@ def plan_sweep(
             raise InputError(f"--vary {text}: {v.column} is varied twice", tip="vary it once")
         seen[v.locator] = text
     cells = grid(varies)
-    if not exact:
+    if n is not None:  # simulating: -n was given or defaulted above (--exact takes none)
         from firefight.analysis.simulate import MAX_FIGHTS
 
-        assert n is not None
         if not 1 <= n <= MAX_FIGHTS:
             raise InputError(f"-n {n} is out of range", tip=f"give 1 to {MAX_FIGHTS:,} fights")
         if seed is None:

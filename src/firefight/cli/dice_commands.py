@@ -17,15 +17,16 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
     node = parse(expr)
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
-    result = SeededDice(seed).roll(node)
-    assert result.rolled is not None
+    rolled = SeededDice(seed).roll(node).rolled
+    if rolled is None:  # pragma: no cover - seeded dice keep every die they roll
+        raise RuntimeError(f"seeded dice rolled {node} without keeping its dice")
     if as_json:
-        print_json({"seed": seed, **rolled_json(result.rolled)})
+        print_json({"seed": seed, **rolled_json(rolled)})
         return
     from rich.console import Console
 
     console = Console()
-    console.print(render_line(result.rolled), markup=False, highlight=False)
+    console.print(render_line(rolled), markup=False, highlight=False)
     console.print(f"seed {seed}", style="dim", markup=False)
 
 

@@ -20,10 +20,12 @@ T = TypeVar("T", bound=Hashable)
 
 
 def fraction_text(p: Fraction) -> str:
+    """An exact probability as ``"n/d"``, the form JSON output carries."""
     return f"{p.numerator}/{p.denominator}"
 
 
 def dist_json(d: Dist) -> list[dict[str, Any]]:
+    """A distribution as ``[{"value", "p", "p_float"}]``, ascending, with weight only."""
     return [{"value": v, "p": fraction_text(p), "p_float": float(p)} for v, p in d.probabilities()]
 
 
@@ -49,6 +51,7 @@ class OddsReport:
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """The shared JSON shape (see the module docstring); absent parts are left out."""
         out: dict[str, Any] = {"ruleset": self.ruleset, "title": self.title}
         if self.p_hit is not None:
             out["p_hit"] = fraction_text(self.p_hit)

@@ -25,12 +25,16 @@ CHUNK = 1 << 16
 
 @dataclass(frozen=True)
 class AliasTable(Generic[T]):
+    """Walker's alias table of an outcome distribution: ``prob`` and ``alias`` per column, so
+    one uniform draw picks an outcome."""
+
     outcomes: list[T]
     prob: npt.NDArray[np.float64]
     alias: npt.NDArray[np.intp]
 
     @classmethod
     def build(cls, w: Weighted[T]) -> AliasTable[T]:
+        """The table of ``w`` in O(n) (Vose's pairing of under- and over-full columns)."""
         outcomes = w.outcomes()
         p = np.array([float(w.p(o)) for o in outcomes])
         k = len(p)

@@ -8,9 +8,9 @@ prints inside a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from firefight.dice import Roll
 from firefight.dice.render import render_line, rolled_json
@@ -28,6 +28,7 @@ class Modifier:
     house: bool = False
 
     def text(self) -> str:
+        """The transcript line: the target, the signed value, then where it came from."""
         sign = f"{self.value:+d}"
         house = " [house rule]" if self.house else ""
         return f"{self.target} {sign}  {self.name} ({self.source}; {self.rule}){house}"
@@ -45,6 +46,7 @@ class Check:
     detail: str = ""
 
     def text(self) -> str:
+        """The transcript line: value against target, the verdict and the rule."""
         verdict = "passed" if self.passed else "failed"
         detail = f": {self.detail}" if self.detail else ""
         return f"{self.name}: {self.value} vs {self.target} -> {verdict} ({self.rule}){detail}"
@@ -58,6 +60,7 @@ class Note:
     rule: str = ""
 
     def text(self) -> str:
+        """The transcript line: the message, with its rule when it names one."""
         return f"{self.message} ({self.rule})" if self.rule else self.message
 
 
@@ -72,6 +75,7 @@ class StateChange:
     rule: str
 
     def text(self) -> str:
+        """The transcript line: who, what changed from what to what, and the rule."""
         return f"{self.who}: {self.field} {self.before} -> {self.after} ({self.rule})"
 
 
@@ -84,22 +88,37 @@ class HouseRule:
     default: Any
 
     def text(self) -> str:
+        """The transcript line, with the text's own value beside the house one."""
         return f"house rule: {self.key} = {self.value} (the text says {self.default})"
 
 
-Event = Roll | Modifier | Check | Note | StateChange | HouseRule
+class RuleEvent(Protocol):
+    """An event a ruleset defines for itself (dragonwarriors2's double six): like the core's
+    own, a frozen dataclass that says in one line what happened."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    def text(self) -> str:
+        """The transcript line."""
+        ...
 
 
-def event_text(event: Any) -> str:
+#: Anything a transcript holds: a roll the dice source recorded, or what rule code recorded.
+Event = Roll | Modifier | Check | Note | StateChange | HouseRule | RuleEvent
+
+E = TypeVar("E")
+
+
+def event_text(event: Event) -> str:
+    """One transcript line: a roll shows every die, any other event says itself."""
     if isinstance(event, Roll):
         body = render_line(event.rolled) if event.rolled else f"{event.expr} = {event.value}"
         return f"roll {event.why}: {body}" if event.why else f"roll: {body}"
-    if hasattr(event, "text"):
-        return str(event.text())
-    return str(event)
+    return event.text()
 
 
-def event_json(event: Any) -> dict[str, Any]:
+def event_json(event: Event) -> dict[str, Any]:
+    """A JSON-ready record of one event: ``{"event": kind, ...fields}``, a roll with its dice."""
     if isinstance(event, Roll):
         out: dict[str, Any] = {"event": "roll", "why": event.why}
         if event.rolled:
@@ -132,30 +151,36 @@ def _plain(value: Any) -> Any:
 class Transcript:
     """The ordered events of one resolution."""
 
-    events: tuple[Any, ...]
+    events: tuple[Event, ...]
 
     @classmethod
-    def since(cls, events: list[Any], mark: int) -> Transcript:
+    def since(cls, events: Sequence[Event], mark: int) -> Transcript:
+        """What a dice source recorded after ``mark`` (its event count before the resolution)."""
         return cls(tuple(events[mark:]))
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
 
     def __len__(self) -> int:
         return len(self.events)
 
     def rolls(self) -> list[Roll]:
+        """Every roll, in the order the dice were asked."""
         return [e for e in self.events if isinstance(e, Roll)]
 
-    def of_type(self, kind: type) -> list[Any]:
+    def of_type(self, kind: type[E]) -> list[E]:
+        """The events of one kind (``Check``, ``Note``, ...), in order, typed as that kind."""
         return [e for e in self.events if isinstance(e, kind)]
 
     def lines(self) -> list[str]:
+        """The transcript as text, one line per event."""
         return [event_text(e) for e in self.events]
 
     def to_json(self) -> list[dict[str, Any]]:
+        """The transcript as JSON-ready records, one per event."""
         return [event_json(e) for e in self.events]
 
 
 def modifiers_total(mods: Iterable[Modifier]) -> int:
+    """The sum the modifiers add to their target."""
     return sum(m.value for m in mods)

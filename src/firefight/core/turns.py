@@ -42,10 +42,14 @@ class CombatantState(Protocol):
     """What the engine reads of a ruleset's per-combatant state (a frozen dataclass)."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """Unique in the scenario: actions, records and ``FightState.combatant`` find it by this."""
+        ...
 
     @property
-    def side(self) -> str: ...
+    def side(self) -> str:
+        """The side it fights for: the fight ends when at most one side can still fight."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,18 @@ class FightState:
             combatants=tuple(new if c.name == new.name else c for c in self.combatants),
         )
 
+    def decider(self) -> str:
+        """Who decides now, for code that runs only while a decision is due: an error line
+        rather than ``None`` reaching a rule when nobody is (between rounds, or the fight over)."""
+        if self.acting is None:
+            raise InputError(
+                f"nobody is acting in round {self.round} ({self.phase})",
+                tip="start the encounter again; a saved one may have been edited",
+            )
+        return self.acting
+
     def names(self) -> tuple[str, ...]:
+        """The combatants' names, in the scenario's order."""
         return tuple(c.name for c in self.combatants)
 
 
@@ -117,6 +132,7 @@ class Action:
         return self.credit or self.actor
 
     def param(self, key: str, default: Any = None) -> Any:
+        """The value of one of :attr:`params` (``default`` when the action has none)."""
         for k, v in self.params:
             if k == key:
                 return v
@@ -125,6 +141,8 @@ class Action:
 
 @dataclass(frozen=True)
 class SideSpec:
+    """A side of a scenario and the name of the policy that chooses for it in automatic play."""
+
     name: str
     policy: str = "first"
 
@@ -153,6 +171,7 @@ class Battlefield:
     cover: Mapping[str, str] = field(default_factory=dict)
 
     def between(self, a: str, b: str) -> Any:
+        """The range between ``a`` and ``b``: their own pair's if the scenario gives one."""
         key = frozenset((a, b))
         for names, value in self.pairs:
             if names == key:
@@ -210,6 +229,7 @@ class Turns(ABC):
         """Still in the fight (not dead, unconscious, fled, ...)."""
 
     def is_dead(self, combatant: Any) -> bool:
+        """Dead, not just out of the fight (reports count the dead apart); default never."""
         return False
 
     def in_progress(self, state: FightState) -> bool:

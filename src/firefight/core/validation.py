@@ -139,6 +139,7 @@ def _check_values(data: Any, path: list[str | int], source: str) -> None:
 
 
 def field_path(loc: Sequence[int | str]) -> str:
+    """A pydantic location as the user writes the field: ``shooters[0].skills``."""
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))

@@ -147,6 +147,7 @@ class Dist:
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def constant(cls, value: int) -> Dist:
+        """Certainty: ``value`` with probability 1 (a modifier in an expression)."""
         return cls._raw(int(value), np.ones(1, dtype=np.int64), 1, 1)
 
     @classmethod
@@ -161,6 +162,7 @@ class Dist:
 
     @classmethod
     def from_mapping(cls, weights: Mapping[int, int], total: int | None = None) -> Dist:
+        """From ``{value: weight}``; ``total`` above the weights' sum leaves mass out."""
         if not weights:
             raise DiceError("a distribution needs at least one outcome")
         keys = [int(k) for k in weights]
@@ -174,14 +176,17 @@ class Dist:
     # -- basic facts ------------------------------------------------------------------------
     @property
     def lo(self) -> int:
+        """The smallest value with weight."""
         return self._lo
 
     @property
     def hi(self) -> int:
+        """The largest value with weight."""
         return self._lo + len(self._w) - 1
 
     @property
     def total(self) -> int:
+        """The denominator: every probability is a weight over it."""
         return self._total
 
     @property
@@ -196,6 +201,7 @@ class Dist:
 
     @property
     def kept(self) -> int:
+        """The weight the values carry (below :attr:`total` when a depth limit cut mass)."""
         return self._kept
 
     @property
@@ -209,6 +215,7 @@ class Dist:
         return zip((nz + self._lo).tolist(), [int(w) for w in self._w[nz].tolist()], strict=True)
 
     def values(self) -> list[int]:
+        """The values with non-zero weight, ascending."""
         return [int(v) for v in (np.flatnonzero(self._w) + self._lo).tolist()]
 
     def __len__(self) -> int:
@@ -222,6 +229,7 @@ class Dist:
         return Fraction(0)
 
     def probabilities(self) -> list[tuple[int, Fraction]]:
+        """``(value, P(X = value))`` for every value with weight, ascending."""
         return [(v, Fraction(w, self._total)) for v, w in self.items()]
 
     # -- summaries (over the kept mass) -----------------------------------------------------
@@ -234,11 +242,13 @@ class Dist:
 
     @property
     def mean(self) -> Fraction:
+        """The exact mean over the kept mass."""
         s1, _ = self._moments()
         return self._lo + Fraction(s1, self._kept)
 
     @property
     def variance(self) -> Fraction:
+        """The exact variance over the kept mass."""
         s1, s2 = self._moments()
         k = self._kept
         return Fraction(s2 * k - s1 * s1, k * k)
@@ -269,6 +279,7 @@ class Dist:
         return Fraction(self._kept - int(self._cumulative()[i]), self._total)
 
     def at_most(self, value: int) -> Fraction:
+        """P(X <= value): the "X or less" column of a table (same as :meth:`cdf`)."""
         return self.cdf(value)
 
     def cdf_array(self, values: npt.ArrayLike) -> WeightArray:
@@ -340,19 +351,19 @@ class Dist:
             _check_span(span)
             w = bigpoly.power(self._w, count, total, _TOO_LARGE_TIP)
             return Dist._raw(self._lo * count, w, total, self._kept**count)
-        result: Dist | None = None
-        base = self
-        n = count
+        base, n = self, count
+        while not n & 1:  # count >= 1: the lowest set bit starts the sum
+            base, n = base + base, n >> 1
+        result, n = base, n >> 1
         while n:
+            base = base + base
             if n & 1:
-                result = base if result is None else result + base
+                result = result + base
             n >>= 1
-            if n:
-                base = base + base
-        assert result is not None
         return result
 
     def map(self, fn: Callable[[int], int]) -> Dist:
+        """The distribution of ``fn(X)``: values that map together add their weights."""
         out: dict[int, int] = {}
         for v, w in self.items():
             k = fn(v)
@@ -360,6 +371,7 @@ class Dist:
         return Dist.from_mapping(out, self._total)
 
     def abs(self) -> Dist:
+        """The distribution of ``|X|`` (``abs(2d20-2d20)``: the warfare2d20 delta)."""
         if self._lo >= 0:
             return self
         if self.hi <= 0:
@@ -473,23 +485,29 @@ class Weighted(Generic[T]):
 
     @property
     def total(self) -> int:
+        """The denominator: every probability is a weight over it."""
         return self._total
 
     @property
     def kept(self) -> int:
+        """The weight the outcomes carry (below :attr:`total` when a limit cut mass)."""
         return sum(self._w.values())
 
     @property
     def truncated_mass(self) -> Fraction:
+        """Probability mass left out by a depth or path limit (0 when none)."""
         return Fraction(self._total - self.kept, self._total)
 
     def items(self) -> Iterator[tuple[T, int]]:
+        """``(outcome, weight)`` pairs, in the order the weights were given."""
         return iter(self._w.items())
 
     def outcomes(self) -> list[T]:
+        """The outcomes with weight, in the order the weights were given."""
         return list(self._w)
 
     def p(self, outcome: T) -> Fraction:
+        """P(outcome), 0 for an outcome never reached."""
         return Fraction(self._w.get(outcome, 0), self._total)
 
     def probability(self, predicate: Callable[[T], bool]) -> Fraction:
@@ -497,6 +515,7 @@ class Weighted(Generic[T]):
         return Fraction(sum(w for k, w in self._w.items() if predicate(k)), self._total)
 
     def probabilities(self) -> dict[T, Fraction]:
+        """``{outcome: P(outcome)}`` for every outcome with weight."""
         return {k: Fraction(w, self._total) for k, w in self._w.items()}
 
     def map(self, fn: Callable[[T], U]) -> Weighted[U]:

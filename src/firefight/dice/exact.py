@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import NoReturn
 
 import numpy as np
 
@@ -131,14 +132,29 @@ def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
     )
 
 
-def _tagged(node: Node, depth: Depth) -> Tagged:
+def _untagged(node: Node) -> Dist | None:
+    """Constants and plain or keep/drop dice, which carry no tags; None for any other node."""
     if isinstance(node, Const):
-        return ((NO_TAGS, Dist.constant(node.value)),)
+        return Dist.constant(node.value)
     if isinstance(node, Dice):
         if node.keep is None:
-            return ((NO_TAGS, Dist.uniform(1, node.sides).repeat(node.count)),)
+            return Dist.uniform(1, node.sides).repeat(node.count)
         high = node.keep in ("kh", "dl")
-        return ((NO_TAGS, keep_sum(node.count, node.sides, high, node.kept_count)),)
+        return keep_sum(node.count, node.sides, high, node.kept_count)
+    return None
+
+
+def _not_exact(node: Node) -> NoReturn:
+    """Refuse a node with no exact integer distribution (sorted dice are tuples of faces)."""
+    if isinstance(node, Sorted):
+        raise DiceError(f"{node} is a tuple of faces", tip="use exact_sorted() for sorted dice")
+    raise DiceError(f"cannot compute {node!r} exactly")
+
+
+def _tagged(node: Node, depth: Depth) -> Tagged:
+    single = _untagged(node)
+    if single is not None:
+        return ((NO_TAGS, single),)
     if isinstance(node, Exploding):
         die = _cp2020_die(node.sides, depth.for_die(node.sides, node.count), depth.stop)
         out = die
@@ -161,9 +177,7 @@ def _tagged(node: Node, depth: Depth) -> Tagged:
         return _merge(_map(tagged(node.operand, depth), lambda d: d.times(node.factor)))
     if isinstance(node, Abs):
         return _merge(_map(tagged(node.operand, depth), lambda d: d.abs()))
-    if isinstance(node, Sorted):
-        raise DiceError(f"{node} is a tuple of faces", tip="use exact_sorted() for sorted dice")
-    raise DiceError(f"cannot compute {node!r} exactly")
+    _not_exact(node)
 
 
 @lru_cache(maxsize=1024)
@@ -195,11 +209,10 @@ def _plain(node: Node, depth: Depth) -> Dist:
         return plain(node.operand, depth).times(node.factor)
     if isinstance(node, Abs):
         return plain(node.operand, depth).abs()
-    if isinstance(node, Dice) and node.keep is None:
-        return Dist.uniform(1, node.sides).repeat(node.count)
-    (_, d), *rest = tagged(node, depth)  # constants, keep/drop dice: one untagged group
-    assert not rest
-    return d
+    single = _untagged(node)
+    if single is None:
+        _not_exact(node)
+    return single
 
 
 @lru_cache(maxsize=1024)

@@ -33,6 +33,7 @@ class Node:
     """Base of every syntax-tree node."""
 
     def children(self) -> tuple[Node, ...]:
+        """The sub-expressions, left to right (none for a leaf); walks recurse through them."""
         return ()
 
     @property
@@ -43,6 +44,8 @@ class Node:
 
 @dataclass(frozen=True)
 class Const(Node):
+    """A whole number in the expression, e.g. the ``11`` of ``d10x + 11``."""
+
     value: int
 
     def __str__(self) -> str:
@@ -64,6 +67,7 @@ class Dice(Node):
 
     @property
     def kept_count(self) -> int:
+        """How many of the ``count`` dice the sum keeps once any are dropped."""
         if self.keep in ("kh", "kl"):
             return self.keep_n
         if self.keep in ("dh", "dl"):
@@ -110,6 +114,8 @@ class Sorted(Node):
 
 @dataclass(frozen=True)
 class Add(Node):
+    """``left + right``."""
+
     left: Node
     right: Node
 
@@ -122,6 +128,8 @@ class Add(Node):
 
 @dataclass(frozen=True)
 class Sub(Node):
+    """``left - right``: the right side is a whole sub-expression, bracketed when it prints."""
+
     left: Node
     right: Node
 
@@ -150,6 +158,8 @@ class Mul(Node):
 
 @dataclass(frozen=True)
 class Neg(Node):
+    """``-operand``: a whole sub-expression negated (``-(d4+d6)``)."""
+
     operand: Node
 
     def children(self) -> tuple[Node, ...]:
@@ -163,6 +173,8 @@ class Neg(Node):
 
 @dataclass(frozen=True)
 class Abs(Node):
+    """``abs(operand)``: the size of a difference, as in the warfare2d20 delta."""
+
     operand: Node
 
     def children(self) -> tuple[Node, ...]:

@@ -184,7 +184,13 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
         return PlusMinus(count, sides)
     if kind == "sort":
         inner = _build(kids[0], expr, level + 1)
-        assert isinstance(inner, Dice)
+        if not isinstance(inner, Dice) or inner.keep is not None:  # the grammar lets only NdX in
+            raise DiceSyntaxError(
+                "sort() takes plain dice",
+                expr=expr,
+                column=column,
+                tip="write sort(NdX), e.g. sort(3d6)",
+            )
         return Sorted(inner.count, inner.sides)
     if kind in ("add", "sub"):
         left, right = _build(kids[0], expr, level + 1), _build(kids[1], expr, level + 1)

@@ -13,6 +13,7 @@ from firefight.dice.rolling import Face, Rolled
 
 
 def face_text(face: Face) -> str:
+    """One die as a person reads it: ``7``, ``-7``, ``10!`` (exploded), ``~3~`` (dropped)."""
     text = str(face.face)
     if face.note == "replaced":
         return f"({text})"

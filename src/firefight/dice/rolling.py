@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from firefight.dice.nodes import (
     DOUBLE_SIX,
@@ -29,6 +30,9 @@ from firefight.errors import DiceError
 
 FaceSupplier = Callable[[int], int]
 Value = int | tuple[int, ...]
+#: What a rule did with one die beyond keeping or dropping it: nothing (""), "explodes" (it
+#: rolled its top face and rolls again), "replaced" (a CP2020 natural 1 that does not count).
+FaceNote = Literal["", "explodes", "replaced"]
 
 #: Most faces one expression may roll, explosions included (stops runaway chains).
 FACE_BUDGET = 10_000
@@ -42,9 +46,8 @@ class Face:
     face: int
     kept: bool = True
     sign: int = 1
-    #: "" for a plain die; "explodes" (rolled its top face and rolls again); "replaced" (a CP2020
-    #: natural 1 that does not count).
-    note: str = ""
+    #: See :data:`FaceNote`.
+    note: FaceNote = ""
 
     @property
     def counted(self) -> int:
@@ -73,6 +76,7 @@ class Rolled:
 
     @property
     def total(self) -> int:
+        """The value as an integer; a sorted roll (a tuple of faces) has none and says so."""
         if not isinstance(self.value, int):
             raise DiceError(f"{self.node} is a tuple of faces, not a number")
         return self.value

@@ -103,8 +103,7 @@ class Engine:
             raise InputError(
                 f"the fight is over ({state.ending})", tip="undo a step or start a new encounter"
             )
-        if state.acting is None:  # pragma: no cover - settle never leaves this
-            raise InputError("nobody is acting")
+        state.decider()  # settle never leaves a state where nobody decides
         return self.turns.legal_actions(state)
 
     def find_action(self, state: FightState, action_id: str) -> Action:

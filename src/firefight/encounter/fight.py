@@ -33,8 +33,7 @@ def play(
     while enc.state.ending is None and (max_steps is None or taken < max_steps):
         state = enc.state
         actions = engine.legal_actions(state)
-        assert state.acting is not None
-        policy = policies[engine.side_of(state.acting)]
+        policy = policies[engine.side_of(state.decider())]
         step = enc.act(policy(engine, state, actions, rng).id, dice)
         taken += 1
         if on_step is not None:

@@ -84,7 +84,7 @@ class Encounter:
         """Settle the scenario to its first decision on ``dice`` (round 1's initiative)."""
         mark_e, mark_t = len(dice.events), len(_tape(dice))
         state = engine.start(dice)
-        lines = Transcript(tuple(dice.events[mark_e:])).lines()
+        lines = Transcript.since(dice.events, mark_e).lines()
         return cls(engine, tuple(_tape(dice)[mark_t:]), tuple(lines), states=[state])
 
     @property
@@ -109,7 +109,7 @@ class Encounter:
         action = self.engine.find_action(state, action_id)
         mark_e, mark_t = len(dice.events), len(_tape(dice))
         after = self.engine.step(state, action, dice)
-        events = Transcript(tuple(dice.events[mark_e:]))
+        events = Transcript.since(dice.events, mark_e)
         step = Step(
             round=state.round,
             actor=action.actor,
