@@ -96,8 +96,14 @@ def test_shot_targets_the_torso_only(ammo: str) -> None:
 # --- T06 ranged --------------------------------------------------------------------------------
 def test_range_bands_and_longest_range() -> None:
     coach = "coach_gun"
-    assert "extended range penalty (30 ft, band 1)" not in mods(
-        scripted(load(attack(weapon=coach, distance=30)), [1])
+    # the boundary: at the first threshold (30 ft) no penalty, one foot past it -3 (band 2)
+    at_threshold = mods(scripted(load(attack(weapon=coach, distance=30)), [1]))
+    assert not [name for name in at_threshold if name.startswith("extended range penalty")]
+    assert (
+        mods(scripted(load(attack(weapon=coach, distance=31)), [1]))[
+            "extended range penalty (31 ft, band 2)"
+        ]
+        == -3
     )
     assert (
         mods(scripted(load(attack(weapon=coach, distance=61)), [1]))[
