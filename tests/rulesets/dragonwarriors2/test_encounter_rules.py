@@ -19,7 +19,8 @@ from firefight.rulesets.dragonwarriors2.encounter_exact import (
     roll_weights,
 )
 from firefight.rulesets.dragonwarriors2.fight import roll_initiative
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.models import Options
 from firefight.rulesets.dragonwarriors2.rules import injure, plus_minus
 
 from .test_encounter import begin, warrior, write_scenario
@@ -248,7 +249,7 @@ def test_injury_table_is_the_replay_of_injure(before: int, new: int) -> None:
         "X", 10, 10, 10, 10, before, False, False, False, None, None, 0, None, 0, "normal",
         RipostePolicy(),
     )  # fmt: skip
-    opts, house = Options(), DW2House()
+    opts, house = Options(), DragonWarriors2House()
     replay = enumerate_outcomes(lambda d: injure(d, f, new, opts, house)[1])
     _same(injury_table(10, before, new, opts, house, 0), replay)
 

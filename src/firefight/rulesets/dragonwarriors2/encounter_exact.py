@@ -16,7 +16,8 @@ from functools import lru_cache
 from itertools import permutations
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.models import Options
 from firefight.rulesets.dragonwarriors2.rules import (
     bonus_hook,
     death_check_due,
@@ -57,7 +58,7 @@ def contest_table(bonus: int, rolled: bool) -> Weighted[int]:
 
 @lru_cache(maxsize=4096)
 def injury_table(
-    toughness: int, before: int, new: int, options: Options, house: DW2House, bonus: int
+    toughness: int, before: int, new: int, options: Options, house: DragonWarriors2House, bonus: int
 ) -> Weighted[str]:
     """The verdict of :func:`.rules.injure`'s checks: dead, knocked out, stunned or wounded."""
     pairs, total = roll_weights(bonus)

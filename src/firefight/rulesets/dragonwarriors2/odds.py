@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from firefight.core.odds import OddsReport
 from firefight.dice import Depth, DiceSource, Dist, Weighted, enumerate_outcomes
 from firefight.rulesets.dragonwarriors2.gear import Fighter
 from firefight.rulesets.dragonwarriors2.rules import (
@@ -44,6 +45,7 @@ from firefight.rulesets.dragonwarriors2.rules import (
     judge_stun,
     plus_minus,
 )
+from firefight.rulesets.dragonwarriors2.situation import Exchange, Fight
 
 RollDists = Callable[[str, str, int], Dist]
 
@@ -319,3 +321,83 @@ def exchange_odds(
 
 def probability(w: Weighted[OddsKey], pred: Callable[[OddsKey], bool]) -> Fraction:
     return w.probability(pred)
+
+
+#: The ruleset id the reports carry.
+RULESET_ID = "dragonwarriors2"
+
+
+def exchange_report(situation: Exchange) -> OddsReport:
+    """Exact odds of an exchange file's exchange."""
+    return _report(situation.bout, situation.model.title, [])
+
+
+def fight_report(situation: Fight) -> OddsReport:
+    """Exact odds of a fight's first exchange on the starting states."""
+    bout = situation.first_bout()
+    notes = [
+        f"odds of the fight's first exchange ({bout.attacker.name} attacks "
+        f"{bout.defender.name}) on the starting states; a whole fight is not enumerated"
+    ]
+    return _report(bout, situation.model.title, notes)
+
+
+def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
+    ex = exchange_odds(bout)
+    w = ex.outcomes
+    a, d = bout.attacker.name, bout.defender.name
+    p_hit = w.probability(lambda k: k[0] == "defender wounded")
+    outcomes = {
+        f"{d} wounded": p_hit,
+        f"{a} wounded by a riposte": w.probability(lambda k: k[0] == "attacker wounded"),
+        "no wound": w.probability(lambda k: k[0] == "no wound"),
+    }
+    probs: dict[str, Fraction] = {}
+    for role, idx in (("defender", 3), ("attacker", 4)):
+        for status in ("stunned", "knocked out", "dead"):
+            key = f"p_{role}_{status.replace(' ', '_')}"
+            probs[key] = _p_status(w, idx, status)
+    probs["p_riposte_wound"] = outcomes[f"{a} wounded by a riposte"]
+    title = title or f"{a} attacks {d}"
+    pol = {f.name: _policy_text(f) for f in (bout.attacker, bout.defender)}
+    notes.append("riposte policy: " + "; ".join(f"{n}: {p}" for n, p in pol.items()))
+    return OddsReport(
+        ruleset=RULESET_ID,
+        title=title,
+        p_hit=p_hit,
+        outcomes=outcomes,
+        distributions={
+            "damage": w.to_dist(lambda k: k[1]),
+            "counter_damage": w.to_dist(lambda k: k[2]),
+            "contests": ex.contests.to_dist(),
+        },
+        tables={
+            "defender_status": _status_table(w, 3),
+            "attacker_status": _status_table(w, 4),
+        },
+        probabilities=probs,
+        truncated_mass=w.truncated_mass,
+        notes=tuple(notes),
+    )
+
+
+def _p_status(w: Weighted[OddsKey], idx: int, status: str) -> Fraction:
+    return w.probability(lambda k: k[idx] == status)
+
+
+def _status_table(w: Weighted[OddsKey], idx: int) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for status in ("unhurt", "wounded", "stunned", "knocked out", "dead"):
+        p = _p_status(w, idx, status)
+        if p:
+            out[status] = p
+    return out
+
+
+def _policy_text(f: Fighter) -> str:
+    p = f.policy
+    if p.rule == "margin":
+        return f"riposte when the margin is at least {p.margin}"
+    if p.rule == "choose":
+        return f"table choices {list(p.choices)}, then no riposte"
+    return p.rule

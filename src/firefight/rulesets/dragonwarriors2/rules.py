@@ -13,10 +13,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DOUBLE_SIX, DiceSource, Roll, Weighted
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, Weapon
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.models import Options
 
 #: Called when a plus-minus roll throws a double six: (who, role, roll) -> bonus to the total.
 DoubleSixHook = Callable[[str, str, Roll], int]
@@ -69,7 +71,7 @@ class Bout:
     attacker: Fighter
     defender: Fighter
     options: Options
-    house: DW2House
+    house: DragonWarriors2House
     missile: Missile | None = None
     #: Table choices each side already used earlier in a fight (riposte = "choose").
     choices_used: tuple[int, int] = (0, 0)
@@ -316,7 +318,9 @@ def judge_death(options: Options, toughness: int, wounds: int, roll: int) -> tup
     return total <= toughness, total, toughness
 
 
-def judge_stun(house: DW2House, toughness: int, wounds: int, roll: int) -> tuple[Status, int, int]:
+def judge_stun(
+    house: DragonWarriors2House, toughness: int, wounds: int, roll: int
+) -> tuple[Status, int, int]:
     """(result, Toughness total, Wounds + 5): fail -> stunned, fail by more than 5 -> out (D06)."""
     total = toughness + roll
     target = wounds + house.stun_target_bonus
@@ -332,7 +336,7 @@ def injure(
     victim: Fighter,
     new_wounds: int,
     options: Options,
-    house: DW2House,
+    house: DragonWarriors2House,
     hook: DoubleSixHook | None = None,
 ) -> tuple[Fighter, Status]:
     """Add wounds, then the death check (if due) and the stun check, on real dice."""
@@ -423,3 +427,34 @@ def run_exchange(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None
             "attacker wounded", 0, step.wounds, "unhurt", status, end.contests
         )
     return ExchangeRecord(outcome, a, d, end.choices)
+
+
+def resolve_bout(bout: Bout, dice: DiceSource) -> ExchangeRecord:
+    """An exchange as a situation file gives it: the house rules in force, then the exchange."""
+    for ev in house_events(bout.house):
+        dice.record(ev)
+    dice.record(Note(f"{bout.attacker.name} attacks {bout.defender.name}", "D04"))
+    return run_exchange(dice, bout, bonus_hook(bout.options.double_six_bonus))
+
+
+def fighter_state(f: Fighter) -> dict[str, Any]:
+    """A fighter's wounds and conditions, for summaries."""
+    return {
+        "wounds": f.wounds,
+        "stunned": f.stunned,
+        "knocked_out": f.knocked_out,
+        "dead": f.dead,
+    }
+
+
+def exchange_summary(bout: Bout, rec: ExchangeRecord) -> dict[str, Any]:
+    """Key figures of one exchange for the CLI table and JSON."""
+    o = rec.outcome
+    return {
+        "result": o.result,
+        "damage": o.damage,
+        "counter_damage": o.counter_damage,
+        "contests": o.contests,
+        bout.attacker.name: fighter_state(rec.attacker),
+        bout.defender.name: fighter_state(rec.defender),
+    }

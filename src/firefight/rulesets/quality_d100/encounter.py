@@ -49,11 +49,10 @@ from firefight.rulesets.quality_d100.fighters import (
     initial_board,
     load_profiles,
 )
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import AttackSituation
 from firefight.rulesets.quality_d100.plan import Plan, make_plan
-from firefight.rulesets.quality_d100.ruleset import record_plan
-from firefight.rulesets.quality_d100.strike import StrikeOutcome, strike
+from firefight.rulesets.quality_d100.strike import StrikeOutcome, record_plan, strike
 
 T = TypeVar("T", bound=Hashable)
 
@@ -84,8 +83,8 @@ class QualityTurns(Turns):
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
-        assert isinstance(spec.house, QualityHouse)
-        self.house: QualityHouse = spec.house
+        assert isinstance(spec.house, QualityD100House)
+        self.house: QualityD100House = spec.house
         self.profiles: dict[str, Profile] = load_profiles(spec, self.house)
         self.board = initial_board(spec)
         self.sheltered = frozenset(spec.battlefield.cover)

@@ -26,7 +26,7 @@ from firefight.rulesets.tactical_d20.encounter_state import (
     Pending,
     Zone,
 )
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import (
     AttackFields,
     Creature,
@@ -50,7 +50,9 @@ class TacticalBase(Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        self.house: TacticalHouse = house if isinstance(house, TacticalHouse) else TacticalHouse()
+        if not isinstance(house, TacticalD20House):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not tactical_d20 house rules")
+        self.house: TacticalD20House = house
         self.roster: dict[str, Combatant] = {c.name: c for c in load_combatants(spec, self.house)}
         self.distances = distances(spec, tuple(self.roster))
         #: Small caches keyed by frozen states (pure functions of them): previews and the

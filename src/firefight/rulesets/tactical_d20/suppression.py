@@ -15,7 +15,7 @@ from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
 from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.attack import check_can_act
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature, SuppressionSituation, Weapon
 
 RESULTS = ("fail", "partial", "pass")
@@ -38,10 +38,10 @@ class PreparedCone:
     cone_length: int
     dc: int
     loaded: int
-    house: TacticalHouse
+    house: TacticalD20House
 
 
-def check_suppressing_fire(weapon: Weapon, loaded: int, house: TacticalHouse) -> None:
+def check_suppressing_fire(weapon: Weapon, loaded: int, house: TacticalD20House) -> None:
     """Refuse suppressing fire from a weapon that is not automatic or lacks 15 rounds (T08)."""
     if weapon.kind != "firearm" or weapon.fire != "auto":
         raise RuleError(
@@ -61,7 +61,7 @@ def prepare_cone(
     weapon: Weapon,
     creature: Creature,
     s: SuppressionSituation,
-    house: TacticalHouse,
+    house: TacticalD20House,
 ) -> PreparedCone:
     check_can_act(shooter, "lay down suppressing fire")
     loaded = weapon.magazine if s.loaded is None else s.loaded
@@ -152,3 +152,8 @@ def check_in_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
     dice.record(Note(f"{c.name} goes on but takes {damage} damage", "T08"))
     dice.record(StateChange(c.name, "hp", c.hp, c.hp - damage, "T08"))
     return SuppressOutcome("partial", damage)
+
+
+def summary(o: SuppressOutcome) -> dict[str, object]:
+    """Key figures of suppressing fire for the CLI table and JSON."""
+    return {"result": o.result, "damage": o.damage}

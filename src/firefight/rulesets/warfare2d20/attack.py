@@ -16,7 +16,7 @@ from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.situation import Attack, Target
+from firefight.rulesets.warfare2d20.models import Attack, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 AIM_FIELDS = {"aiming": "aiming", "scope": "scope", "high-power scope": "high_power_scope"}

@@ -57,7 +57,8 @@ class Warfare2d20Turns(Actions, Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        assert isinstance(house, Warfare2d20House)
+        if not isinstance(house, Warfare2d20House):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not warfare2d20 house rules")
         self.house = house
         self.fighters = {f.name: f for f in load_fighters(spec, catalog_for(spec), house)}
         check_ranges(spec, tuple(self.fighters.values()))

@@ -18,9 +18,9 @@ from firefight.dice import DiceSource
 from firefight.rulesets.warfare2d20.attack import TargetOutcome, open_attack, resolve_target
 from firefight.rulesets.warfare2d20.fatigue import RoundFatigue, breath_modifier
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.models import Attack, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar, roll_mortar, zone_of, zones
 from firefight.rulesets.warfare2d20.roster import Fighter
-from firefight.rulesets.warfare2d20.situation import Attack, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 from firefight.rulesets.warfare2d20.wounds import STATUSES
 

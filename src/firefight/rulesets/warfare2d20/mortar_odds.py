@@ -15,6 +15,7 @@ from functools import partial, reduce
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.rulesets.warfare2d20.attack import TargetOutcome
+from firefight.rulesets.warfare2d20.models import Mortar, Target
 from firefight.rulesets.warfare2d20.mortar import (
     _fire_plan,
     _group_reach,
@@ -22,7 +23,6 @@ from firefight.rulesets.warfare2d20.mortar import (
     blast_amount,
     zone_of,
 )
-from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, take_damage
 
 State = tuple[bool, int, Body]  # struck so far, damage so far, body
