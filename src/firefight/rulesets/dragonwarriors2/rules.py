@@ -24,6 +24,8 @@ from firefight.rulesets.dragonwarriors2.models import Options
 DoubleSixHook = Callable[[str, str, Roll], int]
 
 Role = Literal["attacker", "defender"]
+#: How an exchange ended (D04-D06).
+ExchangeResult = Literal["no wound", "cut", "defender wounded", "attacker wounded"]
 
 
 @dataclass(frozen=True)
@@ -390,7 +392,7 @@ def injure(
 class ExchangeOutcome:
     """What one exchange did (hashable: odds enumerate it)."""
 
-    result: str
+    result: ExchangeResult
     #: The defender's new wounds and the attacker's (through a riposte).
     damage: int
     counter_damage: int
@@ -413,7 +415,7 @@ def run_exchange(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None
     a, d = bout.attacker, bout.defender
     step = end.step
     if step.kind != "hit":
-        result = "cut" if end.cut else "no wound"
+        result: ExchangeResult = "cut" if end.cut else "no wound"
         outcome = ExchangeOutcome(result, 0, 0, "unhurt", "unhurt", end.contests)
         return ExchangeRecord(outcome, a, d, end.choices)
     if step.victim == "defender":

@@ -64,7 +64,7 @@ def _attack_odds(w: Weighted[AttackOutcome], loaded: Loaded[Any]) -> OddsReport:
 def _cone_odds(w: Weighted[SuppressOutcome], loaded: Loaded[Any]) -> OddsReport:
     by_result = w.map(lambda o: o.result).probabilities()
     outcomes = {r: by_result.get(r, Fraction(0)) for r in (*RESULTS, "outside", "protected")}
-    check = {r: outcomes[r] for r in RESULTS}
+    check: dict[str, Fraction] = {r: outcomes[r] for r in RESULTS}
     cone: PreparedCone = loaded.prepared
     return OddsReport(
         ruleset=ID,

@@ -10,6 +10,7 @@ damage threshold (no region, burst or critical dice).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
@@ -18,14 +19,16 @@ from firefight.rulesets.tactical_d20.attack import check_can_act
 from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature, SuppressionSituation, Weapon
 
-RESULTS = ("fail", "partial", "pass")
+#: The Willpower check's results, or why no check is made (T08).
+ConeResult = Literal["fail", "partial", "pass", "outside", "protected"]
+RESULTS: tuple[ConeResult, ...] = ("fail", "partial", "pass")
 
 
 @dataclass(frozen=True)
 class SuppressOutcome:
     """``result`` is fail / partial / pass, or outside / protected when no check is made."""
 
-    result: str
+    result: ConeResult
     damage: int = 0
 
 
