@@ -146,7 +146,10 @@ class Board:
 
 def board_of(state: FightState) -> Board:
     board = state.board
-    assert isinstance(board, Board)
+    if not isinstance(board, Board):
+        raise InputError(
+            "the fight state holds no quality_d100 board", tip="start it with its own scenario"
+        )
     return board
 
 

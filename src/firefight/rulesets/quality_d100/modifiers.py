@@ -66,7 +66,8 @@ def _m(name: str, value: int, target: str, source: str, rule: str) -> Modifier:
 
 def _house_value(house: QualityD100House, key: str) -> int:
     value = getattr(house, key)
-    assert isinstance(value, int)
+    if not isinstance(value, int):
+        raise InputError(f"house rule {key} is {value!r}, not a whole number")
     return value
 
 

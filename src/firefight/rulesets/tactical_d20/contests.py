@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.errors import RuleError
+from firefight.errors import RuleError, present
 from firefight.rulesets.tactical_d20.attack import check_can_act
 from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import SIZES, ContestAction, Creature
@@ -124,9 +124,9 @@ def roll_contest(p: PreparedContest, dice: DiceSource) -> ContestOutcome:
     mine = dice.roll("1d20", why=f"{p.actor.name} {p.action} d20 ({rule})").total
     mine += sum(m.value for m in p.actor_mods)
     if p.opponent is None:
-        assert p.dc is not None
-        won = mine >= p.dc
-        dice.record(Check(p.action.replace("_", " "), mine, p.dc, won, rule))
+        dc = present(p.dc, f"{p.action} needs an opponent or a DC")
+        won = mine >= dc
+        dice.record(Check(p.action.replace("_", " "), mine, dc, won, rule))
     else:
         theirs = dice.roll("1d20", why=f"{p.opponent.name} resists d20 ({rule})").total
         theirs += sum(m.value for m in p.opponent_mods)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import Weighted
-from firefight.errors import RuleError
+from firefight.errors import RuleError, present
 from firefight.rulesets.tactical_d20.attack import AttackOutcome, prepare_attack
 from firefight.rulesets.tactical_d20.encounter_setup import (
     Combatant,
@@ -79,7 +79,7 @@ class TacticalBase(Turns):
 
     # -- what may be done -----------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        assert state.acting is not None
+        acting = present(state.acting, "no one is acting: start a round first")
         found = self._legal.get(state)
         if found is not None:
             return found
@@ -87,8 +87,8 @@ class TacticalBase(Turns):
         if board.pending is not None:
             found = self._reaction_options(state, board.pending)
         else:
-            end = Action("end_turn", state.acting, f"{state.acting} ends the turn", "wait")
-            main, tail = self._option_lists(state, state.acting)
+            end = Action("end_turn", acting, f"{acting} ends the turn", "wait")
+            main, tail = self._option_lists(state, acting)
             found = (*main, end, *tail)
         remember(self._legal, state, found)
         return found
