@@ -9,7 +9,7 @@ its chance and effect are configurable because the text leaves that table out (Q
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from firefight.core.house import house_events
 from firefight.core.transcript import Check, Note, StateChange
@@ -29,7 +29,11 @@ DESCRIPTIONS: tuple[str, ...] = (
     "maximum Endurance + 10 & possible specific grievous",
 )
 GRIEVOUS_FROM = 4
-PARRY_RESULTS = ("parry", "disarm", "disarm + riposte")
+#: Evading parry (Q07): "" (none) or one of :data:`PARRY_RESULTS`.
+Parry = Literal["", "parry", "disarm", "disarm + riposte"]
+PARRY_RESULTS: tuple[Parry, ...] = ("parry", "disarm", "disarm + riposte")
+#: Special attack effect (Q08), "" for none.
+Special = Literal["", "knocked out", "disarmed", "knocked down", "entangled", "avoided"]
 
 
 @dataclass(frozen=True)
@@ -45,9 +49,9 @@ class StrikeOutcome:
     grievous: bool = False
     #: Special attack effect (Q08): "knocked out", "disarmed", "knocked down", "entangled",
     #: "avoided", or "" for none.
-    special: str = ""
+    special: Special = ""
     #: Evading parry (Q07): "" (none), "parry", "disarm", "disarm + riposte".
-    parry: str = ""
+    parry: Parry = ""
 
     @property
     def hit(self) -> bool:
@@ -62,7 +66,7 @@ class StrikeOutcome:
         return NAMES[self.result_quality]
 
 
-def parry_result(total: int, house: QualityD100House) -> str:
+def parry_result(total: int, house: QualityD100House) -> Parry:
     """Q07: D10 + evader's rank - attacker's rank read on the parry table."""
     if total <= house.parry_max_parry:
         return PARRY_RESULTS[0]
@@ -73,7 +77,7 @@ def parry_result(total: int, house: QualityD100House) -> str:
 
 def roll_parry(
     dice: DiceSource, evader_rank: int, attacker_rank: int, house: QualityD100House
-) -> str:
+) -> Parry:
     r = dice.roll("d10", why="evader's parry D10 (Q07)")
     total = r.total + evader_rank - attacker_rank
     result = parry_result(total, house)
@@ -135,7 +139,7 @@ def _damage_taken(dice: DiceSource, plan: Plan, level: int) -> tuple[int, int]:
     return (taken, 0) if level <= 2 else (0, taken)
 
 
-def _special(dice: DiceSource, plan: Plan, level: int) -> str:
+def _special(dice: DiceSource, plan: Plan, level: int) -> Special:
     """Q08 special attacks, decided after a hit."""
     sit, house = plan.situation, plan.house
     d = sit.defender
@@ -195,7 +199,7 @@ def strike(plan: Plan, dice: DiceSource) -> StrikeOutcome:
     dice.record(
         Note(f"result quality {aq} - {dq} = {raw}: {name(level)}, {DESCRIPTIONS[level]}", "Q03")
     )
-    parry = ""
+    parry: Parry = ""
     d = sit.defender
     if sit.mode == "melee" and d.evading and d.parry and dq - aq >= house.parry_margin:
         dice.record(Note(f"evader's defence quality {dq} is {dq - aq} over the attack", "Q07"))

@@ -8,7 +8,7 @@ strikes (T10) and cover (T11).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
 from firefight.dice import DiceSource
@@ -23,13 +23,15 @@ from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import AttackFields, Creature, Weapon
 
 ROUNDS_RULE = "T06"
+#: The conditions a hit can leave (T05).
+Condition = Literal["stunned", "arm_wound", "leg_wound"]
 
 
 @dataclass(frozen=True)
 class Effect:
     """A condition a hit leaves on its target, and how long it lasts (T05)."""
 
-    condition: str
+    condition: Condition
     until: str
 
     def label(self) -> str:

@@ -17,7 +17,7 @@ from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.models import Attack, Target
+from firefight.rulesets.warfare2d20.models import Attack, Status, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 AIM_FIELDS = {"aiming": "aiming", "scope": "scope", "high-power scope": "high_power_scope"}
@@ -48,7 +48,7 @@ class TargetOutcome:
     damage: int  # through all soak, before stamina
     stamina_lost: int
     hp_lost: int
-    status: str  # "unhurt", "wounded", "unconscious", "dead" (wounds.STATUSES)
+    status: Status
 
 
 @dataclass(frozen=True)

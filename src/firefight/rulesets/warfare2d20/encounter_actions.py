@@ -19,7 +19,7 @@ from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome, open_attack, resolve_target
 from firefight.rulesets.warfare2d20.fatigue import RoundFatigue, breath_modifier
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
-from firefight.rulesets.warfare2d20.models import Attack, Mortar, Target, Thrown
+from firefight.rulesets.warfare2d20.models import Attack, Mortar, Status, Target, Thrown
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar, roll_mortar, zone_of, zones
 from firefight.rulesets.warfare2d20.roster import Fighter
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
@@ -65,7 +65,7 @@ class Soldier:
     side: str
     hit_points: int
     stamina: int
-    status: str = "unhurt"
+    status: Status = "unhurt"
     #: W10: "ambush", "passed", "failed" or "exceptionally well" ("" before the first roll).
     #: The roll itself is in the transcript; keeping only what the rules use keeps the exact
     #: chain small (the order is the state's ``order``).

@@ -193,6 +193,9 @@ class InitiativeFile(_Model):
 # Situations after loading (situation.py): catalog names resolved, defaults filled, ready for
 # the rules.
 # ----------------------------------------------------------------------------------------------
+#: W09 status words, worst last.
+Status = Literal["unhurt", "wounded", "unconscious", "dead"]
+
 AIM_LEVELS = ("none", "aiming", "scope", "high-power scope")
 
 
@@ -211,7 +214,7 @@ class Target:
     distance_m: float | None
     modifiers: tuple[ExtraModifier, ...]
     #: W09 status before the attack (an encounter carries it from hit to hit).
-    status: str = "unhurt"
+    status: Status = "unhurt"
 
 
 @dataclass(frozen=True)
