@@ -25,6 +25,8 @@ from firefight.core.transcript import Modifier, Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource
 from firefight.errors import present
+from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest, run_contest
+from firefight.rulesets.dragonwarriors2.contests import bonus_hook
 from firefight.rulesets.dragonwarriors2.encounter_exact import (
     contest_table,
     initiative_table,
@@ -42,13 +44,7 @@ from firefight.rulesets.dragonwarriors2.encounter_state import (
 )
 from firefight.rulesets.dragonwarriors2.fight import roll_initiative
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, RipostePolicy
-from firefight.rulesets.dragonwarriors2.rules import (
-    Bout,
-    bonus_hook,
-    injure,
-    judge_contest,
-    run_contest,
-)
+from firefight.rulesets.dragonwarriors2.injury import injure
 
 #: Whoever defends a contest may riposte: the decision is his own decision point.
 OFFER = RipostePolicy("always")
@@ -497,7 +493,7 @@ class DW2Turns(Turns):
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
         """Wounds, then the death check if due (D07) and the stun check (D06), by
-        :func:`.rules.injure`; a stun lasts until this point of the next turn."""
+        :func:`.injury.injure`; a stun lasts until this point of the next turn."""
         c = state.combatant(name)
         f = self.fighter(c)
         opts, house = self.cast.options, self.cast.house

@@ -9,18 +9,16 @@ from typing import Any
 from firefight.core.house import house_events
 from firefight.core.transcript import Modifier, Note, StateChange
 from firefight.dice import DiceSource
+from firefight.rulesets.dragonwarriors2.attack import (
+    Bout,
+    ExchangeOutcome,
+    fighter_state,
+    run_exchange,
+)
+from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, bonus_hook, plus_minus
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile
 from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
 from firefight.rulesets.dragonwarriors2.models import Options
-from firefight.rulesets.dragonwarriors2.rules import (
-    Bout,
-    DoubleSixHook,
-    ExchangeOutcome,
-    bonus_hook,
-    fighter_state,
-    plus_minus,
-    run_exchange,
-)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,14 @@
-"""Exact odds of one exchange, from the rule code of :mod:`.rules`.
+"""Exact odds of one exchange, from the rule code of :mod:`.attack`, :mod:`.contests` and :mod:`.injury`.
 
 A riposte chain is open-ended (a flurry can in principle go on for ever) and each contest's
 margin takes hundreds of values, so enumerating whole paths is hopeless (hundreds to the power
 of the chain's length). The chain is a Markov chain instead: its state between contests is the
 next Attack score, and the rules' own pieces are reused exactly:
 
-- every die the rules roll comes from enumerating :func:`.rules.plus_minus` (the same function
+- every die the rules roll comes from enumerating :func:`.contests.plus_minus` (the same function
   resolve calls, double-six hook included) with :func:`firefight.dice.enumerate_outcomes`;
-- every decision is the same pure function resolve uses (:func:`.rules.judge_contest`,
-  :func:`.rules.judge_death`, :func:`.rules.judge_stun`), memoised by margin;
+- every decision is the same pure function resolve uses (:func:`.attack.judge_contest`,
+  :func:`.injury.judge_death`, :func:`.injury.judge_stun`), memoised by margin;
 - a contest's margin is (attacker's score + his roll) - (defender's score + his roll), so its
   distribution is the two rolls' exact difference shifted by the scores.
 
@@ -32,18 +32,14 @@ import numpy as np
 
 from firefight.core.odds import OddsReport
 from firefight.dice import Depth, DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.rulesets.dragonwarriors2.attack import Bout, Step, judge_contest
+from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, bonus_hook, plus_minus
 from firefight.rulesets.dragonwarriors2.gear import Fighter
-from firefight.rulesets.dragonwarriors2.rules import (
-    Bout,
-    DoubleSixHook,
+from firefight.rulesets.dragonwarriors2.injury import (
     Status,
-    Step,
-    bonus_hook,
     death_check_due,
-    judge_contest,
     judge_death,
     judge_stun,
-    plus_minus,
 )
 from firefight.rulesets.dragonwarriors2.situation import Exchange, Fight
 
@@ -201,7 +197,7 @@ def stun_weights(
     """Exact stun-check weights (D06) for each wounds total in ``totals``, over the roll's total.
 
     A passive check (D02) depends only on how far Toughness + roll is from Wounds, so
-    :func:`.rules.judge_stun` is asked once per distance; its results form runs, and each wounds
+    :func:`.injury.judge_stun` is asked once per distance; its results form runs, and each wounds
     total adds up the roll's weights run by run (prefix sums).
     """
     stun = rolls(victim.name, "stun check", ROLL_DEPTH)

@@ -8,10 +8,10 @@ from firefight.core.house import HouseRules
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
 from firefight.rulesets.dragonwarriors2 import odds
+from firefight.rulesets.dragonwarriors2.attack import exchange_summary, resolve_bout
 from firefight.rulesets.dragonwarriors2.fight import fight_outcome, fight_summary, resolve_plan
 from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
 from firefight.rulesets.dragonwarriors2.models import ExchangeSituation, FightSituation
-from firefight.rulesets.dragonwarriors2.rules import exchange_summary, resolve_bout
 from firefight.rulesets.dragonwarriors2.situation import Exchange, Fight, load_exchange, load_fight
 
 #: The table of situation kinds; "attack" is the text's other word for an exchange.

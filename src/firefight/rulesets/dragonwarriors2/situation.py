@@ -11,6 +11,7 @@ from firefight.core.catalog import Catalog, load_catalog
 from firefight.core.loading import validate
 from firefight.core.validation import shown, suggest
 from firefight.errors import InputError
+from firefight.rulesets.dragonwarriors2.attack import Bout
 from firefight.rulesets.dragonwarriors2.fight import PlannedExchange, PlannedTurn
 from firefight.rulesets.dragonwarriors2.gear import Fighter, fighter, missile
 from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
@@ -19,7 +20,6 @@ from firefight.rulesets.dragonwarriors2.models import (
     ExchangeSituation,
     FightSituation,
 )
-from firefight.rulesets.dragonwarriors2.rules import Bout
 
 PACKAGE = "firefight.rulesets.dragonwarriors2"
 
