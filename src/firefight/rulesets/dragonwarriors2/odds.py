@@ -1,4 +1,5 @@
-"""Exact odds of one exchange, from the rule code of :mod:`.attack`, :mod:`.contests` and :mod:`.injury`.
+"""Exact odds of one exchange, from the rule code of :mod:`.attack`, :mod:`.contests` and
+:mod:`.injury`.
 
 A riposte chain is open-ended (a flurry can in principle go on for ever) and each contest's
 margin takes hundreds of values, so enumerating whole paths is hopeless (hundreds to the power

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from firefight.core.house import HouseRules
@@ -24,15 +25,7 @@ EXCHANGE = SituationKind(
     lambda s, rec, t: exchange_summary(s.bout, rec),
     lambda rec: rec.outcome,
 )
-ATTACK = SituationKind(
-    "attack",
-    ExchangeSituation,
-    load_exchange,
-    lambda s, dice: resolve_bout(s.bout, dice),
-    odds.exchange_report,
-    lambda s, rec, t: exchange_summary(s.bout, rec),
-    lambda rec: rec.outcome,
-)
+ATTACK = replace(EXCHANGE, name="attack")
 FIGHT = SituationKind(
     "fight",
     FightSituation,

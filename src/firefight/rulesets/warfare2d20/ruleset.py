@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from firefight.core.house import HouseRules
@@ -34,15 +35,7 @@ ATTACK = SituationKind(
     odds.attack_report,
     lambda s, o, t: attack.summary(o),
 )
-SUPPRESSION = SituationKind(
-    "suppression",
-    AttackFile,
-    load_attack,
-    attack.resolve_attack,
-    odds.attack_report,
-    lambda s, o, t: attack.summary(o),
-    command="suppress",
-)
+SUPPRESSION = replace(ATTACK, name="suppression", command="suppress")
 MORTAR = SituationKind(
     "mortar",
     MortarFile,
