@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from typer.testing import CliRunner
@@ -127,3 +128,10 @@ def test_house_rules_of_another_model_are_refused_not_replaced(rid: str) -> None
 def test_every_resolving_command_has_a_ruleset() -> None:
     commands = {row.command for rid in available() for row in get_ruleset(rid).kinds}
     assert commands == {"attack", "suppress"}
+
+
+@pytest.mark.parametrize("rid", available())
+def test_every_row_declares_the_file_model_of_its_kind(rid: str) -> None:
+    for row in get_ruleset(rid).kinds:
+        field = row.model.model_fields["kind"]
+        assert row.name in get_args(field.annotation), (row.name, row.model.__name__)
