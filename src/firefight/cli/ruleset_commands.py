@@ -81,9 +81,10 @@ def load(
     situation = ruleset.load_situation(data, source=str(file), house=rules)
     kind = ruleset.kind(situation)
     if command is not None and kind.command != command:
-        wanted = " or ".join(repr(k.name) for k in ruleset.kinds if k.command == command)
+        wanted = [repr(k.name) for k in ruleset.kinds if k.command == command]
+        other = wanted[0] if len(wanted) == 1 else f"one of {', '.join(wanted)}"
         raise InputError(
-            f"{clip_path(file)}: its kind is {kind.name!r}, not {wanted}",
+            f"{clip_path(file)}: its kind is {kind.name!r}, not {other}",
             tip=f"resolve it with firefight {kind.command} {ruleset.id} {clip_path(file)}",
         )
     return situation
