@@ -8,6 +8,10 @@ users can catch them the ordinary way.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class FirefightError(Exception):
     """Base of every error a user can cause."""
@@ -59,3 +63,11 @@ class UnknownNameError(FirefightError, LookupError):
 class RuleError(InputError):
     """A well-formed option the rules forbid (a fifth Action, a burst beyond its range, a sniper
     rifle asked to suppress); the message names the rule ID."""
+
+
+def present(value: T | None, message: str, *, tip: str | None = None) -> T:
+    """``value``, or an :class:`InputError` saying what is missing: the check an ``assert`` would
+    make, kept under ``python -O``."""
+    if value is None:
+        raise InputError(message, tip=tip)
+    return value

@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from typer.testing import CliRunner
 
 from firefight.cli.app import app
-from firefight.core.house import load_house
+from firefight.core.house import HouseRules, load_house
 from firefight.core.loading import read_toml
 from firefight.core.resolution import Resolution
 from firefight.dice import SeededDice
+from firefight.errors import InputError
 from firefight.rulesets import REGISTRY, available, get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -104,3 +106,32 @@ def test_unknown_ruleset_is_one_line_exit_2(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert res.stderr.startswith("error: unknown ruleset 'chess'")
     assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize(("rid", "path"), CASES, ids=[f"{r}/{p.name}" for r, p in CASES])
+def test_a_loaded_situation_names_its_row_of_the_kind_table(rid: str, path: Path) -> None:
+    ruleset, situation = _load(rid, path)
+    row = ruleset.kind(situation)
+    assert row.name == situation.kind
+    assert row.name == read_toml(path).get("kind", ruleset.situation_kinds[0])
+    assert row in ruleset.kinds
+
+
+@pytest.mark.parametrize("rid", available())
+def test_house_rules_of_another_model_are_refused_not_replaced(rid: str) -> None:
+    ruleset = get_ruleset(rid)
+    path = sorted((EXAMPLES / rid).glob("*.toml"))[0]
+    with pytest.raises(InputError, match=f"takes {ruleset.house_model.__name__} house rules"):
+        ruleset.load_situation(read_toml(path), source=str(path), house=HouseRules())
+
+
+def test_every_resolving_command_has_a_ruleset() -> None:
+    commands = {row.command for rid in available() for row in get_ruleset(rid).kinds}
+    assert commands == {"attack", "suppress"}
+
+
+@pytest.mark.parametrize("rid", available())
+def test_every_row_declares_the_file_model_of_its_kind(rid: str) -> None:
+    for row in get_ruleset(rid).kinds:
+        field = row.model.model_fields["kind"]
+        assert row.name in get_args(field.annotation), (row.name, row.model.__name__)

@@ -162,9 +162,7 @@ def suppress(
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.resolve(
-            ruleset, file, seed, dice, set_ or [], house, as_json, "suppression"
-        )
+        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "suppress")
 
 
 @app.command()

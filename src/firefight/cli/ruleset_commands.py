@@ -13,7 +13,7 @@ from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
-from firefight.core.ruleset import Ruleset
+from firefight.core.ruleset import AnyRuleset, Command
 from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
@@ -31,7 +31,7 @@ class _CountingDice(ScriptedDice):
         return super()._face(sides)
 
 
-def _faces_needed(ruleset: Ruleset, situation: Any, faces: list[int]) -> int | None:
+def _faces_needed(ruleset: AnyRuleset, situation: Any, faces: list[int]) -> int | None:
     counting = _CountingDice(faces)
     try:
         ruleset.resolve(situation, counting)
@@ -41,27 +41,30 @@ def _faces_needed(ruleset: Ruleset, situation: Any, faces: list[int]) -> int | N
 
 
 def load(
-    ruleset: Ruleset, file: Path, overrides: list[str], house: Path | None, kind: str | None
+    ruleset: AnyRuleset,
+    file: Path,
+    overrides: list[str],
+    house: Path | None,
+    command: Command | None,
 ) -> Any:
-    """Read the file, apply ``--set``, load house rules, and validate the situation."""
+    """Read the file, apply ``--set``, load house rules, and validate the situation; with a
+    ``command``, refuse a kind that another command resolves (the ruleset's table says which)."""
     data = apply_overrides(read_toml(file), overrides)
     rules = load_house(ruleset.house_model, house)
     situation = ruleset.load_situation(data, source=str(file), house=rules)
-    if kind == "attack" and ruleset.situation_kind(situation) == "suppression":
+    kind = ruleset.kind(situation)
+    if command is not None and kind.command != command:
+        wanted = [repr(k.name) for k in ruleset.kinds if k.command == command]
+        other = wanted[0] if len(wanted) == 1 else f"one of {', '.join(wanted)}"
         raise InputError(
-            f'{clip_path(file)}: is a suppression file (kind = "suppression")',
-            tip=f"resolve it with firefight suppress {ruleset.id} {clip_path(file)}",
+            f"{clip_path(file)}: its kind is {kind.name!r}, not {other}",
+            tip=f"resolve it with firefight {kind.command} {ruleset.id} {clip_path(file)}",
         )
-    if kind is not None and kind != "attack":
-        actual = ruleset.situation_kind(situation)
-        if actual != kind:
-            raise InputError(
-                f"{file}: its kind is {actual!r}, not {kind!r}",
-                tip=f'set kind = "{kind}" in the file or use the matching command',
-            )
-        if kind not in ruleset.situation_kinds:
-            raise InputError(f"ruleset {ruleset.id} has no {kind} rules")
     return situation
+
+
+#: What each resolving command resolves, in the words of its error messages.
+_RULES: dict[Command, str] = {"attack": "attack", "suppress": "suppression"}
 
 
 def resolve(
@@ -72,19 +75,19 @@ def resolve(
     overrides: list[str],
     house: Path | None,
     as_json: bool,
-    kind: str,
+    command: Command,
 ) -> None:
     from firefight.dice import SeededDice
 
     ruleset = get_ruleset(ruleset_id)
-    if kind not in ruleset.situation_kinds:
+    if not any(k.command == command for k in ruleset.kinds):
         raise InputError(
-            f"ruleset {ruleset.id} has no {kind} rules",
+            f"ruleset {ruleset.id} has no {_RULES[command]} rules",
             tip=f"it resolves: {', '.join(ruleset.situation_kinds)}",
         )
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
-    situation = load(ruleset, file, overrides, house, kind)
+    situation = load(ruleset, file, overrides, house, command)
     scripted = ScriptedDice(parse_faces(dice_text)) if dice_text is not None else None
     if scripted is None and seed is None:
         import numpy as np

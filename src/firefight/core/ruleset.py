@@ -1,26 +1,85 @@
 """The ruleset protocol: the one small surface the CLI, engine and analysis use.
 
-A ruleset subclasses :class:`Ruleset`, sets its ``ClassVar`` metadata and implements three
-methods; the registry (``firefight.rulesets``) finds it by id. Nothing outside a ruleset tests
-``if ruleset == "..."``.
+A ruleset subclasses :class:`Ruleset` ``[Situation, House]``, sets its ``ClassVar`` metadata and
+declares its table of situation kinds (:class:`SituationKind`: per kind the file model, how to
+load it, the rule code that resolves it, its exact odds and its summary). Loading, resolving and
+odds then go through that table here, once, instead of a dispatcher on the kind in every ruleset;
+the registry (``firefight.rulesets``) finds the ruleset by id. Nothing outside a ruleset tests
+``if ruleset == "..."`` or ``if kind == "..."``.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
+
+from pydantic import BaseModel
 
 from firefight.core.house import HouseRules
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
+from firefight.core.transcript import Transcript
 from firefight.core.turns import ScenarioSpec, Turns
+from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource
 from firefight.errors import InputError
 
 
-class Ruleset(ABC):
-    """One rule text implemented: load situations, resolve them on any dice, compute odds."""
+class Kinded(Protocol):
+    """A loaded situation: it names the row of its ruleset's kind table it belongs to."""
+
+    @property
+    def kind(self) -> str:
+        """The kind's name, as in the file's ``kind = "..."``."""
+        ...
+
+
+S = TypeVar("S")
+R = TypeVar("R")
+H = TypeVar("H", bound=HouseRules)
+Situation = TypeVar("Situation", bound=Kinded)
+House = TypeVar("House", bound=HouseRules)
+
+#: The CLI command that resolves a kind: ``firefight attack`` or ``firefight suppress``.
+Command = Literal["attack", "suppress"]
+
+
+@dataclass(frozen=True)
+class SituationKind(Generic[S, R, H]):
+    """One row of a ruleset's table: a kind of situation file and everything done with it.
+
+    Typed per row (declare rows at module level, outside the table, so that mypy checks each on
+    its own): a loader, its rule code, its odds and its summary must agree on the situation and
+    record types they pass along.
+    """
+
+    #: The file's ``kind = "..."`` (the first row of a table is the default when it is absent).
+    name: str
+    #: The model a file of this kind validates into (what ``load`` checks the data against).
+    model: type[BaseModel]
+    #: File data (``--set`` applied), its source for messages, the house rules -> a loaded
+    #: situation whose ``kind`` is ``name``; one clear :class:`~firefight.errors.InputError`
+    #: line for a bad file.
+    load: Callable[[Mapping[str, Any], str, H], S]
+    #: The rule code on any dice source: what happened (recording its events on the dice).
+    resolve: Callable[[S, DiceSource], R]
+    #: Exact odds, from the same rule code run on exact dice.
+    odds: Callable[[S], OddsReport]
+    #: The key figures of one resolution (its transcript at hand), for the CLI and JSON.
+    summary: Callable[[S, R, Transcript], Mapping[str, Any]]
+    #: The resolution's outcome (hashable, what odds enumerate) when ``resolve`` returns a fuller
+    #: record (fighters after the exchange, a finished Resolution); None: it is the outcome.
+    outcome: Callable[[R], Hashable] | None = None
+    #: Which command resolves it.
+    command: Command = "attack"
+
+
+class Ruleset(Generic[Situation, House]):
+    """One rule text implemented: load situations, resolve them on any dice, compute odds.
+
+    ``Situation`` is what its loaders return (each names its kind), ``House`` its house model.
+    """
 
     #: Registry id, also the CLI argument (e.g. "warfare2d20").
     id: ClassVar[str]
@@ -28,30 +87,67 @@ class Ruleset(ABC):
     title: ClassVar[str]
     #: The house-rule model: the numbers this text fixes, with the text's values as defaults.
     house_model: ClassVar[type[HouseRules]] = HouseRules
-    #: Kinds of situation file this ruleset resolves (``kind = "..."`` in the file; first is the
-    #: default). ``firefight suppress`` asks for "suppression".
-    situation_kinds: ClassVar[tuple[str, ...]] = ("attack",)
+    #: The kinds of situation file this ruleset resolves, in the order error messages list them;
+    #: the first is the default when a file has no ``kind``.
+    kinds: ClassVar[tuple[SituationKind[Any, Any, Any], ...]] = ()
     #: Top-level scenario keys of this ruleset's own, besides the engine's (e.g. ``catalogs``).
     scenario_keys: ClassVar[tuple[str, ...]] = ()
 
-    @abstractmethod
-    def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
+    @property
+    def situation_kinds(self) -> tuple[str, ...]:
+        """The names of :attr:`kinds`."""
+        return tuple(k.name for k in self.kinds)
+
+    def house(self, house: HouseRules) -> House:
+        """``house`` if it is this ruleset's house model; another model is an error, never
+        quietly replaced by the text's numbers."""
+        if not isinstance(house, self.house_model):
+            raise InputError(
+                f"ruleset {self.id} takes {self.house_model.__name__} house rules, "
+                f"not {type(house).__name__}",
+                tip=f"load them with load_house({self.house_model.__name__}, FILE)",
+            )
+        return cast(House, house)
+
+    def load_situation(
+        self, data: Mapping[str, Any], *, source: str, house: HouseRules
+    ) -> Situation:
         """Validate a situation (already read from TOML, ``--set`` applied) into a model.
 
         Raise :class:`~firefight.errors.InputError` / ``UnknownNameError`` with one clear line.
         """
+        rules = self.house(house)
+        name = situation_kind(data, self.situation_kinds, self.situation_kinds[0], source)
+        situation: Situation = self.kind(name).load(data, source, rules)
+        return situation
 
-    @abstractmethod
-    def resolve(self, situation: Any, dice: DiceSource) -> Resolution:
+    def kind(self, situation: Kinded | str) -> SituationKind[Any, Any, Any]:
+        """The row of :attr:`kinds` for a loaded situation (or a kind's name)."""
+        name = situation if isinstance(situation, str) else situation.kind
+        for row in self.kinds:
+            if row.name == name:
+                return row
+        raise InputError(
+            f"ruleset {self.id} has no situation kind {name!r}",
+            tip=f"it resolves: {', '.join(self.situation_kinds)}",
+        )
+
+    def situation_kind(self, situation: Situation) -> str:
+        """Which of :attr:`situation_kinds` a loaded situation is."""
+        return self.kind(situation).name
+
+    def resolve(self, situation: Situation, dice: DiceSource) -> Resolution:
         """Resolve the situation on the given dice, with a full transcript."""
+        row = self.kind(situation)
+        mark = len(dice.events)
+        record = row.resolve(situation, dice)
+        transcript = Transcript.since(dice.events, mark)
+        outcome = record if row.outcome is None else row.outcome(record)
+        return Resolution(self.id, outcome, transcript, row.summary(situation, record, transcript))
 
-    @abstractmethod
-    def odds(self, situation: Any) -> OddsReport:
+    def odds(self, situation: Situation) -> OddsReport:
         """Exact odds, computed by running :meth:`resolve`'s rule code on exact dice."""
-
-    def situation_kind(self, situation: Any) -> str:
-        """Which of ``situation_kinds`` a loaded situation is (default: the first)."""
-        return str(getattr(situation, "kind", self.situation_kinds[0]))
+        return self.kind(situation).odds(situation)
 
     def table(
         self, rows: tuple[int, int] | None, printed: bool, house: HouseRules
@@ -79,3 +175,7 @@ class Ruleset(ABC):
     def script_order(self) -> str:
         """How scripted ``--dice`` faces are consumed, for help text and errors."""
         return "in the order the transcript lists the rolls"
+
+
+#: Any ruleset, for code that serves every one of them (the registry, the CLI, the engine).
+AnyRuleset = Ruleset[Any, Any]

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 from firefight.core.house import HouseRules
 from firefight.core.loading import apply_overrides, read_toml, validate
-from firefight.core.ruleset import Ruleset
+from firefight.core.ruleset import AnyRuleset
 from firefight.core.turns import Battlefield, CombatantEntry, ScenarioSpec, SideSpec, Turns
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets import get_ruleset
@@ -92,7 +92,7 @@ class Scenario:
 
     data: Mapping[str, Any]
     spec: ScenarioSpec
-    ruleset: Ruleset
+    ruleset: AnyRuleset
     max_rounds: int
     #: The ruleset's turn structure for this scenario (it validated the ruleset's part).
     turns: Turns
@@ -192,7 +192,7 @@ def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
     return Scenario(dict(data), spec, ruleset, common.max_rounds, ruleset.encounter(spec))
 
 
-def _house(ruleset: Ruleset, house: str | dict[str, Any] | None, source: str) -> HouseRules:
+def _house(ruleset: AnyRuleset, house: str | dict[str, Any] | None, source: str) -> HouseRules:
     if house is None:
         return ruleset.house_model()
     if isinstance(house, str):  # pragma: no cover - inlined by read_scenario

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from firefight.core.ruleset import Ruleset
+from firefight.core.ruleset import AnyRuleset
 from firefight.errors import UnknownNameError
 
 #: Every ruleset firefight knows, by id (the ids of ``shared/rules/README.md``).
@@ -27,7 +27,7 @@ def available() -> list[str]:
     return [rid for rid, mod in REGISTRY.items() if importlib.util.find_spec(mod) is not None]
 
 
-def get_ruleset(ruleset_id: str) -> Ruleset:
+def get_ruleset(ruleset_id: str) -> AnyRuleset:
     """The ruleset registered under ``ruleset_id``."""
     key = ruleset_id.strip().lower()
     if key not in REGISTRY or key not in available():
@@ -35,5 +35,5 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
             f"unknown ruleset {ruleset_id!r}", tip=f"choose one of: {', '.join(available())}"
         )
     module = importlib.import_module(REGISTRY[key])
-    ruleset: Ruleset = module.RULESET
+    ruleset: AnyRuleset = module.RULESET
     return ruleset

@@ -16,7 +16,7 @@ import pytest
 from firefight.core.turns import FightState, state_from_json, state_to_json
 from firefight.dice import ScriptedDice
 from firefight.encounter import Encounter, Engine, fight, read_scenario
-from firefight.rulesets.dragonwarriors2.encounter import Board, Warrior
+from firefight.rulesets.dragonwarriors2.encounter_state import Board, Warrior
 
 from .conftest import EXAMPLES
 

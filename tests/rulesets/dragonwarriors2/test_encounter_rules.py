@@ -12,6 +12,7 @@ import pytest
 from firefight.dice import DiceSource, ScriptedDice, enumerate_outcomes
 from firefight.encounter import Engine, read_scenario
 from firefight.errors import FirefightError
+from firefight.rulesets.dragonwarriors2.contests import plus_minus
 from firefight.rulesets.dragonwarriors2.encounter_exact import (
     contest_table,
     initiative_table,
@@ -19,8 +20,9 @@ from firefight.rulesets.dragonwarriors2.encounter_exact import (
     roll_weights,
 )
 from firefight.rulesets.dragonwarriors2.fight import roll_initiative
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
-from firefight.rulesets.dragonwarriors2.rules import injure, plus_minus
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.injury import injure
+from firefight.rulesets.dragonwarriors2.models import Options
 
 from .test_encounter import begin, warrior, write_scenario
 
@@ -229,7 +231,7 @@ def _same(table: Any, replay: Any) -> None:
 
 @pytest.mark.parametrize(("bonus", "rolled"), [(0, True), (0, False), (2, True)])
 def test_contest_table_is_the_replay_of_the_two_rolls(bonus: int, rolled: bool) -> None:
-    from firefight.rulesets.dragonwarriors2.rules import bonus_hook
+    from firefight.rulesets.dragonwarriors2.contests import bonus_hook
 
     hook = bonus_hook(bonus)
 
@@ -248,7 +250,7 @@ def test_injury_table_is_the_replay_of_injure(before: int, new: int) -> None:
         "X", 10, 10, 10, 10, before, False, False, False, None, None, 0, None, 0, "normal",
         RipostePolicy(),
     )  # fmt: skip
-    opts, house = Options(), DW2House()
+    opts, house = Options(), DragonWarriors2House()
     replay = enumerate_outcomes(lambda d: injure(d, f, new, opts, house)[1])
     _same(injury_table(10, before, new, opts, house, 0), replay)
 

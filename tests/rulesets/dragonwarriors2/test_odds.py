@@ -13,8 +13,9 @@ import pytest
 from firefight.core.loading import read_toml
 from firefight.dice import Depth, SeededDice, enumerate_outcomes
 from firefight.rulesets import get_ruleset
+from firefight.rulesets.dragonwarriors2.attack import run_exchange
+from firefight.rulesets.dragonwarriors2.contests import plus_minus
 from firefight.rulesets.dragonwarriors2.odds import exchange_odds, injury_weights, shared_roll_dists
-from firefight.rulesets.dragonwarriors2.rules import plus_minus, run_exchange
 
 from .conftest import EXAMPLES, exchange, fighter, load
 

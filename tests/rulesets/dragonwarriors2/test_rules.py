@@ -12,10 +12,10 @@ from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import ScriptedDice
 from firefight.errors import InputError
 from firefight.rulesets import get_ruleset
+from firefight.rulesets.dragonwarriors2.contests import DoubleSix, plus_minus
 from firefight.rulesets.dragonwarriors2.fight import roll_initiative
 from firefight.rulesets.dragonwarriors2.gear import fighter as make_fighter
 from firefight.rulesets.dragonwarriors2.models import CombatantSpec
-from firefight.rulesets.dragonwarriors2.rules import DoubleSix, plus_minus
 
 from .conftest import exchange, fighter, load
 

@@ -7,14 +7,16 @@ from typing import Any
 from firefight.core.resolution import Resolution
 from firefight.dice import ScriptedDice
 from firefight.rulesets.quality_d100 import RULESET
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 
 
-def load(data: dict[str, Any], house: QualityHouse | None = None) -> Any:
-    return RULESET.load_situation(data, source="test.toml", house=house or QualityHouse())
+def load(data: dict[str, Any], house: QualityD100House | None = None) -> Any:
+    return RULESET.load_situation(data, source="test.toml", house=house or QualityD100House())
 
 
-def run(data: dict[str, Any], faces: list[int], house: QualityHouse | None = None) -> Resolution:
+def run(
+    data: dict[str, Any], faces: list[int], house: QualityD100House | None = None
+) -> Resolution:
     """Resolve on scripted faces and insist every face was used."""
     dice = ScriptedDice(faces)
     result = RULESET.resolve(load(data, house), dice)

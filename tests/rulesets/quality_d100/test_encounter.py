@@ -190,7 +190,7 @@ def test_the_small_duel_is_exact_and_quick() -> None:
 def test_the_defenders_choice_is_resolved_by_the_single_strike_rule() -> None:
     """P(Birk's state changes when he stands) = P(damage > 0) by `odds` on the same situation."""
     from firefight.rulesets.quality_d100 import RULESET
-    from firefight.rulesets.quality_d100.house import QualityHouse
+    from firefight.rulesets.quality_d100.house import QualityD100House
 
     engine = Engine(read_scenario(EXAMPLES / "small_duel.toml"))
     state = engine.step(engine.start(SeededDice(0)), "attack:Birk", SeededDice(0))
@@ -199,7 +199,7 @@ def test_the_defenders_choice_is_resolved_by_the_single_strike_rule() -> None:
         "attacker": {"weapon": "dagger", "manual_dexterity": 10, "rank": 1},
         "defender": {"agility": 10, "armour": "leather"},
     }
-    plan = RULESET.load_situation(situation, source="t.toml", house=QualityHouse())
+    plan = RULESET.load_situation(situation, source="t.toml", house=QualityD100House())
     report = RULESET.odds(plan)
     assert preview.p_effect == 1 - report.distributions["damage"].p(0)
 

@@ -9,7 +9,7 @@ import pytest
 
 from firefight.errors import InputError
 from firefight.rulesets.quality_d100 import RULESET
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from tests.rulesets.quality_d100.helpers import load, run
 
 
@@ -65,7 +65,7 @@ def test_equation(data: dict[str, Any], faces: list[int], result: str, value: in
 
 
 def test_roll_under_strictly_is_a_house_rule() -> None:
-    house = QualityHouse(roll_under_inclusive=False)
+    house = QualityD100House(roll_under_inclusive=False)
     out = run(eq("stay_conscious", endurance=3, willpower=14), [42], house).outcome
     assert out.result == "unconscious"
 

@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 from firefight.errors import InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.plan import Plan
 from tests.rulesets.quality_d100.helpers import load, run
 
 
 def plan(data: dict[str, Any], **house: Any) -> Plan:
-    p = load(data, QualityHouse(**house) if house else None)
+    p = load(data, QualityD100House(**house) if house else None)
     assert isinstance(p, Plan)
     return p
 

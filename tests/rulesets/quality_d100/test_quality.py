@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from firefight.dice import ScriptedDice
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.quality import (
     percent_up,
     quality,
@@ -89,7 +89,7 @@ def test_quality_never_drops_when_the_chance_rises(chance: int) -> None:
 
 
 def test_house_rule_percentages_change_the_levels() -> None:
-    old = QualityHouse(better_percent=50, crucial_percent=25, decisive_percent=5)
+    old = QualityD100House(better_percent=50, crucial_percent=25, decisive_percent=5)
     assert thresholds(40, old) == (40, 20, 10, 2, None, None)
     assert quality(2, 40, house=old) == 4
     assert quality(3, 40, house=old) == 3

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from firefight.errors import InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from tests.rulesets.quality_d100.helpers import lines, load, run
 
 ATTACKER = {"name": "Aldric", "weapon": "broadsword", "manual_dexterity": 14, "rank": 3}
@@ -42,7 +42,7 @@ def test_parry_needs_a_margin_of_two() -> None:
 
 def test_parry_damage_goes_to_the_attacker_by_default_house_rule_to_evader() -> None:
     assert "Aldric takes 1 EN" in lines(run(evading(), [60, 3, 5]))
-    house = QualityHouse(parry_en_damage_to="evader")
+    house = QualityD100House(parry_en_damage_to="evader")
     assert "Brun takes 1 EN" in lines(run(evading(), [60, 3, 5], house))
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from firefight.core.transcript import Modifier, StateChange
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.strike import StrikeOutcome
 from tests.rulesets.quality_d100.helpers import lines, run
 
@@ -29,7 +29,7 @@ BASE: dict[str, Any] = {
 
 
 def strike(faces: list[int], data: dict[str, Any] | None = None, **house: Any) -> Any:
-    result = run(data or BASE, faces, QualityHouse(**house) if house else None)
+    result = run(data or BASE, faces, QualityD100House(**house) if house else None)
     assert isinstance(result.outcome, StrikeOutcome)
     return result
 

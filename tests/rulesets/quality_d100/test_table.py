@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firefight.rulesets.quality_d100 import RULESET
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.quality import quality
 from firefight.rulesets.quality_d100.table import headers, table_rows
 from tests.rulesets.quality_d100.printed_table import PRINTED_LEFT, PRINTED_RIGHT
@@ -57,7 +57,7 @@ def test_cells_beyond_the_printed_chances_are_dashes_but_the_rule_goes_on() -> N
 
 
 def test_ruleset_table_hook_rows_and_headers() -> None:
-    head, body = RULESET.table((40, 42), False, QualityHouse())
+    head, body = RULESET.table((40, 42), False, QualityD100House())
     assert head == headers() and head[0] == "Roll" and head[1] == "Average (1)"
     assert [row[0] for row in body] == ["40", "41", "42"]
     assert body[1][1:4] == ["41-100", "101-200", "201-400"]

@@ -7,14 +7,14 @@ from typing import Any
 
 from firefight.dice import ScriptedDice
 from firefight.rulesets.tactical_d20 import RULESET
-from firefight.rulesets.tactical_d20.house import TacticalHouse
-from firefight.rulesets.tactical_d20.ruleset import Loaded
+from firefight.rulesets.tactical_d20.house import TacticalD20House
+from firefight.rulesets.tactical_d20.situation import Loaded
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "tactical_d20"
 
 
 def load(data: dict[str, Any], **house: Any) -> Loaded:
-    return RULESET.load_situation(data, source="test", house=TacticalHouse(**house))
+    return RULESET.load_situation(data, source="test", house=TacticalD20House(**house))
 
 
 def attack(**fields: Any) -> dict[str, Any]:

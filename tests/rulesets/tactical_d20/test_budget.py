@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firefight.rulesets.tactical_d20 import RuleError
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.turn import TurnBudget
 
 from .helpers import attack, load, scripted
@@ -70,7 +70,7 @@ def test_suppressing_fire_takes_the_whole_turn_and_the_reaction() -> None:
     with pytest.raises(RuleError, match=r"step 2 \(move\) needs 1 Action"):
         load(turn({"do": "suppress", "weapon": "smg"}, {"do": "move"}))
     # TurnBudget is frozen since issue 12: use_reaction returns the budget after paying.
-    budget = TurnBudget(TacticalHouse())
+    budget = TurnBudget(TacticalD20House())
     used = budget.use_reaction("suppressing fire")
     assert budget.reaction and not used.reaction
     with pytest.raises(RuleError, match="Reaction, already used"):

@@ -89,13 +89,24 @@ def test_more_proficiency_never_lowers_p_hit_or_damage(skill: int, more: int) ->
 
 
 @FAST
-@given(dt=st.integers(0, 8), cover=st.sampled_from(["none", "light"]))
+@given(dt=st.integers(1, 8), cover=st.sampled_from(["none", "light"]))
 def test_thresholds_and_light_cover_never_raise_damage(dt: int, cover: str) -> None:
+    def damage(target: dict[str, object], cover: str = "none"):  # type: ignore[no-untyped-def]
+        situation = attack(weapon="pistol", distance=10, target=target, cover=cover)
+        return RULESET.odds(load(situation)).distributions["damage"]
+
+    # three situations that differ in one thing each: no DT, the DT, the DT behind the cover
+    bare = damage({"use": "raider"})
     target = {"use": "raider", "thresholds": {"ballistic": dt}}
-    base = RULESET.odds(load(attack(weapon="pistol", distance=10, target=target)))
-    covered = RULESET.odds(load(attack(weapon="pistol", distance=10, target=target, cover=cover)))
-    for v in range(0, 15):
-        assert covered.distributions["damage"].at_least(v) <= base.distributions["damage"].at_least(
-            v
-        )
-    assert sum((p for _, p in covered.distributions["damage"].probabilities()), Fraction(0)) == 1
+    base = damage(target)
+    covered = damage(target, cover)
+    for lower, higher in ((base, bare), (covered, base)):
+        for v in range(0, 15):
+            assert lower.at_least(v) <= higher.at_least(v)
+    # a DT of 1 or more takes damage away from every hit that does any
+    assert base.mean < bare.mean
+    if cover == "light":
+        assert covered.mean < base.mean
+    else:
+        assert covered == base
+    assert sum((p for _, p in covered.probabilities()), Fraction(0)) == 1

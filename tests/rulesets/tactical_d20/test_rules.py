@@ -96,8 +96,14 @@ def test_shot_targets_the_torso_only(ammo: str) -> None:
 # --- T06 ranged --------------------------------------------------------------------------------
 def test_range_bands_and_longest_range() -> None:
     coach = "coach_gun"
-    assert "extended range penalty (30 ft, band 1)" not in mods(
-        scripted(load(attack(weapon=coach, distance=30)), [1])
+    # the boundary: at the first threshold (30 ft) no penalty, one foot past it -3 (band 2)
+    at_threshold = mods(scripted(load(attack(weapon=coach, distance=30)), [1]))
+    assert not [name for name in at_threshold if name.startswith("extended range penalty")]
+    assert (
+        mods(scripted(load(attack(weapon=coach, distance=31)), [1]))[
+            "extended range penalty (31 ft, band 2)"
+        ]
+        == -3
     )
     assert (
         mods(scripted(load(attack(weapon=coach, distance=61)), [1]))[
@@ -384,14 +390,14 @@ def test_a_grappled_creature_is_shot_at_as_part_of_its_grapple() -> None:
 def test_house_rules_are_checked() -> None:
     from firefight.core.loading import validate
     from firefight.errors import InputError
-    from firefight.rulesets.tactical_d20.house import TacticalHouse
+    from firefight.rulesets.tactical_d20.house import TacticalD20House
 
     with pytest.raises(InputError, match="die_steps"):
-        validate(TacticalHouse, {"die_steps": [8, 6]}, "house.toml")
+        validate(TacticalD20House, {"die_steps": [8, 6]}, "house.toml")
     with pytest.raises(InputError, match="unarmed_damage"):
-        validate(TacticalHouse, {"unarmed_damage": "d"}, "house.toml")
+        validate(TacticalD20House, {"unarmed_damage": "d"}, "house.toml")
     with pytest.raises(InputError, match="actions_per_turn"):
-        validate(TacticalHouse, {"actions_per_turn": "four"}, "house.toml")
+        validate(TacticalD20House, {"actions_per_turn": "four"}, "house.toml")
 
 
 # --- T07 the extra die: "normally deals" ---------------------------------------------------------
@@ -417,11 +423,11 @@ def test_house_rules_are_checked() -> None:
 )
 def test_extra_die_size_readings(rule: str, region: str, critical: bool, expected: int) -> None:
     from firefight.rulesets.tactical_d20.damage import extra_die_size
-    from firefight.rulesets.tactical_d20.house import TacticalHouse
+    from firefight.rulesets.tactical_d20.house import TacticalD20House
     from firefight.rulesets.tactical_d20.models import Weapon
 
     smg = Weapon(name="smg", damage="1d6", fire="auto", ranges=(50,))
-    house = TacticalHouse(extra_die_rule=rule)  # type: ignore[arg-type]
+    house = TacticalD20House(extra_die_rule=rule)  # type: ignore[arg-type]
     doubled = region == "head" or (region == "torso" and critical)
     assert extra_die_size(smg, doubled, critical, house, region=region) == expected
     rifle = Weapon(name="rifle", damage="2d4", fire="auto", ranges=(100,))

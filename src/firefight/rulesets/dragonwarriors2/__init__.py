@@ -4,8 +4,6 @@ Attack against Defence, damage from the margin, riposte chains, stun / knock-out
 defensive stances, missiles by feet and fathoms, initiative, and exact odds of an exchange.
 """
 
-from firefight.rulesets.dragonwarriors2.ruleset import DragonWarriors2
-
-RULESET = DragonWarriors2()
+from firefight.rulesets.dragonwarriors2.ruleset import RULESET, DragonWarriors2
 
 __all__ = ["RULESET", "DragonWarriors2"]

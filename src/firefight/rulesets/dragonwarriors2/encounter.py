@@ -19,86 +19,37 @@ during the k-th action of turn r lasts until the k-th action of turn r + 1 begin
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Modifier, Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource
+from firefight.errors import present
+from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest, run_contest
+from firefight.rulesets.dragonwarriors2.contests import bonus_hook
 from firefight.rulesets.dragonwarriors2.encounter_exact import (
     contest_table,
     initiative_table,
     injury_table,
 )
 from firefight.rulesets.dragonwarriors2.encounter_setup import Cast, build_cast, shot
+from firefight.rulesets.dragonwarriors2.encounter_state import (
+    STANCES,
+    START_STUN,
+    Board,
+    Exchange,
+    Warrior,
+    moved,
+    swap,
+)
 from firefight.rulesets.dragonwarriors2.fight import roll_initiative
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, RipostePolicy
-from firefight.rulesets.dragonwarriors2.rules import (
-    Bout,
-    bonus_hook,
-    injure,
-    judge_contest,
-    run_contest,
-)
+from firefight.rulesets.dragonwarriors2.injury import injure
 
-STANCES = ("normal", "full parry", "aggressive parry")
-#: The clock of a stun that a scenario starts with: it lasts through the first turn.
-START_STUN = (2, 1)
 #: Whoever defends a contest may riposte: the decision is his own decision point.
 OFFER = RipostePolicy("always")
 #: Most fighters and bouts kept between calls (exact enumeration builds the same ones often).
 CACHE_SIZE = 4096
-
-
-@dataclass(frozen=True)
-class Warrior:
-    """What changes about one combatant during a fight."""
-
-    name: str
-    side: str
-    wounds: int = 0
-    #: (turn, action) at whose start the stun wears off; None when not stunned (D06).
-    stunned_until: tuple[int, int] | None = None
-    knocked_out: bool = False
-    dead: bool = False
-    #: The stance taken for this turn (D08).
-    stance: str = "normal"
-    #: Riposte decisions taken so far; counted only with riposte = "choose" (the next default).
-    choices_used: int = 0
-    #: Missiles left; None when not counted.
-    ammunition: int | None = None
-
-    @property
-    def stunned(self) -> bool:
-        return self.stunned_until is not None
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """An exchange waiting for a decision: the defender's stance, or a winner's riposte."""
-
-    attacker: str
-    defender: str
-    #: "stance" or "riposte".
-    asking: str
-    #: Level of the next contest (0 the attack, 1 the riposte, 2 the counter-riposte, ...).
-    level: int = 0
-    #: The riposte's Attack on offer, and the margin it comes from.
-    score: int = 0
-    won_by: int = 0
-
-
-@dataclass(frozen=True)
-class Board:
-    """The turn's shared state: distances, who has acted or delayed, an exchange in progress."""
-
-    #: Feet between pairs that are not 0 apart: (name, name, feet), names in scenario order.
-    distances: tuple[tuple[str, str, int], ...] = ()
-    done: tuple[str, ...] = ()
-    delayed: tuple[str, ...] = ()
-    #: Actions finished this turn (the stun clock).
-    actions: int = 0
-    exchange: Exchange | None = None
 
 
 class DW2Turns(Turns):
@@ -207,16 +158,16 @@ class DW2Turns(Turns):
             for c in people:
                 if c.stunned_until is not None and c.stunned_until <= clock:
                     dice.record(StateChange(c.name, "stunned", True, False, "D06"))
-                    people = _swap(people, dataclasses.replace(c, stunned_until=None))
-            return _moved(state, name, "turns", board, people)
-        return _moved(state, None, "end of turn", board)
+                    people = swap(people, dataclasses.replace(c, stunned_until=None))
+            return moved(state, name, "turns", board, people)
+        return moved(state, None, "end of turn", board)
 
     def _finish(self, state: FightState, owner: str, dice: DiceSource) -> FightState:
         """The owner's action is over: count it on the stun clock and pass the turn on."""
         board: Board = state.board
         done = board.done if owner in board.done else (*board.done, owner)
         board = Board(board.distances, done, board.delayed, board.actions + 1, None)
-        return self._advance(_moved(state, state.acting, state.phase, board), dice)
+        return self._advance(moved(state, state.acting, state.phase, board), dice)
 
     def _delay_behind(self, state: FightState, me: str) -> str | None:
         """Who a delay puts ``me`` behind: the next in the queue still to act who has not
@@ -232,8 +183,7 @@ class DW2Turns(Turns):
 
     # -- actions -------------------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        me = state.acting
-        assert me is not None
+        me = present(state.acting, "no one is acting: start a turn first")
         ex: Exchange | None = state.board.exchange
         if ex is not None and ex.asking == "stance":
             return self._stance_actions(state, me, ex)
@@ -367,14 +317,11 @@ class DW2Turns(Turns):
         board: Board = state.board
         kind = action.kind
         if kind == "attack":
-            assert action.target is not None
-            return self._attack(state, me, action.target, dice)
+            return self._attack(state, me, _target(action), dice)
         if kind == "shoot":
-            assert action.target is not None
-            return self._shoot(state, me, action.target, dice)
+            return self._shoot(state, me, _target(action), dice)
         if kind == "stance":
-            ex = board.exchange
-            assert ex is not None
+            ex = present(board.exchange, "no exchange is under way to take a stance in (D08)")
             stance = str(action.param("stance"))
             if stance != "normal":
                 state = self._take_stance(state, me, stance, dice)
@@ -385,12 +332,12 @@ class DW2Turns(Turns):
         if kind in ("riposte", "hold"):
             return self._decide(state, me, kind == "riposte", dice)
         if kind == "move":
-            assert action.target is not None
-            state = dataclasses.replace(state, board=self._close(state, me, action.target, dice))
+            state = dataclasses.replace(state, board=self._close(state, me, _target(action), dice))
             return self._finish(state, me, dice)
         if kind == "delay":
-            behind = self._delay_behind(state, me)
-            assert behind is not None
+            behind = present(
+                self._delay_behind(state, me), f"{me} has no one to delay behind (D03)"
+            )
             dice.record(Note(f"{me} delays the action until after {behind}", "D03"))
             order = [n for n in state.order if n != me]
             order.insert(order.index(behind) + 1, me)
@@ -513,7 +460,7 @@ class DW2Turns(Turns):
             )
             ask = Exchange(att, dfn, "riposte", level + 1, step.next_score, -margin)
             board = Board(board.distances, board.done, board.delayed, board.actions, ask)
-            return _moved(state, winner.name, "exchange", board)
+            return moved(state, winner.name, "exchange", board)
         for e in step.events:
             dice.record(e)
         if step.kind == "hit":
@@ -523,8 +470,7 @@ class DW2Turns(Turns):
 
     def _decide(self, state: FightState, me: str, go: bool, dice: DiceSource) -> FightState:
         """The winner's choice (D05): riposte with his margin as Attack, or let it go."""
-        ex: Exchange | None = state.board.exchange
-        assert ex is not None
+        ex = present(state.board.exchange, "no contest was won to riposte from (D05)")
         c = state.combatant(me)
         if self.cast.fighters[me].policy.rule == "choose":
             state = state.with_combatant(dataclasses.replace(c, choices_used=c.choices_used + 1))
@@ -542,12 +488,12 @@ class DW2Turns(Turns):
             )
         bout = self._bout(state, ex.attacker, ex.defender)
         b: Board = state.board
-        state = _moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
+        state = moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
         return self._contest(state, bout, ex.level, ex.score, dice)
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
         """Wounds, then the death check if due (D07) and the stun check (D06), by
-        :func:`.rules.injure`; a stun lasts until this point of the next turn."""
+        :func:`.injury.injure`; a stun lasts until this point of the next turn."""
         c = state.combatant(name)
         f = self.fighter(c)
         opts, house = self.cast.options, self.cast.house
@@ -578,7 +524,7 @@ class DW2Turns(Turns):
             c.choices_used,
             c.ammunition,
         )
-        return _moved(state, state.acting, state.phase, state.board, _swap(state.combatants, after))
+        return moved(state, state.acting, state.phase, state.board, swap(state.combatants, after))
 
     # -- what the engine reads -----------------------------------------------------------------
     def can_fight(self, combatant: Any) -> bool:
@@ -623,24 +569,10 @@ class DW2Turns(Turns):
         return out
 
 
-def _moved(
-    state: FightState,
-    acting: str | None,
-    phase: str,
-    board: Board,
-    combatants: tuple[Any, ...] | None = None,
-) -> FightState:
-    """``state`` with a new turn holder, phase, board (and combatants): built directly, as
-    exact enumeration builds one per path."""
-    people = state.combatants if combatants is None else combatants
-    return FightState(
-        state.round, phase, state.order, acting, people, board, state.ending, state.winner
-    )
-
-
-def _swap(people: tuple[Any, ...], new: Warrior) -> tuple[Any, ...]:
-    return tuple(new if c.name == new.name else c for c in people)
-
-
 def _a(stance: str) -> str:
     return f"an {stance}" if stance[0] in "aeiou" else f"a {stance}"
+
+
+def _target(action: Action) -> str:
+    """The action's target: attack, shoot and move name one."""
+    return present(action.target, f"action {action.id} names no target")

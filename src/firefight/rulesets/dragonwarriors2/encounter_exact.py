@@ -4,8 +4,8 @@ A plus-minus roll has 213 distinct results at the engine's depth, so a contest r
 path is 45,369 paths and a round's initiative 213^n. An encounter step therefore asks for each
 sub-rule as one derived request (``dice.derive(..., exact=table)``): the contest's roll
 difference, the injury checks' verdict, the initiative order. Each table is computed from the
-exact distribution of :func:`.rules.plus_minus` (the function resolve calls) with the same pure
-decisions (:func:`.rules.judge_death`, :func:`.rules.judge_stun`, the sort of
+exact distribution of :func:`.contests.plus_minus` (the function resolve calls) with the same pure
+decisions (:func:`.injury.judge_death`, :func:`.injury.judge_stun`, the sort of
 :func:`.fight.roll_initiative`), memoised across enumerations. Tests hold every table to the
 path-by-path replay of the sub-rule, fraction for fraction.
 """
@@ -16,14 +16,10 @@ from functools import lru_cache
 from itertools import permutations
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
-from firefight.rulesets.dragonwarriors2.rules import (
-    bonus_hook,
-    death_check_due,
-    judge_death,
-    judge_stun,
-    plus_minus,
-)
+from firefight.rulesets.dragonwarriors2.contests import bonus_hook, plus_minus
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.injury import death_check_due, judge_death, judge_stun
+from firefight.rulesets.dragonwarriors2.models import Options
 
 #: Most combatants whose initiative order gets an exact table (n! orders are summed); beyond
 #: it the derived request is enumerated path by path, which only an exact kernel would ask for.
@@ -57,9 +53,9 @@ def contest_table(bonus: int, rolled: bool) -> Weighted[int]:
 
 @lru_cache(maxsize=4096)
 def injury_table(
-    toughness: int, before: int, new: int, options: Options, house: DW2House, bonus: int
+    toughness: int, before: int, new: int, options: Options, house: DragonWarriors2House, bonus: int
 ) -> Weighted[str]:
-    """The verdict of :func:`.rules.injure`'s checks: dead, knocked out, stunned or wounded."""
+    """The verdict of :func:`.injury.injure`'s checks: dead, knocked out, stunned or wounded."""
     pairs, total = roll_weights(bonus)
     after = before + new
     stun: dict[str, int] = {}

@@ -19,9 +19,9 @@ from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, fighter, missile
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
 from firefight.rulesets.dragonwarriors2.models import (
     CombatantSpec,
-    DW2House,
     MissileSpec,
     Options,
     _Model,
@@ -51,7 +51,7 @@ class Cast:
     """Everything static about one scenario's fight."""
 
     options: Options
-    house: DW2House
+    house: DragonWarriors2House
     catalog: Catalog
     #: name -> the combatant's Fighter at the start (scores, gear, riposte policy, stance).
     fighters: dict[str, Fighter]
@@ -68,7 +68,9 @@ def build_cast(spec: ScenarioSpec) -> Cast:
     """Validate the ruleset's part of a scenario; every error is one line naming the field."""
     extra = validate(ScenarioExtra, dict(spec.extra), spec.source)
     house = spec.house
-    if not isinstance(house, DW2House):  # pragma: no cover - the engine validates the house model
+    if not isinstance(
+        house, DragonWarriors2House
+    ):  # pragma: no cover - the engine validates the house model
         raise spec.fail("house", "not dragonwarriors2 house rules")
     base = Path(spec.source).parent if spec.source else None
     catalog = load_catalog(PACKAGE, extra.catalogs, base)

@@ -4,18 +4,21 @@ of the next turn (D06). The Rolf vs Lennox example (D11) is a fight of two turns
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Modifier, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
-from firefight.rulesets.dragonwarriors2.rules import (
+from firefight.rulesets.dragonwarriors2.attack import (
     Bout,
-    DoubleSixHook,
     ExchangeOutcome,
-    plus_minus,
+    fighter_state,
     run_exchange,
 )
+from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, bonus_hook, plus_minus
+from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.models import Options
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ def run_fight(
     fighters: list[Fighter],
     turns: tuple[PlannedTurn, ...],
     options: Options,
-    house: DW2House,
+    house: DragonWarriors2House,
     hook: DoubleSixHook | None = None,
 ) -> FightResult:
     """Play the turns in order; each exchange is :func:`run_exchange` on the current states."""
@@ -122,3 +125,28 @@ def run_fight(
                 now[after.name] = replace(after, stance=now[after.name].stance)
             outcomes.append(rec.outcome)
     return FightResult(tuple(now.values()), tuple(outcomes), tuple(inits))
+
+
+def resolve_plan(
+    dice: DiceSource,
+    fighters: list[Fighter],
+    turns: tuple[PlannedTurn, ...],
+    options: Options,
+    house: DragonWarriors2House,
+) -> FightResult:
+    """A fight as a situation file gives it: the house rules in force, then the turns."""
+    for ev in house_events(house):
+        dice.record(ev)
+    return run_fight(dice, fighters, turns, options, house, bonus_hook(options.double_six_bonus))
+
+
+def fight_outcome(res: FightResult) -> tuple[tuple[str, int, bool, bool, bool], ...]:
+    """Each fighter's name, wounds, stunned, knocked out and dead at the end (hashable)."""
+    return tuple((f.name, f.wounds, f.stunned, f.knocked_out, f.dead) for f in res.fighters)
+
+
+def fight_summary(res: FightResult) -> dict[str, Any]:
+    """Every fighter's state at the end and each exchange's result."""
+    summary: dict[str, Any] = {f.name: fighter_state(f) for f in res.fighters}
+    summary["exchanges"] = [o.result for o in res.exchanges]
+    return summary

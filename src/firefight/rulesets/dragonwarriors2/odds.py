@@ -1,14 +1,15 @@
-"""Exact odds of one exchange, from the rule code of :mod:`.rules`.
+"""Exact odds of one exchange, from the rule code of :mod:`.attack`, :mod:`.contests` and
+:mod:`.injury`.
 
 A riposte chain is open-ended (a flurry can in principle go on for ever) and each contest's
 margin takes hundreds of values, so enumerating whole paths is hopeless (hundreds to the power
 of the chain's length). The chain is a Markov chain instead: its state between contests is the
 next Attack score, and the rules' own pieces are reused exactly:
 
-- every die the rules roll comes from enumerating :func:`.rules.plus_minus` (the same function
+- every die the rules roll comes from enumerating :func:`.contests.plus_minus` (the same function
   resolve calls, double-six hook included) with :func:`firefight.dice.enumerate_outcomes`;
-- every decision is the same pure function resolve uses (:func:`.rules.judge_contest`,
-  :func:`.rules.judge_death`, :func:`.rules.judge_stun`), memoised by margin;
+- every decision is the same pure function resolve uses (:func:`.attack.judge_contest`,
+  :func:`.injury.judge_death`, :func:`.injury.judge_stun`), memoised by margin;
 - a contest's margin is (attacker's score + his roll) - (defender's score + his roll), so its
   distribution is the two rolls' exact difference shifted by the scores.
 
@@ -30,20 +31,18 @@ from typing import Any
 
 import numpy as np
 
+from firefight.core.odds import OddsReport
 from firefight.dice import Depth, DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.rulesets.dragonwarriors2.attack import Bout, Step, judge_contest
+from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, bonus_hook, plus_minus
 from firefight.rulesets.dragonwarriors2.gear import Fighter
-from firefight.rulesets.dragonwarriors2.rules import (
-    Bout,
-    DoubleSixHook,
+from firefight.rulesets.dragonwarriors2.injury import (
     Status,
-    Step,
-    bonus_hook,
     death_check_due,
-    judge_contest,
     judge_death,
     judge_stun,
-    plus_minus,
 )
+from firefight.rulesets.dragonwarriors2.situation import Exchange, Fight
 
 RollDists = Callable[[str, str, int], Dist]
 
@@ -199,7 +198,7 @@ def stun_weights(
     """Exact stun-check weights (D06) for each wounds total in ``totals``, over the roll's total.
 
     A passive check (D02) depends only on how far Toughness + roll is from Wounds, so
-    :func:`.rules.judge_stun` is asked once per distance; its results form runs, and each wounds
+    :func:`.injury.judge_stun` is asked once per distance; its results form runs, and each wounds
     total adds up the roll's weights run by run (prefix sums).
     """
     stun = rolls(victim.name, "stun check", ROLL_DEPTH)
@@ -319,3 +318,83 @@ def exchange_odds(
 
 def probability(w: Weighted[OddsKey], pred: Callable[[OddsKey], bool]) -> Fraction:
     return w.probability(pred)
+
+
+#: The ruleset id the reports carry.
+RULESET_ID = "dragonwarriors2"
+
+
+def exchange_report(situation: Exchange) -> OddsReport:
+    """Exact odds of an exchange file's exchange."""
+    return _report(situation.bout, situation.model.title, [])
+
+
+def fight_report(situation: Fight) -> OddsReport:
+    """Exact odds of a fight's first exchange on the starting states."""
+    bout = situation.first_bout()
+    notes = [
+        f"odds of the fight's first exchange ({bout.attacker.name} attacks "
+        f"{bout.defender.name}) on the starting states; a whole fight is not enumerated"
+    ]
+    return _report(bout, situation.model.title, notes)
+
+
+def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
+    ex = exchange_odds(bout)
+    w = ex.outcomes
+    a, d = bout.attacker.name, bout.defender.name
+    p_hit = w.probability(lambda k: k[0] == "defender wounded")
+    outcomes = {
+        f"{d} wounded": p_hit,
+        f"{a} wounded by a riposte": w.probability(lambda k: k[0] == "attacker wounded"),
+        "no wound": w.probability(lambda k: k[0] == "no wound"),
+    }
+    probs: dict[str, Fraction] = {}
+    for role, idx in (("defender", 3), ("attacker", 4)):
+        for status in ("stunned", "knocked out", "dead"):
+            key = f"p_{role}_{status.replace(' ', '_')}"
+            probs[key] = _p_status(w, idx, status)
+    probs["p_riposte_wound"] = outcomes[f"{a} wounded by a riposte"]
+    title = title or f"{a} attacks {d}"
+    pol = {f.name: _policy_text(f) for f in (bout.attacker, bout.defender)}
+    notes.append("riposte policy: " + "; ".join(f"{n}: {p}" for n, p in pol.items()))
+    return OddsReport(
+        ruleset=RULESET_ID,
+        title=title,
+        p_hit=p_hit,
+        outcomes=outcomes,
+        distributions={
+            "damage": w.to_dist(lambda k: k[1]),
+            "counter_damage": w.to_dist(lambda k: k[2]),
+            "contests": ex.contests.to_dist(),
+        },
+        tables={
+            "defender_status": _status_table(w, 3),
+            "attacker_status": _status_table(w, 4),
+        },
+        probabilities=probs,
+        truncated_mass=w.truncated_mass,
+        notes=tuple(notes),
+    )
+
+
+def _p_status(w: Weighted[OddsKey], idx: int, status: str) -> Fraction:
+    return w.probability(lambda k: k[idx] == status)
+
+
+def _status_table(w: Weighted[OddsKey], idx: int) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for status in ("unhurt", "wounded", "stunned", "knocked out", "dead"):
+        p = _p_status(w, idx, status)
+        if p:
+            out[status] = p
+    return out
+
+
+def _policy_text(f: Fighter) -> str:
+    p = f.policy
+    if p.rule == "margin":
+        return f"riposte when the margin is at least {p.margin}"
+    if p.rule == "choose":
+        return f"table choices {list(p.choices)}, then no riposte"
+    return p.rule

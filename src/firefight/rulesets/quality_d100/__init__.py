@@ -5,8 +5,6 @@ picks a row of the result table (blocked, Fatigue, ..., maximum Endurance + 10).
 docs/rules/quality_d100.md for the situation format and the coverage table.
 """
 
-from firefight.rulesets.quality_d100.ruleset import QualityD100
-
-RULESET = QualityD100()
+from firefight.rulesets.quality_d100.ruleset import RULESET, QualityD100
 
 __all__ = ["RULESET", "QualityD100"]

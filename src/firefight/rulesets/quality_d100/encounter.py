@@ -20,6 +20,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.errors import present
 from firefight.rulesets.quality_d100.encounter_actions import decisions, status_words, turn_actions
 from firefight.rulesets.quality_d100.equations import (
     EngagedInitiative,
@@ -49,11 +50,10 @@ from firefight.rulesets.quality_d100.fighters import (
     initial_board,
     load_profiles,
 )
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import AttackSituation
 from firefight.rulesets.quality_d100.plan import Plan, make_plan
-from firefight.rulesets.quality_d100.ruleset import record_plan
-from firefight.rulesets.quality_d100.strike import StrikeOutcome, strike
+from firefight.rulesets.quality_d100.strike import StrikeOutcome, record_plan, strike
 
 T = TypeVar("T", bound=Hashable)
 
@@ -84,8 +84,9 @@ class QualityTurns(Turns):
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
-        assert isinstance(spec.house, QualityHouse)
-        self.house: QualityHouse = spec.house
+        if not isinstance(spec.house, QualityD100House):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not quality_d100 house rules")
+        self.house: QualityD100House = spec.house
         self.profiles: dict[str, Profile] = load_profiles(spec, self.house)
         self.board = initial_board(spec)
         self.sheltered = frozenset(spec.battlefield.cover)
@@ -133,8 +134,7 @@ class QualityTurns(Turns):
         board = board_of(state)
         if board.pending is not None:
             return decisions(self, state, board.pending)
-        me = state.acting
-        assert me is not None
+        me = present(state.acting, "no one is acting: start a pulse first")
         c = state.combatant(me)
         if c.evading:
             return (Action("pass", me, f"{me} spent this action evading", "wait"),)

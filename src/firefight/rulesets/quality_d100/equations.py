@@ -8,17 +8,18 @@ on D100 is read as a roll at or under X, like every chance in this text (house r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field
 
+from firefight.core.house import house_events
 from firefight.core.loading import validate
 from firefight.core.transcript import Check, Note
 from firefight.dice import DiceSource
 from firefight.errors import InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import Strict
 from firefight.rulesets.quality_d100.strike import roll_parry
 
@@ -107,14 +108,16 @@ class Parry(Strict):
     attacker_rank: int = Field(ge=0)
 
 
-def _under(dice: DiceSource, target: int, why: str, rule: str, house: QualityHouse) -> bool:
+def _under(dice: DiceSource, target: int, why: str, rule: str, house: QualityD100House) -> bool:
     r = dice.roll("d100", why=f"{why} (D100 under {target}, {rule})")
     passed = r.total <= target if house.roll_under_inclusive else r.total < target
     dice.record(Check(why, r.total, target, passed, rule))
     return passed
 
 
-def engaged_initiative(v: EngagedInitiative, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def engaged_initiative(
+    v: EngagedInitiative, dice: DiceSource, h: QualityD100House
+) -> EquationOutcome:
     total = v.perception + v.agility + v.weapon_rank + v.warrior_rank
     dice.record(
         Note(
@@ -127,7 +130,7 @@ def engaged_initiative(v: EngagedInitiative, dice: DiceSource, h: QualityHouse) 
 
 
 def unengaged_initiative(
-    v: UnengagedInitiative, dice: DiceSource, h: QualityHouse
+    v: UnengagedInitiative, dice: DiceSource, h: QualityD100House
 ) -> EquationOutcome:
     r = dice.roll("d10", why="unengaged initiative D10 (Q08)")
     ms = h.military_scientist_multiple * v.military_scientist
@@ -138,7 +141,7 @@ def unengaged_initiative(
     return EquationOutcome(f"initiative {total}", total)
 
 
-def strike_chance(v: StrikeChance, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def strike_chance(v: StrikeChance, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     ranks = h.strike_rank_multiple * v.rank
     total = v.base_chance + v.manual_dexterity + ranks + v.magic + v.modifiers
     dice.record(
@@ -151,7 +154,7 @@ def strike_chance(v: StrikeChance, dice: DiceSource, h: QualityHouse) -> Equatio
     return EquationOutcome(f"strike chance {total}", total)
 
 
-def restrain(v: Restrain, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def restrain(v: Restrain, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     chance = h.restrain_multiple * (
         (v.attacker_ps + v.attacker_ag) - (v.defender_ps + v.defender_ag)
     )
@@ -166,7 +169,7 @@ def restrain(v: Restrain, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
     return EquationOutcome("restrained" if ok else "not restrained", chance, ok)
 
 
-def fumble(v: Fumble, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def fumble(v: Fumble, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     reduced = v.initiative - h.fumble_initiative_penalty
     dice.record(
         Note(f"initiative {v.initiative} - {h.fumble_initiative_penalty} = {reduced}", "Q08 fumble")
@@ -176,7 +179,7 @@ def fumble(v: Fumble, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
     return EquationOutcome(label, reduced, ok)
 
 
-def withdraw(v: Withdraw, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def withdraw(v: Withdraw, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     r = dice.roll("d10", why="withdraw from close combat D10 (Q08)")
     total = r.total + v.friendly_ps - v.hostile_ps
     ok = total >= h.withdraw_target
@@ -193,14 +196,14 @@ def withdraw(v: Withdraw, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
     return EquationOutcome("withdraws" if ok else "stays engaged", total, ok)
 
 
-def repulse_charge(v: RepulseCharge, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def repulse_charge(v: RepulseCharge, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     r = dice.roll("d10", why="repulse a charge D10 (Q08)")
     ok = r.total >= v.rank
     dice.record(Check("repulse charge: D10 at least rank", r.total, v.rank, ok, "Q08 repulse"))
     return EquationOutcome("charge repulsed" if ok else "not repulsed", r.total, ok)
 
 
-def stay_conscious(v: StayConscious, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def stay_conscious(v: StayConscious, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     if v.endurance > h.stay_conscious_max_en:
         dice.record(Note(f"EN {v.endurance} > {h.stay_conscious_max_en}: no roll needed", "Q08"))
         return EquationOutcome("conscious", None, True)
@@ -209,19 +212,19 @@ def stay_conscious(v: StayConscious, dice: DiceSource, h: QualityHouse) -> Equat
     return EquationOutcome("conscious" if ok else "unconscious", target, ok)
 
 
-def stun_recovery(v: StunRecovery, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def stun_recovery(v: StunRecovery, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     target = h.stun_recovery_wp_multiple * v.willpower + v.fatigue
     ok = _under(dice, target, "stun recovery", "Q08 stun recovery", h)
     return EquationOutcome("recovers" if ok else "still stunned", target, ok)
 
 
-def parry(v: Parry, dice: DiceSource, h: QualityHouse) -> EquationOutcome:
+def parry(v: Parry, dice: DiceSource, h: QualityD100House) -> EquationOutcome:
     result = roll_parry(dice, v.evader_rank, v.attacker_rank, h)
     return EquationOutcome(result, None, None)
 
 
 #: Each equation takes its own input model (hence Any: parameters are contravariant).
-_Fn = Callable[[Any, DiceSource, QualityHouse], EquationOutcome]
+_Fn = Callable[[Any, DiceSource, QualityD100House], EquationOutcome]
 EQUATIONS: dict[str, tuple[type[Strict], _Fn]] = {
     "engaged_initiative": (EngagedInitiative, engaged_initiative),
     "unengaged_initiative": (UnengagedInitiative, unengaged_initiative),
@@ -240,7 +243,7 @@ EQUATIONS: dict[str, tuple[type[Strict], _Fn]] = {
 class LoadedEquation:
     situation: EquationSituation
     values: Strict
-    house: QualityHouse
+    house: QualityD100House
 
     @property
     def kind(self) -> str:
@@ -250,7 +253,7 @@ class LoadedEquation:
         return EQUATIONS[self.situation.equation][1](self.values, dice, self.house)
 
 
-def load_equation(sit: EquationSituation, house: QualityHouse, source: str) -> LoadedEquation:
+def load_equation(sit: EquationSituation, house: QualityD100House, source: str) -> LoadedEquation:
     model, _ = EQUATIONS[sit.equation]
     if not sit.values and model.model_fields:
         needed = ", ".join(n for n, f in model.model_fields.items() if f.is_required())
@@ -260,3 +263,29 @@ def load_equation(sit: EquationSituation, house: QualityHouse, source: str) -> L
         )
     values = validate(model, sit.values, f"{source} ({sit.equation})")
     return LoadedEquation(sit, values, house)
+
+
+def load_equation_file(
+    data: Mapping[str, Any], source: str, house: QualityD100House
+) -> LoadedEquation:
+    """An equation file (Q08)."""
+    return load_equation(validate(EquationSituation, data, source), house, source)
+
+
+def resolve_equation(eq: LoadedEquation, dice: DiceSource) -> EquationOutcome:
+    """An equation as a file gives it: house rules, then the equation."""
+    for event in house_events(eq.house):
+        dice.record(event)
+    return eq.run(dice)
+
+
+def equation_summary(eq: LoadedEquation, out: EquationOutcome) -> dict[str, Any]:
+    """Key figures of an equation for the CLI table and JSON."""
+    summary: dict[str, Any] = {
+        "equation": eq.situation.equation,
+        "result": out.result,
+        "value": out.value,
+    }
+    if out.passed is not None:
+        summary["passed"] = out.passed
+    return summary

@@ -19,7 +19,7 @@ from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import FightState, ScenarioSpec
 from firefight.errors import InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import (
     ArmourSpec,
     Attacker,
@@ -146,7 +146,10 @@ class Board:
 
 def board_of(state: FightState) -> Board:
     board = state.board
-    assert isinstance(board, Board)
+    if not isinstance(board, Board):
+        raise InputError(
+            "the fight state holds no quality_d100 board", tip="start it with its own scenario"
+        )
     return board
 
 
@@ -203,7 +206,7 @@ def _named(catalog: Catalog, section: str, value: Any, model: type[Strict], wher
     return value
 
 
-def load_profiles(spec: ScenarioSpec, house: QualityHouse) -> dict[str, Profile]:
+def load_profiles(spec: ScenarioSpec, house: QualityD100House) -> dict[str, Profile]:
     """Validate every combatant; names, dice and stats fail with one line naming the field."""
     catalogs = spec.extra.get("catalogs", [])
     if not isinstance(catalogs, list) or not all(isinstance(c, str) for c in catalogs):

@@ -14,7 +14,7 @@ from firefight.core.house import HouseRules
 from firefight.core.validation import DiceText
 
 
-class QualityHouse(HouseRules):
+class QualityD100House(HouseRules):
     """The fixed numbers of the opposed D100 quality rules."""
 
     # Q01: qualities of success (percentages of the chance, rounded up)

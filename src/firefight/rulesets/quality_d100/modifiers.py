@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from firefight.core.transcript import Modifier
 from firefight.errors import InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import Attacker, AttackSituation
 
 SC = "strike chance"
@@ -64,9 +64,10 @@ def _m(name: str, value: int, target: str, source: str, rule: str) -> Modifier:
     return Modifier(name, value, target, source, rule)
 
 
-def _house_value(house: QualityHouse, key: str) -> int:
+def _house_value(house: QualityD100House, key: str) -> int:
     value = getattr(house, key)
-    assert isinstance(value, int)
+    if not isinstance(value, int):
+        raise InputError(f"house rule {key} is {value!r}, not a whole number")
     return value
 
 
@@ -178,7 +179,7 @@ _DEFENCE_MISC = _lines(
 
 
 def _flags(
-    sit: AttackSituation, house: QualityHouse, lines: tuple[FlagLine, ...]
+    sit: AttackSituation, house: QualityD100House, lines: tuple[FlagLine, ...]
 ) -> list[Modifier]:
     """The lines whose field is set, in table order."""
     out = []
@@ -190,7 +191,7 @@ def _flags(
     return out
 
 
-def _hex(sit: AttackSituation, house: QualityHouse, mode: str) -> list[Modifier]:
+def _hex(sit: AttackSituation, house: QualityD100House, mode: str) -> list[Modifier]:
     """Attacking a flank or rear hex (57.1, melee and ranged)."""
     d = sit.defender
     if d.hex == "front":
@@ -206,7 +207,7 @@ _CHARGES = {
 
 
 def strike_modifiers(
-    sit: AttackSituation, weapon: Weapon | None, house: QualityHouse
+    sit: AttackSituation, weapon: Weapon | None, house: QualityD100House
 ) -> list[Modifier]:
     """The 57.1 modifiers that apply, in table order (Q04)."""
     a, mode, h = sit.attacker, sit.mode, house
@@ -236,7 +237,7 @@ def strike_modifiers(
     return out
 
 
-def _range_modifiers(a: Attacker, weapon: Weapon | None, h: QualityHouse) -> list[Modifier]:
+def _range_modifiers(a: Attacker, weapon: Weapon | None, h: QualityD100House) -> list[Modifier]:
     if not a.range_hexes:
         return []
     kind = weapon.weapon_class if weapon is not None else "missile"
@@ -261,7 +262,7 @@ def _range_modifiers(a: Attacker, weapon: Weapon | None, h: QualityHouse) -> lis
     ]
 
 
-def _visibility(a: Attacker, h: QualityHouse) -> list[Modifier]:
+def _visibility(a: Attacker, h: QualityD100House) -> list[Modifier]:
     if not a.visibility:
         return []
     options = [(_house_value(h, _VISIBILITY[v][0]), _VISIBILITY[v][1]) for v in a.visibility]
@@ -270,7 +271,7 @@ def _visibility(a: Attacker, h: QualityHouse) -> list[Modifier]:
     return [_m(f"visibility: {label}", value, SC, "attacker.visibility", f"Q04 ({worst}57.1)")]
 
 
-def defence_modifiers(sit: AttackSituation, house: QualityHouse) -> list[Modifier]:
+def defence_modifiers(sit: AttackSituation, house: QualityD100House) -> list[Modifier]:
     """The defence formula (Q05) as named parts, then the 57.2 modifiers that apply."""
     d, mode, h = sit.defender, sit.mode, house
     out: list[Modifier] = []
@@ -311,7 +312,7 @@ def defence_modifiers(sit: AttackSituation, house: QualityHouse) -> list[Modifie
     return out
 
 
-def die_modifiers(sit: AttackSituation, house: QualityHouse) -> list[Modifier]:
+def die_modifiers(sit: AttackSituation, house: QualityD100House) -> list[Modifier]:
     """Q06: aiming and assassin ranks move the attacker's D100 roll."""
     a, h = sit.attacker, house
     out: list[Modifier] = []

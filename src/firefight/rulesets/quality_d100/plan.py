@@ -6,15 +6,17 @@ the rolls. Catalog names are looked up here and fail with a "did you mean" line.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from firefight.core.catalog import load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.transcript import Modifier
 from firefight.dice import exact
 from firefight.errors import DiceError, InputError
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.models import ArmourSpec, AttackSituation, WeaponSpec
 from firefight.rulesets.quality_d100.modifiers import (
     SC,
@@ -42,7 +44,7 @@ class Plan:
     """A situation ready to roll: every number the dice do not decide."""
 
     situation: AttackSituation
-    house: QualityHouse
+    house: QualityD100House
     weapon: Weapon | None
     armour: Armour
     strike_mods: tuple[Modifier, ...]
@@ -116,7 +118,7 @@ def _armour(
 
 
 def _base_strike(
-    sit: AttackSituation, weapon: Weapon | None, house: QualityHouse, source: str
+    sit: AttackSituation, weapon: Weapon | None, house: QualityD100House, source: str
 ) -> list[Modifier]:
     a = sit.attacker
     formula_only = sit.special in ("trip", "trample")
@@ -154,7 +156,7 @@ def _base_strike(
 
 
 def _damage(
-    sit: AttackSituation, weapon: Weapon | None, house: QualityHouse, source: str
+    sit: AttackSituation, weapon: Weapon | None, house: QualityD100House, source: str
 ) -> tuple[str | None, int]:
     if sit.special in ("disarm", "entangle"):
         return None, 0
@@ -174,7 +176,7 @@ def _damage(
     return expr, dice_maximum(expr, field, source)
 
 
-def make_plan(sit: AttackSituation, house: QualityHouse, source: str) -> Plan:
+def make_plan(sit: AttackSituation, house: QualityD100House, source: str) -> Plan:
     check_flags(sit, source)
     where = Path(source).parent if source and Path(source).exists() else None
     catalog = load_catalog(PACKAGE, sit.catalogs, where)
@@ -195,3 +197,8 @@ def make_plan(sit: AttackSituation, house: QualityHouse, source: str) -> Plan:
         damage=damage,
         max_damage=maximum,
     )
+
+
+def load_attack(data: Mapping[str, Any], source: str, house: QualityD100House) -> Plan:
+    """An attack file: validated, then planned (every number the dice do not decide)."""
+    return make_plan(validate(AttackSituation, data, source), house, source)

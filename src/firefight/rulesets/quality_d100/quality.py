@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from firefight.core.transcript import Note
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 
 #: Quality names and letters by level (Table 1 / Table 2).
 NAMES: tuple[str, ...] = (
@@ -26,7 +26,7 @@ NAMES: tuple[str, ...] = (
 )
 LETTERS = "PABCDEF"
 BEST = len(NAMES) - 1
-TEXT_RULES = QualityHouse()
+TEXT_RULES = QualityD100House()
 
 #: The printed table's row 1 (Q02): the chance at which Average..Decisive start for a roll of 1.
 PRINTED_ROW_1_STARTS: tuple[int, ...] = (1, 2, 3, 5)
@@ -43,7 +43,7 @@ def percent_up(percent: int, amount: int) -> int:
     return -((-percent * amount) // 100)
 
 
-def thresholds(chance: int, house: QualityHouse = TEXT_RULES) -> tuple[int | None, ...]:
+def thresholds(chance: int, house: QualityD100House = TEXT_RULES) -> tuple[int | None, ...]:
     """Highest (modified) roll for each level Average..Fantastic; None where the level is absent."""
     over_100 = chance - house.excellent_offset
     over_200 = chance - house.fantastic_offset
@@ -57,7 +57,7 @@ def thresholds(chance: int, house: QualityHouse = TEXT_RULES) -> tuple[int | Non
     )
 
 
-def _printed_row_1(chance: int, house: QualityHouse) -> int:
+def _printed_row_1(chance: int, house: QualityD100House) -> int:
     level = sum(1 for start in PRINTED_ROW_1_STARTS if chance >= start)
     above = thresholds(chance, house)[len(PRINTED_ROW_1_STARTS) :]
     for extra, limit in enumerate(above, start=len(PRINTED_ROW_1_STARTS) + 1):
@@ -68,7 +68,7 @@ def _printed_row_1(chance: int, house: QualityHouse) -> int:
 
 
 def quality(
-    roll: int, chance: int, *, natural: int | None = None, house: QualityHouse = TEXT_RULES
+    roll: int, chance: int, *, natural: int | None = None, house: QualityD100House = TEXT_RULES
 ) -> int:
     """Quality level 0..6 of a modified ``roll`` against ``chance``; ``natural`` is the die face
     (defaults to ``roll``) for the natural 01 / 00 rules."""
@@ -91,7 +91,7 @@ def roll_quality(
     dice: DiceSource,
     chance: int,
     die_modifier: int = 0,
-    house: QualityHouse = TEXT_RULES,
+    house: QualityD100House = TEXT_RULES,
     who: str = "attacker",
     against: str = "strike chance",
 ) -> int:
@@ -109,7 +109,7 @@ def roll_quality(
 
 @lru_cache(maxsize=4096)
 def quality_distribution(
-    chance: int, die_modifier: int = 0, house: QualityHouse = TEXT_RULES
+    chance: int, die_modifier: int = 0, house: QualityD100House = TEXT_RULES
 ) -> Weighted[int]:
     """Exact distribution of the quality level, from :func:`roll_quality` on exact dice."""
     return enumerate_outcomes(lambda d: roll_quality(d, chance, die_modifier, house))

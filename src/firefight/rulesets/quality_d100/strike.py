@@ -9,10 +9,12 @@ its chance and effect are configurable because the text leaves that table out (Q
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal
 
-from firefight.core.transcript import Check, Note
+from firefight.core.house import house_events
+from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.plan import Armour, Plan
 from firefight.rulesets.quality_d100.quality import BEST, NAMES, name, roll_quality
 
@@ -27,7 +29,11 @@ DESCRIPTIONS: tuple[str, ...] = (
     "maximum Endurance + 10 & possible specific grievous",
 )
 GRIEVOUS_FROM = 4
-PARRY_RESULTS = ("parry", "disarm", "disarm + riposte")
+#: Evading parry (Q07): "" (none) or one of :data:`PARRY_RESULTS`.
+Parry = Literal["", "parry", "disarm", "disarm + riposte"]
+PARRY_RESULTS: tuple[Parry, ...] = ("parry", "disarm", "disarm + riposte")
+#: Special attack effect (Q08), "" for none.
+Special = Literal["", "knocked out", "disarmed", "knocked down", "entangled", "avoided"]
 
 
 @dataclass(frozen=True)
@@ -43,9 +49,9 @@ class StrikeOutcome:
     grievous: bool = False
     #: Special attack effect (Q08): "knocked out", "disarmed", "knocked down", "entangled",
     #: "avoided", or "" for none.
-    special: str = ""
+    special: Special = ""
     #: Evading parry (Q07): "" (none), "parry", "disarm", "disarm + riposte".
-    parry: str = ""
+    parry: Parry = ""
 
     @property
     def hit(self) -> bool:
@@ -60,7 +66,7 @@ class StrikeOutcome:
         return NAMES[self.result_quality]
 
 
-def parry_result(total: int, house: QualityHouse) -> str:
+def parry_result(total: int, house: QualityD100House) -> Parry:
     """Q07: D10 + evader's rank - attacker's rank read on the parry table."""
     if total <= house.parry_max_parry:
         return PARRY_RESULTS[0]
@@ -69,7 +75,9 @@ def parry_result(total: int, house: QualityHouse) -> str:
     return PARRY_RESULTS[2]
 
 
-def roll_parry(dice: DiceSource, evader_rank: int, attacker_rank: int, house: QualityHouse) -> str:
+def roll_parry(
+    dice: DiceSource, evader_rank: int, attacker_rank: int, house: QualityD100House
+) -> Parry:
     r = dice.roll("d10", why="evader's parry D10 (Q07)")
     total = r.total + evader_rank - attacker_rank
     result = parry_result(total, house)
@@ -131,7 +139,7 @@ def _damage_taken(dice: DiceSource, plan: Plan, level: int) -> tuple[int, int]:
     return (taken, 0) if level <= 2 else (0, taken)
 
 
-def _special(dice: DiceSource, plan: Plan, level: int) -> str:
+def _special(dice: DiceSource, plan: Plan, level: int) -> Special:
     """Q08 special attacks, decided after a hit."""
     sit, house = plan.situation, plan.house
     d = sit.defender
@@ -191,7 +199,7 @@ def strike(plan: Plan, dice: DiceSource) -> StrikeOutcome:
     dice.record(
         Note(f"result quality {aq} - {dq} = {raw}: {name(level)}, {DESCRIPTIONS[level]}", "Q03")
     )
-    parry = ""
+    parry: Parry = ""
     d = sit.defender
     if sit.mode == "melee" and d.evading and d.parry and dq - aq >= house.parry_margin:
         dice.record(Note(f"evader's defence quality {dq} is {dq - aq} over the attack", "Q07"))
@@ -214,3 +222,66 @@ def strike(plan: Plan, dice: DiceSource) -> StrikeOutcome:
 
 def armour_text(armour: Armour) -> str:
     return f"{armour.name}: FT {armour.ft}, EN {armour.en}, DR {armour.dr}"
+
+
+def record_plan(plan: Plan, dice: DiceSource) -> None:
+    """The plan's modifiers, chances, weapon, damage and armour, as transcript lines."""
+    for m in plan.strike_mods:
+        dice.record(m)
+    dice.record(Note(f"strike chance = {plan.strike_chance}", "Q04/Q08"))
+    for m in plan.die_mods:
+        dice.record(m)
+    for m in plan.defence_mods:
+        dice.record(m)
+    dice.record(Note(f"defence = {plan.defence}", "Q05"))
+    w = plan.weapon
+    if w is not None:
+        label = " (EXAMPLE catalog entry, not from the text)" if w.example else ""
+        dice.record(Note(f"weapon {w.name}{label}: BC {w.base_chance}, damage {w.damage}", "Q09"))
+    if plan.damage is not None:
+        dice.record(Note(f"damage {plan.damage}, maximum {plan.max_damage}", "Q03"))
+    label = " (EXAMPLE catalog entry, not from the text)" if plan.armour.example else ""
+    dice.record(Note(f"armour {armour_text(plan.armour)}{label}", "Q03, Q09"))
+
+
+def state_changes(plan: Plan, out: StrikeOutcome, dice: DiceSource) -> None:
+    """What a strike did to the defender's FT and EN, and a parry's EN cost (Q03, Q07)."""
+    d, house = plan.situation.defender, plan.house
+    if d.fatigue is not None and out.ft_damage:
+        dice.record(StateChange(d.name, "FT", d.fatigue, d.fatigue - out.ft_damage, "Q03"))
+    if d.endurance is not None and out.en_damage:
+        dice.record(StateChange(d.name, "EN", d.endurance, d.endurance - out.en_damage, "Q03"))
+    if out.parry in PARRY_RESULTS[1:]:
+        who = plan.situation.attacker.name if house.parry_en_damage_to == "attacker" else d.name
+        dice.record(Note(f"parry {out.parry}: {who} takes {house.parry_en_damage} EN", "Q07"))
+
+
+def strike_summary(plan: Plan, out: StrikeOutcome) -> dict[str, Any]:
+    """Key figures of one strike for the CLI table and JSON."""
+    return {
+        "strike_chance": plan.strike_chance,
+        "die_modifier": plan.die_modifier,
+        "defence": plan.defence,
+        "attack_quality": name(out.attack_quality),
+        "defence_quality": name(out.defence_quality),
+        "result_quality": name(out.result_quality),
+        "result": DESCRIPTIONS[out.result_quality],
+        "hit": out.hit,
+        "ft_damage": out.ft_damage,
+        "en_damage": out.en_damage,
+        "damage": out.damage,
+        "possible_grievous": out.possible_grievous,
+        "grievous": out.grievous,
+        "special": out.special or "none",
+        "parry": out.parry or "none",
+    }
+
+
+def resolve_strike(plan: Plan, dice: DiceSource) -> StrikeOutcome:
+    """A strike as a file gives it: house rules, the plan's modifiers, the strike, its effects."""
+    for event in house_events(plan.house):
+        dice.record(event)
+    record_plan(plan, dice)
+    out = strike(plan, dice)
+    state_changes(plan, out, dice)
+    return out

@@ -7,14 +7,16 @@ quality for that roll is that level: "lo-hi", "lo" for one chance, "lo+" when it
 
 from __future__ import annotations
 
-from firefight.rulesets.quality_d100.house import QualityHouse
+from firefight.rulesets.quality_d100.house import QualityD100House
 from firefight.rulesets.quality_d100.quality import BEST, NAMES, TEXT_RULES, quality
 
 #: Beyond this chance every roll 1..99 already reaches Fantastic (10 x 99 + 200 < 1200).
 _SCAN_TO = 1300
 
 
-def chance_ranges(roll: int, house: QualityHouse = TEXT_RULES) -> dict[int, tuple[int, int | None]]:
+def chance_ranges(
+    roll: int, house: QualityD100House = TEXT_RULES
+) -> dict[int, tuple[int, int | None]]:
     """For one roll: level -> (first chance, last chance or None if open-ended), chances >= 1."""
     spans: dict[int, tuple[int, int | None]] = {}
     for chance in range(1, _SCAN_TO + 1):
@@ -44,7 +46,7 @@ def headers() -> list[str]:
 
 
 def table_rows(
-    rows: tuple[int, int] | None = None, printed: bool = False, house: QualityHouse = TEXT_RULES
+    rows: tuple[int, int] | None = None, printed: bool = False, house: QualityD100House = TEXT_RULES
 ) -> list[list[str]]:
     """Rows of the table; ``printed`` reads row 1 as printed (Q02 contradiction) instead."""
     lo, hi = rows if rows is not None else (1, 100)

@@ -8,8 +8,9 @@ strikes (T10) and cover (T11).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal
 
-from firefight.core.transcript import Check, Modifier, Note, StateChange
+from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
 from firefight.dice import DiceSource
 from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.damage import (
@@ -18,17 +19,19 @@ from firefight.rulesets.tactical_d20.damage import (
     extra_die_size,
     weapon_dice,
 )
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import AttackFields, Creature, Weapon
 
 ROUNDS_RULE = "T06"
+#: The conditions a hit can leave (T05).
+Condition = Literal["stunned", "arm_wound", "leg_wound"]
 
 
 @dataclass(frozen=True)
 class Effect:
     """A condition a hit leaves on its target, and how long it lasts (T05)."""
 
-    condition: str
+    condition: Condition
     until: str
 
     def label(self) -> str:
@@ -74,14 +77,14 @@ class PreparedAttack:
     loaded: int
     cover: CoverEffect
     extra_dice: tuple[str, ...]
-    house: TacticalHouse
+    house: TacticalD20House
 
     @property
     def is_group(self) -> bool:
         return len(self.targets) > 1
 
 
-def rounds_for(mode: str, house: TacticalHouse) -> int:
+def rounds_for(mode: str, house: TacticalD20House) -> int:
     return {
         "single": house.single_rounds,
         "burst": house.burst_rounds,
@@ -99,7 +102,7 @@ def check_can_act(creature: Creature, what: str) -> None:
             )
 
 
-def _check_fire_mode(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> None:
+def _check_fire_mode(weapon: Weapon, f: AttackFields, house: TacticalD20House) -> None:
     if f.mode == "burst" and weapon.fire not in ("semi", "auto"):
         raise RuleError(
             f"{weapon.name} fires {weapon.fire} only: a burst needs a semi-automatic or "
@@ -119,7 +122,7 @@ def _check_fire_mode(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> N
         )
 
 
-def _check_ranged(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> tuple[int, int]:
+def _check_ranged(weapon: Weapon, f: AttackFields, house: TacticalD20House) -> tuple[int, int]:
     """(rounds used, rounds loaded) after checking range, fire mode and ammunition."""
     if f.distance > weapon.ranges[-1]:
         raise RuleError(
@@ -144,7 +147,7 @@ def _check_ranged(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> tupl
     return rounds, loaded
 
 
-def _check_melee(weapon: Weapon, f: AttackFields, house: TacticalHouse) -> None:
+def _check_melee(weapon: Weapon, f: AttackFields, house: TacticalD20House) -> None:
     if f.distance > house.melee_reach:
         raise RuleError(
             f"a melee attack needs the target within {house.melee_reach} ft, not {f.distance} (T09)"
@@ -158,7 +161,7 @@ def prepare_attack(
     targets: tuple[Creature, ...],
     weapon: Weapon,
     f: AttackFields,
-    house: TacticalHouse,
+    house: TacticalD20House,
 ) -> PreparedAttack:
     """Check the attack against the rules and gather its modifiers (no dice)."""
     check_can_act(attacker, "attack")
@@ -297,7 +300,7 @@ def prepare_attack(
     )
 
 
-def _effects(region: str, critical: bool, house: TacticalHouse) -> tuple[Effect, ...]:
+def _effects(region: str, critical: bool, house: TacticalD20House) -> tuple[Effect, ...]:
     lasting = f"a DC {house.body_check_dc} Body check (1 Action)"
     if region == "head":
         return (Effect("stunned", "the end of its next turn"),) if critical else ()
@@ -380,3 +383,19 @@ def roll_attack(
     return AttackOutcome(
         hit=True, critical=critical, member=target.name, damage=damage, rolled=raw, effects=effects
     )
+
+
+def summary(o: AttackOutcome, t: Transcript, p: PreparedAttack) -> dict[str, Any]:
+    """Key figures of one attack for the CLI table and JSON (the roll is read off the
+    transcript)."""
+    check = next(e for e in t.of_type(Check) if e.name == "attack roll")
+    out: dict[str, Any] = {"attack roll": check.value, "dodge": check.target, "result": o.label}
+    if o.hit:
+        out["target"] = o.member
+    if o.hit and not o.stopped:
+        out["damage rolled"] = o.rolled
+        out["hp lost"] = o.damage
+        out["effects"] = ", ".join(e.label() for e in o.effects) or "none"
+    if p.rounds:
+        out["rounds left"] = p.loaded - p.rounds
+    return out

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.errors import RuleError
+from firefight.errors import RuleError, present
 from firefight.rulesets.tactical_d20.attack import check_can_act
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import SIZES, ContestAction, Creature
 
 #: (skill, what success does, rule) per action.
@@ -41,10 +41,10 @@ class PreparedContest:
     dc: int | None
     actor_mods: tuple[Modifier, ...]
     opponent_mods: tuple[Modifier, ...]
-    house: TacticalHouse
+    house: TacticalD20House
 
 
-def action_cost(action: str, house: TacticalHouse) -> int:
+def action_cost(action: str, house: TacticalD20House) -> int:
     return {
         "disarm": house.melee_action_actions,
         "restrain": house.melee_action_actions,
@@ -61,7 +61,7 @@ def prepare_contest(
     actor: Creature,
     opponent: Creature | None,
     distance: int,
-    house: TacticalHouse,
+    house: TacticalD20House,
 ) -> PreparedContest:
     skill, _, rule = ACTIONS[action]
     if action == "escape":
@@ -124,9 +124,9 @@ def roll_contest(p: PreparedContest, dice: DiceSource) -> ContestOutcome:
     mine = dice.roll("1d20", why=f"{p.actor.name} {p.action} d20 ({rule})").total
     mine += sum(m.value for m in p.actor_mods)
     if p.opponent is None:
-        assert p.dc is not None
-        won = mine >= p.dc
-        dice.record(Check(p.action.replace("_", " "), mine, p.dc, won, rule))
+        dc = present(p.dc, f"{p.action} needs an opponent or a DC")
+        won = mine >= dc
+        dice.record(Check(p.action.replace("_", " "), mine, dc, won, rule))
     else:
         theirs = dice.roll("1d20", why=f"{p.opponent.name} resists d20 ({rule})").total
         theirs += sum(m.value for m in p.opponent_mods)
@@ -146,3 +146,8 @@ def roll_contest(p: PreparedContest, dice: DiceSource) -> ContestOutcome:
     else:
         dice.record(Note(f"{who} {effect}", rule))
     return ContestOutcome(True)
+
+
+def summary(o: ContestOutcome) -> dict[str, object]:
+    """The result of a contest for the CLI table and JSON."""
+    return {"result": "success" if o.success else "failure"}

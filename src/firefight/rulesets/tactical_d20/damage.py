@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Ammo, Cover, Weapon
 
 
@@ -34,7 +34,7 @@ def weapon_dice(weapon: Weapon, doubled: bool) -> tuple[int, int]:
 
 
 def extra_die_size(
-    weapon: Weapon, doubled: bool, critical: bool, house: TacticalHouse, *, region: str = "torso"
+    weapon: Weapon, doubled: bool, critical: bool, house: TacticalD20House, *, region: str = "torso"
 ) -> int:
     """Size of one extra damage die from a burst, double burst or buckshot (T07, T12)."""
     base_count, size = weapon.dice
@@ -56,7 +56,7 @@ class CoverEffect:
     reason: str
 
 
-def cover_effect(weapon: Weapon, ammo: Ammo, cover: Cover, house: TacticalHouse) -> CoverEffect:
+def cover_effect(weapon: Weapon, ammo: Ammo, cover: Cover, house: TacticalD20House) -> CoverEffect:
     """T11: concealment, light and heavy cover against this weapon and ammunition."""
     ap = ammo == "armour_piercing"
     if cover == "none":

@@ -23,6 +23,7 @@ from typing import Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.errors import present
 from firefight.rulesets.tactical_d20.attack import AttackOutcome, roll_attack
 from firefight.rulesets.tactical_d20.contests import prepare_contest, roll_contest
 from firefight.rulesets.tactical_d20.encounter_actions import TacticalBase, remember
@@ -276,7 +277,7 @@ class TacticalTurns(TacticalBase):
             region=action.param("region"),
             free=free,
         )
-        assert p is not None, action.id
+        p = present(p, f"action {action.id} is not an attack this creature can make now")
         if free:
             dice.record(Note(f"{me.name}: melee attack as a Free Action after moving", "T09"))
             me = dataclasses.replace(me, closed_on="")
@@ -345,8 +346,7 @@ class TacticalTurns(TacticalBase):
 
     def _move(self, state: FightState, me: Fighter, action: Action, dice: DiceSource) -> FightState:
         board: Board = state.board
-        target = action.target
-        assert target is not None
+        target = present(action.target, f"action {action.id} names no target")
         feet = move_distance(self.creature(me, board), self.house)
         me = self._spend(me, self.house.move_actions, "move", dice)
         old = board.distance(me.name, target)
@@ -370,8 +370,8 @@ class TacticalTurns(TacticalBase):
     ) -> FightState:
         board: Board = state.board
         weapon = self.roster[me.name].weapon(action.param("weapon"))
-        assert action.target is not None
-        covers = self._cone(state, me.name, action.target, weapon)
+        target = present(action.target, f"action {action.id} names no target")
+        covers = self._cone(state, me.name, target, weapon)
         me = self._spend(me, self.house.suppress_actions, "suppressing fire", dice)
         left = me.loaded(weapon.name) - self.house.suppress_rounds
         dice.record(StateChange(weapon.name, "rounds loaded", me.loaded(weapon.name), left, "T08"))
@@ -409,8 +409,8 @@ class TacticalTurns(TacticalBase):
 
     def _resolve_reaction(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
         board: Board = state.board
-        assert board.pending is not None
-        mover = board.pending.mover
+        pending = present(board.pending, "no move is waiting for a reaction (T09)")
+        mover = pending.mover
         if action.kind == "reaction":
             state = self._attack(state, state.combatant(action.actor), action, mover, dice)
             board = state.board
@@ -426,8 +426,7 @@ class TacticalTurns(TacticalBase):
         self, state: FightState, me: Fighter, action: Action, dice: DiceSource
     ) -> FightState:
         board: Board = state.board
-        assert action.target is not None
-        foe = state.combatant(action.target)
+        foe = state.combatant(present(action.target, f"action {action.id} names no target"))
         contest = prepare_contest(
             "disarm",
             self.creature(me, board),

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import Weighted
-from firefight.errors import RuleError
+from firefight.errors import RuleError, present
 from firefight.rulesets.tactical_d20.attack import AttackOutcome, prepare_attack
 from firefight.rulesets.tactical_d20.encounter_setup import (
     Combatant,
@@ -26,7 +26,7 @@ from firefight.rulesets.tactical_d20.encounter_state import (
     Pending,
     Zone,
 )
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import (
     AttackFields,
     Creature,
@@ -50,7 +50,9 @@ class TacticalBase(Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        self.house: TacticalHouse = house if isinstance(house, TacticalHouse) else TacticalHouse()
+        if not isinstance(house, TacticalD20House):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not tactical_d20 house rules")
+        self.house: TacticalD20House = house
         self.roster: dict[str, Combatant] = {c.name: c for c in load_combatants(spec, self.house)}
         self.distances = distances(spec, tuple(self.roster))
         #: Small caches keyed by frozen states (pure functions of them): previews and the
@@ -77,7 +79,7 @@ class TacticalBase(Turns):
 
     # -- what may be done -----------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        assert state.acting is not None
+        acting = present(state.acting, "no one is acting: start a round first")
         found = self._legal.get(state)
         if found is not None:
             return found
@@ -85,8 +87,8 @@ class TacticalBase(Turns):
         if board.pending is not None:
             found = self._reaction_options(state, board.pending)
         else:
-            end = Action("end_turn", state.acting, f"{state.acting} ends the turn", "wait")
-            main, tail = self._option_lists(state, state.acting)
+            end = Action("end_turn", acting, f"{acting} ends the turn", "wait")
+            main, tail = self._option_lists(state, acting)
             found = (*main, end, *tail)
         remember(self._legal, state, found)
         return found

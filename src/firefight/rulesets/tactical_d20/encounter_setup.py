@@ -29,7 +29,7 @@ from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.errors import FirefightError, InputError
 from firefight.rulesets.tactical_d20 import gear
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import (
     Ammo,
     Cover,
@@ -74,7 +74,7 @@ class Combatant:
         return next(w for w in self.weapons if w.name == name)
 
 
-def unarmed(house: TacticalHouse) -> Weapon:
+def unarmed(house: TacticalD20House) -> Weapon:
     return Weapon(
         name="unarmed",
         kind="unarmed",
@@ -83,7 +83,7 @@ def unarmed(house: TacticalHouse) -> Weapon:
     )
 
 
-def load_combatants(spec: ScenarioSpec, house: TacticalHouse) -> tuple[Combatant, ...]:
+def load_combatants(spec: ScenarioSpec, house: TacticalD20House) -> tuple[Combatant, ...]:
     catalogs = spec.extra.get("catalogs", ())
     if not isinstance(catalogs, (list, tuple)) or not all(isinstance(c, str) for c in catalogs):
         raise spec.fail("catalogs", "must be a list of file names", tip='catalogs = ["mine.toml"]')

@@ -9,7 +9,7 @@ from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.validation import check_name
 from firefight.errors import InputError
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature, Ref, Weapon
 
 PACKAGE = "firefight.rulesets.tactical_d20"
@@ -65,7 +65,7 @@ def creature(catalog: Catalog, ref: Ref, source: str, where: str) -> Creature:
     return found
 
 
-def weapon(catalog: Catalog, ref: Ref, source: str, where: str, house: TacticalHouse) -> Weapon:
+def weapon(catalog: Catalog, ref: Ref, source: str, where: str, house: TacticalD20House) -> Weapon:
     """A weapon by catalog name or table; ``"unarmed"`` is the unarmed strike (T10)."""
     if isinstance(ref, str) and ref.strip().lower() == "unarmed":
         return Weapon(

@@ -13,7 +13,7 @@ from pydantic import Field, field_validator
 from firefight.core.house import HouseRules
 
 
-class TacticalHouse(HouseRules):
+class TacticalD20House(HouseRules):
     """Every fixed number of tactical_d20; a ``--house`` file overrides any of them."""
 
     # T02/T04 action economy

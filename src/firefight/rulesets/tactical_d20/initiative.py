@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from firefight.core.transcript import Modifier, Note
 from firefight.dice import DiceSource
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature
 
 #: Nested same-side re-rolls enumerated in exact mode (a tie of three recurs with p < 0.15).
@@ -62,7 +62,7 @@ def _break(mods: tuple[int, ...], depth: int, die: int, dice: DiceSource) -> tup
 
 
 def order_of(
-    creatures: Sequence[Creature], scores: Sequence[int], dice: DiceSource, house: TacticalHouse
+    creatures: Sequence[Creature], scores: Sequence[int], dice: DiceSource, house: TacticalD20House
 ) -> tuple[str, ...]:
     """Highest score first; ties: players before GM creatures, same side re-rolls."""
     order: list[str] = []
@@ -86,7 +86,7 @@ def order_of(
 
 
 def roll_initiative(
-    creatures: Sequence[Creature], dice: DiceSource, house: TacticalHouse
+    creatures: Sequence[Creature], dice: DiceSource, house: TacticalD20House
 ) -> tuple[str, ...]:
     """Every creature's Initiative, and the turn order that repeats each round."""
     scores = []
@@ -99,3 +99,8 @@ def roll_initiative(
     every = f"each {house.round_seconds}-second round"
     dice.record(Note(f"turn order {every}: " + " > ".join(order), "T01"))
     return order
+
+
+def summary(order: tuple[str, ...]) -> dict[str, object]:
+    """The acting order for the CLI table and JSON."""
+    return {"order": " > ".join(order)}

@@ -10,22 +10,25 @@ damage threshold (no region, burst or critical dice).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource
 from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.attack import check_can_act
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature, SuppressionSituation, Weapon
 
-RESULTS = ("fail", "partial", "pass")
+#: The Willpower check's results, or why no check is made (T08).
+ConeResult = Literal["fail", "partial", "pass", "outside", "protected"]
+RESULTS: tuple[ConeResult, ...] = ("fail", "partial", "pass")
 
 
 @dataclass(frozen=True)
 class SuppressOutcome:
     """``result`` is fail / partial / pass, or outside / protected when no check is made."""
 
-    result: str
+    result: ConeResult
     damage: int = 0
 
 
@@ -38,10 +41,10 @@ class PreparedCone:
     cone_length: int
     dc: int
     loaded: int
-    house: TacticalHouse
+    house: TacticalD20House
 
 
-def check_suppressing_fire(weapon: Weapon, loaded: int, house: TacticalHouse) -> None:
+def check_suppressing_fire(weapon: Weapon, loaded: int, house: TacticalD20House) -> None:
     """Refuse suppressing fire from a weapon that is not automatic or lacks 15 rounds (T08)."""
     if weapon.kind != "firearm" or weapon.fire != "auto":
         raise RuleError(
@@ -61,7 +64,7 @@ def prepare_cone(
     weapon: Weapon,
     creature: Creature,
     s: SuppressionSituation,
-    house: TacticalHouse,
+    house: TacticalD20House,
 ) -> PreparedCone:
     check_can_act(shooter, "lay down suppressing fire")
     loaded = weapon.magazine if s.loaded is None else s.loaded
@@ -152,3 +155,8 @@ def check_in_cone(p: PreparedCone, dice: DiceSource) -> SuppressOutcome:
     dice.record(Note(f"{c.name} goes on but takes {damage} damage", "T08"))
     dice.record(StateChange(c.name, "hp", c.hp, c.hp - damage, "T08"))
     return SuppressOutcome("partial", damage)
+
+
+def summary(o: SuppressOutcome) -> dict[str, object]:
+    """Key figures of suppressing fire for the CLI table and JSON."""
+    return {"result": o.result, "damage": o.damage}

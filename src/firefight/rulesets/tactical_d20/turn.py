@@ -28,7 +28,7 @@ from firefight.rulesets.tactical_d20.contests import (
     prepare_contest,
     roll_contest,
 )
-from firefight.rulesets.tactical_d20.house import TacticalHouse
+from firefight.rulesets.tactical_d20.house import TacticalD20House
 from firefight.rulesets.tactical_d20.models import Creature, Step, Weapon
 from firefight.rulesets.tactical_d20.suppression import check_suppressing_fire
 
@@ -41,7 +41,7 @@ class TurnBudget:
     encounter engine can keep it in a state and exact enumeration never shares a mutable budget.
     """
 
-    house: TacticalHouse
+    house: TacticalD20House
     actions: int = -1
     reaction: bool = True
     spent: tuple[tuple[str, int], ...] = ()
@@ -70,7 +70,7 @@ class TurnBudget:
         return replace(self, reaction=False)
 
 
-def move_distance(creature: Creature, house: TacticalHouse) -> int:
+def move_distance(creature: Creature, house: TacticalD20House) -> int:
     """Feet one move Action covers: speed, 5 ft in a Grapple, halved by a leg wound (T04-T09)."""
     speed = house.grapple_speed if creature.has("grappled") else creature.speed
     return speed // 2 if creature.has("leg_wound") else speed
@@ -97,7 +97,7 @@ def prepare_turn(
     steps: tuple[Step, ...],
     resolve_targets: Callable[[Step, int], tuple[Creature, ...]],
     resolve_weapon: Callable[[Step, int], Weapon],
-    house: TacticalHouse,
+    house: TacticalD20House,
 ) -> tuple[PlannedStep, ...]:
     """Check a whole turn against the rules; refuse the first step that breaks them."""
     budget = TurnBudget(house)
@@ -181,7 +181,7 @@ def prepare_turn(
 
 
 def roll_turn(
-    actor: Creature, plan: tuple[PlannedStep, ...], dice: DiceSource, house: TacticalHouse
+    actor: Creature, plan: tuple[PlannedStep, ...], dice: DiceSource, house: TacticalD20House
 ) -> tuple[StepOutcome, ...]:
     """Resolve each step in order; each attack or contest is its own sub-rule."""
     left = house.actions_per_turn
@@ -211,3 +211,18 @@ def roll_turn(
         else:
             outcomes.append(None)
     return tuple(outcomes)
+
+
+def summary(plan: tuple[PlannedStep, ...], outcome: tuple[Hashable, ...]) -> dict[str, object]:
+    """Each step's result for the CLI table and JSON."""
+    out: dict[str, object] = {}
+    for step, o in zip(plan, outcome, strict=True):
+        if isinstance(o, AttackOutcome):
+            out[step.label] = (
+                f"{o.label}, {o.damage} hp lost" if o.hit and not o.stopped else o.label
+            )
+        elif isinstance(o, ContestOutcome):
+            out[step.label] = "success" if o.success else "failure"
+        else:
+            out[step.label] = "done"
+    return out

@@ -13,10 +13,8 @@ from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome, 
 from firefight.rulesets.warfare2d20.fatigue import HeartRateModel, breath_modifier, fatigue_round
 from firefight.rulesets.warfare2d20.initiative import acting_order, roll_initiative
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar
-from firefight.rulesets.warfare2d20.ruleset import Warfare2d20
+from firefight.rulesets.warfare2d20.ruleset import RULESET, Warfare2d20
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
-
-RULESET = Warfare2d20()
 
 __all__ = [
     "RULESET",

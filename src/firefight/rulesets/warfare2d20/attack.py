@@ -10,18 +10,22 @@ endurance after a heavy hit).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from firefight.core.house import house_events
 from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.situation import Attack, Target
+from firefight.rulesets.warfare2d20.models import Attack, Status, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 AIM_FIELDS = {"aiming": "aiming", "scope": "scope", "high-power scope": "high_power_scope"}
 MOVEMENT_FIELDS = {"walking": "walking", "running": "running", "sprinting": "sprinting"}
 VISIBILITY_FIELDS = {"vaguely visible": "vaguely_visible", "hardly visible": "hardly_visible"}
+#: What the opposed roll decided for a target (W01, W05).
+HitResult = Literal["hit", "shock", "miss"]
+
 ACTION_FIELDS = {"moving to cover": "moving_to_cover", "taking cover": "taking_cover"}
 
 
@@ -29,7 +33,7 @@ ACTION_FIELDS = {"moving to cover": "moving_to_cover", "taking cover": "taking_c
 class HitTest:
     """What the opposed roll decided for one target (all the rest of the rule needs)."""
 
-    result: str  # "hit", "shock" or "miss"
+    result: HitResult
     cover_struck: bool = False
 
 
@@ -38,13 +42,13 @@ class TargetOutcome:
     """Everything an attack did to one target: what odds count and the tracker applies."""
 
     name: str
-    result: str  # "hit", "shock" or "miss"
+    result: HitResult
     cover_struck: bool
     suppressed: bool
     damage: int  # through all soak, before stamina
     stamina_lost: int
     hp_lost: int
-    status: str  # "unhurt", "wounded", "unconscious", "dead"
+    status: Status
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource
+from firefight.errors import present
 from firefight.rulesets.warfare2d20.encounter_actions import (
     PACES,
     Actions,
@@ -57,7 +58,8 @@ class Warfare2d20Turns(Actions, Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        assert isinstance(house, Warfare2d20House)
+        if not isinstance(house, Warfare2d20House):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not warfare2d20 house rules")
         self.house = house
         self.fighters = {f.name: f for f in load_fighters(spec, catalog_for(spec), house)}
         check_ranges(spec, tuple(self.fighters.values()))
@@ -95,8 +97,7 @@ class Warfare2d20Turns(Actions, Turns):
         return updated(state, acting=first)
 
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        assert state.acting is not None
-        me = state.combatant(state.acting)
+        me = state.combatant(present(state.acting, "no one is acting: start a round first"))
         if isinstance(state.board, Volley):
             v = state.board
             nxt = v.targets[0]

@@ -15,12 +15,13 @@ from typing import Any, TypeVar
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, ScenarioSpec
 from firefight.dice import DiceSource
+from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome, open_attack, resolve_target
 from firefight.rulesets.warfare2d20.fatigue import RoundFatigue, breath_modifier
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.models import Attack, Mortar, Status, Target, Thrown
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar, roll_mortar, zone_of, zones
 from firefight.rulesets.warfare2d20.roster import Fighter
-from firefight.rulesets.warfare2d20.situation import Attack, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 from firefight.rulesets.warfare2d20.wounds import STATUSES
 
@@ -64,7 +65,7 @@ class Soldier:
     side: str
     hit_points: int
     stamina: int
-    status: str = "unhurt"
+    status: Status = "unhurt"
     #: W10: "ambush", "passed", "failed" or "exceptionally well" ("" before the first roll).
     #: The roll itself is in the transcript; keeping only what the rules use keeps the exact
     #: chain small (the order is the state's ``order``).
@@ -242,7 +243,7 @@ class Actions:
         total = open_attack(attack, dice)
         state = put(state, used)
         if len(targets) > 1:
-            assert total is not None
+            total = present(total, "a shared attacker roll was not made (W01)")
             rest = tuple(names[1:])
             state = updated(state, board=Volley("burst", me, total, rest, mode))
         outcome = resolve_target(dice, attack, targets[0], total)
@@ -272,8 +273,7 @@ class Actions:
         total: int,
         dice: DiceSource,
     ) -> FightState:
-        shell = self.fighters[shooter.name].mortar
-        assert shell is not None
+        shell = present(self.fighters[shooter.name].mortar, f"{shooter.name} has no mortar (W12)")
         g = self.fighters[t.name]
         target = Target(
             t.name,
@@ -298,9 +298,9 @@ class Actions:
         """W12: the shell falls on the target; its side's others stand ``mortar_spacing_m``
         apart from it, in file order (reading); everyone in the lethal radius is struck."""
         f = self.fighters[me.name]
-        assert f.mortar is not None and action.target is not None
-        zs = zones(self.house.mortar_shells[f.mortar])
-        target = state.combatant(action.target)
+        mortar = present(f.mortar, f"{me.name} has no mortar (W12)")
+        zs = zones(self.house.mortar_shells[mortar])
+        target = state.combatant(present(action.target, f"action {action.id} names no target"))
         others = [
             c
             for c in state.combatants
@@ -308,7 +308,7 @@ class Actions:
         ]
         placed = [(target, 0.0)] + [(c, f.mortar_spacing_m * (k + 1)) for k, c in enumerate(others)]
         inside = [(c, d) for c, d in placed if zone_of(zs, d) is not None]
-        dice.record(Note(f"{me.name} calls a {f.mortar} round on {target.name}", "W12"))
+        dice.record(Note(f"{me.name} calls a {mortar} round on {target.name}", "W12"))
         total = roll_mortar(dice, self.house)
         state = put(state, used)
         if len(inside) > 1:
@@ -322,9 +322,9 @@ class Actions:
     ) -> FightState:
         """W13: a smoke grenade that lands screens the target's position (hardly visible, both
         ways) until the end of a later round (reading); a miss drifts off and screens nothing."""
-        assert action.target is not None
+        target = present(action.target, f"action {action.id} names no target")
         throw = Thrown(
-            f"smoke on {action.target}",
+            f"smoke on {target}",
             me.name,
             "smoke grenade",
             me.movement,
@@ -334,7 +334,7 @@ class Actions:
         )
         state = put(state, used)
         if resolve_throw(throw, dice).lands:
-            t = state.combatant(action.target)
+            t = state.combatant(target)
             until = max(t.smoked_until, state.round + self.house.smoke_rounds)
             dice.record(Note(f"smoke screens {t.name} until the end of round {until}", "W13"))
             state = put(state, updated(t, smoked_until=until))

@@ -15,8 +15,7 @@ from firefight.core.transcript import Check, Note
 from firefight.dice import DiceSource
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
-from firefight.rulesets.warfare2d20.models import Combatant
-from firefight.rulesets.warfare2d20.situation import Initiative
+from firefight.rulesets.warfare2d20.models import Combatant, Initiative
 
 
 @dataclass(frozen=True)
@@ -77,3 +76,16 @@ def resolve_initiative(s: Initiative, dice: DiceSource) -> tuple[InitiativeResul
     order = acting_order(results)
     dice.record(Note("acting order: " + ", ".join(x.name for x in order), "W10"))
     return tuple(order)
+
+
+def summary(order: tuple[InitiativeResult, ...]) -> dict[str, object]:
+    """Each combatant's roll in acting order, for the CLI table and JSON."""
+    return {
+        r.name: (
+            "ambush"
+            if r.roll is None
+            else f"{r.roll} {'passed' if r.passed else 'failed'}"
+            f"{', exceptionally well' if r.exceptional else ''}"
+        )
+        for r in order
+    }

@@ -25,7 +25,7 @@ from firefight.dice.nodes import Dice
 from firefight.rulesets.warfare2d20.attack import AttackOutcome, TargetOutcome
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import MortarShell, Warfare2d20House
-from firefight.rulesets.warfare2d20.situation import Mortar, Target
+from firefight.rulesets.warfare2d20.models import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 

@@ -14,7 +14,9 @@ import math
 from functools import partial, reduce
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome
+from firefight.rulesets.warfare2d20.models import Mortar, Target
 from firefight.rulesets.warfare2d20.mortar import (
     _fire_plan,
     _group_reach,
@@ -22,7 +24,6 @@ from firefight.rulesets.warfare2d20.mortar import (
     blast_amount,
     zone_of,
 )
-from firefight.rulesets.warfare2d20.situation import Mortar, Target
 from firefight.rulesets.warfare2d20.wounds import Body, take_damage
 
 State = tuple[bool, int, Body]  # struck so far, damage so far, body
@@ -33,8 +34,11 @@ def strike(dice: DiceSource, m: Mortar, t: Target) -> tuple[bool, int]:
     radius) up to the damage: whether the blast strikes it, and the blast's damage."""
     h = m.house
     _, zs, _, delta_mod, delta_t = _fire_plan(m)
-    zone = zone_of(zs, t.distance_m or 0.0)
-    assert zone is not None
+    zone = present(
+        zone_of(zs, t.distance_m or 0.0),
+        f"{t.name} is outside the blast radius (W12)",
+        tip="give only targets within the lethal radius",
+    )
     if m.spot_roll == "group":
         far = _group_reach(dice, h.opposed_dice, None, delta_mod, delta_t, zs, [(t, zone)])
         struck = zone <= far

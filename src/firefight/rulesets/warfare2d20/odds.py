@@ -22,12 +22,19 @@ from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack,
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
-from firefight.rulesets.warfare2d20.models import Combatant
+from firefight.rulesets.warfare2d20.models import (
+    Attack,
+    Combatant,
+    Initiative,
+    Mortar,
+    Target,
+    Thrown,
+)
 from firefight.rulesets.warfare2d20.mortar import zone_of, zones
-from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Target, Thrown
 from firefight.rulesets.warfare2d20.thrown import resolve_throw
 
-RULESET = "warfare2d20"
+#: The ruleset id the reports carry (the ruleset object itself is ``ruleset.RULESET``).
+RULESET_ID = "warfare2d20"
 
 
 def label(o: TargetOutcome) -> str:
@@ -172,7 +179,7 @@ def attack_report(s: Attack | Mortar) -> OddsReport:
     notes: tuple[str, ...] = ("damage: through all soak, before stamina; hp_damage: HP lost",)
     if many:
         notes += ("several targets: each target's odds are its own; a shared roll links them",)
-    return OddsReport(RULESET, s.title, p_hit, outcomes, dists, {}, probs, Fraction(0), notes)
+    return OddsReport(RULESET_ID, s.title, p_hit, outcomes, dists, {}, probs, Fraction(0), notes)
 
 
 def throw_report(s: Thrown) -> OddsReport:
@@ -180,7 +187,7 @@ def throw_report(s: Thrown) -> OddsReport:
     lands = w.probability(lambda o: o.lands)
     scatter = w.to_dist(lambda o: o.scatter_m)
     return OddsReport(
-        RULESET,
+        RULESET_ID,
         s.title,
         lands,
         {"lands on the spot": lands, "scatters": 1 - lands},
@@ -211,4 +218,4 @@ def initiative_report(s: Initiative) -> OddsReport:
         )
         outcomes[f"{c.name}: exceptionally well"] = w.probability(lambda r: r.exceptional)
         events[f"p_passes ({c.name})"] = w.probability(lambda r: r.passed)
-    return OddsReport(RULESET, s.title, None, outcomes, probabilities=events)
+    return OddsReport(RULESET_ID, s.title, None, outcomes, probabilities=events)

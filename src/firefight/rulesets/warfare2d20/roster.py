@@ -38,8 +38,8 @@ from firefight.core.turns import ScenarioSpec
 from firefight.errors import InputError, UnknownNameError
 from firefight.rulesets.warfare2d20.fatigue import action_limit
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
-from firefight.rulesets.warfare2d20.loading import PACKAGE
 from firefight.rulesets.warfare2d20.models import (
+    AIM_LEVELS,
     Combatant,
     ExtraModifier,
     Movement,
@@ -50,7 +50,7 @@ from firefight.rulesets.warfare2d20.models import (
     Weapon,
     _Model,
 )
-from firefight.rulesets.warfare2d20.situation import AIM_LEVELS
+from firefight.rulesets.warfare2d20.situation import PACKAGE
 
 
 class FighterFields(_Model):

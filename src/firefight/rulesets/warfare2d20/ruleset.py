@@ -1,84 +1,75 @@
-"""The warfare2d20 ruleset object: load, resolve, odds (the protocol of firefight.core)."""
+"""The warfare2d20 ruleset object: its table of situation kinds (the protocol of firefight.core)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import ClassVar
 
 from firefight.core.house import HouseRules
-from firefight.core.odds import OddsReport
-from firefight.core.resolution import Resolution
-from firefight.core.ruleset import Ruleset
-from firefight.core.transcript import Transcript
+from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
-from firefight.dice import DiceSource
-from firefight.rulesets.warfare2d20 import odds
-from firefight.rulesets.warfare2d20.attack import resolve_attack, summary
+from firefight.rulesets.warfare2d20 import attack, initiative, odds, thrown
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
-from firefight.rulesets.warfare2d20.initiative import resolve_initiative
-from firefight.rulesets.warfare2d20.loading import Situation, load
+from firefight.rulesets.warfare2d20.models import (
+    AttackFile,
+    InitiativeFile,
+    MortarFile,
+    Situation,
+    ThrownFile,
+)
 from firefight.rulesets.warfare2d20.mortar import resolve_mortar
-from firefight.rulesets.warfare2d20.situation import Attack, Initiative, Mortar, Thrown
-from firefight.rulesets.warfare2d20.thrown import resolve_throw
+from firefight.rulesets.warfare2d20.situation import (
+    load_attack,
+    load_initiative,
+    load_mortar,
+    load_thrown,
+)
+
+#: The table of situation kinds. Attack and suppression files share the model and the rules;
+#: suppression is the same fire given as cover fire (W05), resolved with ``firefight suppress``.
+ATTACK = SituationKind(
+    "attack",
+    AttackFile,
+    load_attack,
+    attack.resolve_attack,
+    odds.attack_report,
+    lambda s, o, t: attack.summary(o),
+)
+SUPPRESSION = replace(ATTACK, name="suppression", command="suppress")
+MORTAR = SituationKind(
+    "mortar",
+    MortarFile,
+    load_mortar,
+    resolve_mortar,
+    odds.attack_report,
+    lambda s, o, t: attack.summary(o),
+)
+THROWN = SituationKind(
+    "thrown",
+    ThrownFile,
+    load_thrown,
+    thrown.resolve_throw,
+    odds.throw_report,
+    lambda s, o, t: thrown.summary(o),
+)
+INITIATIVE = SituationKind(
+    "initiative",
+    InitiativeFile,
+    load_initiative,
+    initiative.resolve_initiative,
+    odds.initiative_report,
+    lambda s, o, t: initiative.summary(o),
+)
 
 
-class Warfare2d20(Ruleset):
+class Warfare2d20(Ruleset[Situation, Warfare2d20House]):
     id: ClassVar[str] = "warfare2d20"
     title: ClassVar[str] = "2d20 game mechanics for warfare RPGs (delta system)"
     house_model: ClassVar[type[HouseRules]] = Warfare2d20House
-    situation_kinds: ClassVar[tuple[str, ...]] = (
-        "attack",
-        "suppression",
-        "mortar",
-        "thrown",
-        "initiative",
-    )
+    kinds = (ATTACK, SUPPRESSION, MORTAR, THROWN, INITIATIVE)
 
     #: Scenario files may list extra catalog files, as situation files do.
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs",)
-
-    def load_situation(
-        self, data: Mapping[str, Any], *, source: str, house: HouseRules
-    ) -> Situation:
-        assert isinstance(house, Warfare2d20House)
-        return load(data, source, house)
-
-    def resolve(self, situation: Situation, dice: DiceSource) -> Resolution:
-        mark = len(dice.events)
-        out: dict[str, object]
-        if isinstance(situation, Attack):
-            outcome: Any = resolve_attack(situation, dice)
-            out = summary(outcome)
-        elif isinstance(situation, Mortar):
-            outcome = resolve_mortar(situation, dice)
-            out = summary(outcome)
-        elif isinstance(situation, Thrown):
-            outcome = resolve_throw(situation, dice)
-            out = {
-                "lands": outcome.lands,
-                "scatter (m)": outcome.scatter_m,
-                "direction": outcome.direction,
-            }
-        else:
-            outcome = resolve_initiative(situation, dice)
-            out = {
-                r.name: (
-                    "ambush"
-                    if r.roll is None
-                    else f"{r.roll} {'passed' if r.passed else 'failed'}"
-                    f"{', exceptionally well' if r.exceptional else ''}"
-                )
-                for r in outcome
-            }
-        return Resolution(self.id, outcome, Transcript.since(dice.events, mark), out)
-
-    def odds(self, situation: Situation) -> OddsReport:
-        if isinstance(situation, (Attack, Mortar)):
-            return odds.attack_report(situation)
-        if isinstance(situation, Thrown):
-            return odds.throw_report(situation)
-        assert isinstance(situation, Initiative)
-        return odds.initiative_report(situation)
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: rounds, initiative, actions and lasting state (``encounter.py``)."""
@@ -86,11 +77,11 @@ class Warfare2d20(Ruleset):
 
         return Warfare2d20Turns(spec)
 
-    def situation_kind(self, situation: Any) -> str:
-        return str(situation.kind)
-
     def script_order(self) -> str:
         return (
             "per target: attacker 2d20 (once if shared), defender 2d20, damage dice, cover soak "
             "dice, armour soak dice, then checks (mettle, endurance)"
         )
+
+
+RULESET = Warfare2d20()

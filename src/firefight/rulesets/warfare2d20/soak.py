@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from firefight.dice import Weighted, exact_sorted
-from firefight.dice.nodes import Sorted
+from firefight.rulesets.warfare2d20.checks import sorted_pool
 
 IntArray = npt.NDArray[np.integer[Any]]
 BoolArray = npt.NDArray[np.bool_]
@@ -44,11 +44,6 @@ def through(damage: IntArray, soak: IntArray) -> IntArray:
 
 #: Below this total, float64 bincount sums integer weights exactly.
 _FLOAT_EXACT = 2**53
-
-
-def sorted_pool(expr: str) -> Sorted:
-    count, sides = expr.split("d")
-    return Sorted(int(count), int(sides))
 
 
 def _tuples(expr: str) -> tuple[IntArray, list[int]]:

@@ -14,7 +14,7 @@ from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.attack import MOVEMENT_FIELDS
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool
-from firefight.rulesets.warfare2d20.situation import Thrown
+from firefight.rulesets.warfare2d20.models import Thrown
 
 DIRECTIONS = (
     "long",
@@ -85,3 +85,12 @@ def resolve_throw(th: Thrown, dice: DiceSource) -> ThrowOutcome:
     way = DIRECTIONS[dice.roll(pool("1d8"), why="scatter direction 1d8 (W13 reading)").total - 1]
     dice.record(Note(f"the {th.item} lands {off} m {way} of the spot", "W13"))
     return ThrowOutcome(False, off, way)
+
+
+def summary(outcome: ThrowOutcome) -> dict[str, object]:
+    """Key figures for the CLI table and JSON."""
+    return {
+        "lands": outcome.lands,
+        "scatter (m)": outcome.scatter_m,
+        "direction": outcome.direction,
+    }

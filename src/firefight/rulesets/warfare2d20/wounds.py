@@ -11,11 +11,11 @@ from firefight.core.transcript import Note, StateChange
 from firefight.dice import DiceSource
 from firefight.rulesets.warfare2d20.checks import roll_under, sorted_pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
-from firefight.rulesets.warfare2d20.models import Combatant, Protection
+from firefight.rulesets.warfare2d20.models import Combatant, Protection, Status
 from firefight.rulesets.warfare2d20.soak import beats, damage_table, through
 
 #: Status words, worst last.
-STATUSES = ("unhurt", "wounded", "unconscious", "dead")
+STATUSES: tuple[Status, ...] = ("unhurt", "wounded", "unconscious", "dead")
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Body:
 
     hit_points_left: int
     stamina_left: int
-    status: str = "unhurt"
+    status: Status = "unhurt"
 
 
 def damage_through(
@@ -80,7 +80,7 @@ def take_damage(
         dice.record(StateChange(who, "stamina", body.stamina_left, stamina, "W08"))
     if hp_lost:
         dice.record(StateChange(who, "hit points", body.hit_points_left, hp, "W08"))
-    status = body.status if body.status != "unhurt" or not hp_lost else "wounded"
+    status: Status = body.status if body.status != "unhurt" or not hp_lost else "wounded"
     if hp <= 0:
         status = "dead"
     elif hp_lost * 100 > house.endurance_threshold_percent * c.hit_points:

@@ -1,62 +1,29 @@
-"""The rules of one exchange: rolls (D01, D02), attack (D04), riposte chain (D05), stances (D08),
-missiles (D09), and the injury checks that follow a wound (D06, D07).
+"""Roll to hit (D04) and the riposte chain (D05), with defensive stances (D08) and missiles
+(D09): one exchange, then the injury checks of whoever was hit (:mod:`.injury`).
 
 Each step is written as a dice request followed by a pure decision, so the same code serves
 three uses: :func:`run_exchange` plays it on seeded or scripted dice, and the odds module
 enumerates the dice requests exactly and reuses the very same decisions
-(:func:`judge_contest`, :func:`judge_death`, :func:`judge_stun`).
+(:func:`judge_contest`, :func:`.injury.judge_death`, :func:`.injury.judge_stun`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from firefight.core.transcript import Check, Modifier, Note, StateChange
-from firefight.dice import DOUBLE_SIX, DiceSource, Roll, Weighted
+from firefight.core.house import house_events
+from firefight.core.transcript import Check, Modifier, Note
+from firefight.dice import DiceSource, Weighted
+from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, Role, bonus_hook, plus_minus
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, Weapon
-from firefight.rulesets.dragonwarriors2.models import DW2House, Options
+from firefight.rulesets.dragonwarriors2.house import DragonWarriors2House
+from firefight.rulesets.dragonwarriors2.injury import Status, injure
+from firefight.rulesets.dragonwarriors2.models import Options
 
-#: Called when a plus-minus roll throws a double six: (who, role, roll) -> bonus to the total.
-DoubleSixHook = Callable[[str, str, Roll], int]
-
-Role = Literal["attacker", "defender"]
-
-
-@dataclass(frozen=True)
-class DoubleSix:
-    """Transcript event: both dice showed six on the first throw (D01)."""
-
-    who: str
-    role: str
-    bonus: int
-    rule: str = "D01"
-
-    def text(self) -> str:
-        effect = f": {self.bonus:+d} to the total (double_six_bonus)" if self.bonus else ""
-        return f"double six on {self.who}'s {self.role} roll ({self.rule}){effect}"
-
-
-def bonus_hook(bonus: int) -> DoubleSixHook | None:
-    """The situation option ``double_six_bonus`` as a hook (None when it is 0)."""
-    if not bonus:
-        return None
-
-    def hook(who: str, role: str, roll: Roll) -> int:
-        return bonus
-
-    return hook
-
-
-def plus_minus(dice: DiceSource, who: str, role: str, hook: DoubleSixHook | None = None) -> int:
-    """One open-ended plus-minus roll (D01); a double six is recorded and offered to the hook."""
-    r = dice.roll("pm6", why=f"{who}: {role}")
-    if DOUBLE_SIX not in r.tags:
-        return r.total
-    bonus = hook(who, role, r) if hook is not None else 0
-    dice.record(DoubleSix(who, role, bonus))
-    return r.total + bonus
+#: How an exchange ended (D04-D06).
+ExchangeResult = Literal["no wound", "cut", "defender wounded", "attacker wounded"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -69,7 +36,7 @@ class Bout:
     attacker: Fighter
     defender: Fighter
     options: Options
-    house: DW2House
+    house: DragonWarriors2House
     missile: Missile | None = None
     #: Table choices each side already used earlier in a fight (riposte = "choose").
     choices_used: tuple[int, int] = (0, 0)
@@ -295,98 +262,11 @@ def run_chain(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None) -
         level += 1
 
 
-# ----------------------------------------------------------------------------------------------
-# Injury: death check (D07) and stun / knock-out check (D06)
-# ----------------------------------------------------------------------------------------------
-Status = Literal["unhurt", "wounded", "stunned", "knocked out", "dead"]
-
-
-def death_check_due(wounds_before: int, toughness: int) -> bool:
-    """Reading of D07: the check is due when wounds ALREADY exceeded Toughness before this wound
-    (the example: Lennox goes from 7 to 16 against Toughness 10 with no death check)."""
-    return wounds_before > toughness
-
-
-def judge_death(options: Options, toughness: int, wounds: int, roll: int) -> tuple[bool, int, int]:
-    """(survives, rolled total, number to meet). Ties hold, as in the text's stun draw (D02)."""
-    if options.death_check == "toughness roll":
-        total = toughness + roll
-        return total >= wounds, total, wounds
-    total = wounds + roll
-    return total <= toughness, total, toughness
-
-
-def judge_stun(house: DW2House, toughness: int, wounds: int, roll: int) -> tuple[Status, int, int]:
-    """(result, Toughness total, Wounds + 5): fail -> stunned, fail by more than 5 -> out (D06)."""
-    total = toughness + roll
-    target = wounds + house.stun_target_bonus
-    if total >= target:
-        return "wounded", total, target
-    if target - total > house.knock_out_margin:
-        return "knocked out", total, target
-    return "stunned", total, target
-
-
-def injure(
-    dice: DiceSource,
-    victim: Fighter,
-    new_wounds: int,
-    options: Options,
-    house: DW2House,
-    hook: DoubleSixHook | None = None,
-) -> tuple[Fighter, Status]:
-    """Add wounds, then the death check (if due) and the stun check, on real dice."""
-    before = victim.wounds
-    after = before + new_wounds
-    dice.record(StateChange(victim.name, "wounds", before, after, "D04"))
-    victim = replace(victim, wounds=after)
-    t = victim.toughness
-    if death_check_due(before, t):
-        roll = plus_minus(dice, victim.name, "death check", hook)
-        alive, total, target = judge_death(options, t, after, roll)
-        what = "Toughness vs Wounds" if options.death_check == "toughness roll" else "Wounds vs T."
-        detail = "survives" if alive else "dies of his wounds"
-        dice.record(
-            Check(f"{victim.name} death check ({what})", total, target, alive, "D07", detail)
-        )
-        if not alive:
-            dice.record(StateChange(victim.name, "dead", False, True, "D07"))
-            return replace(victim, dead=True), "dead"
-    roll = plus_minus(dice, victim.name, "stun check", hook)
-    result, total, target = judge_stun(house, t, after, roll)
-    passed = result == "wounded"
-    detail = {
-        "wounded": "keeps his wits" + (" (a draw holds)" if total == target else ""),
-        "stunned": f"failed by {target - total}: stunned",
-        "knocked out": f"failed by {target - total} (more than {house.knock_out_margin}): out",
-    }[result]
-    dice.record(
-        Check(
-            f"{victim.name} stun check (Toughness vs Wounds + {house.stun_target_bonus})",
-            total,
-            target,
-            passed,
-            "D06",
-            detail,
-        )
-    )
-    if result == "stunned":
-        if victim.stunned:
-            dice.record(Note(f"{victim.name} is stunned again, until this time next turn", "D06"))
-        else:
-            dice.record(StateChange(victim.name, "stunned", False, True, "D06"))
-        return replace(victim, stunned=True), result
-    if result == "knocked out":
-        dice.record(StateChange(victim.name, "knocked out", False, True, "D06"))
-        return replace(victim, knocked_out=True), result
-    return victim, result
-
-
 @dataclass(frozen=True)
 class ExchangeOutcome:
     """What one exchange did (hashable: odds enumerate it)."""
 
-    result: str
+    result: ExchangeResult
     #: The defender's new wounds and the attacker's (through a riposte).
     damage: int
     counter_damage: int
@@ -409,7 +289,7 @@ def run_exchange(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None
     a, d = bout.attacker, bout.defender
     step = end.step
     if step.kind != "hit":
-        result = "cut" if end.cut else "no wound"
+        result: ExchangeResult = "cut" if end.cut else "no wound"
         outcome = ExchangeOutcome(result, 0, 0, "unhurt", "unhurt", end.contests)
         return ExchangeRecord(outcome, a, d, end.choices)
     if step.victim == "defender":
@@ -423,3 +303,34 @@ def run_exchange(dice: DiceSource, bout: Bout, hook: DoubleSixHook | None = None
             "attacker wounded", 0, step.wounds, "unhurt", status, end.contests
         )
     return ExchangeRecord(outcome, a, d, end.choices)
+
+
+def resolve_bout(bout: Bout, dice: DiceSource) -> ExchangeRecord:
+    """An exchange as a situation file gives it: the house rules in force, then the exchange."""
+    for ev in house_events(bout.house):
+        dice.record(ev)
+    dice.record(Note(f"{bout.attacker.name} attacks {bout.defender.name}", "D04"))
+    return run_exchange(dice, bout, bonus_hook(bout.options.double_six_bonus))
+
+
+def fighter_state(f: Fighter) -> dict[str, Any]:
+    """A fighter's wounds and conditions, for summaries."""
+    return {
+        "wounds": f.wounds,
+        "stunned": f.stunned,
+        "knocked_out": f.knocked_out,
+        "dead": f.dead,
+    }
+
+
+def exchange_summary(bout: Bout, rec: ExchangeRecord) -> dict[str, Any]:
+    """Key figures of one exchange for the CLI table and JSON."""
+    o = rec.outcome
+    return {
+        "result": o.result,
+        "damage": o.damage,
+        "counter_damage": o.counter_damage,
+        "contests": o.contests,
+        bout.attacker.name: fighter_state(rec.attacker),
+        bout.defender.name: fighter_state(rec.defender),
+    }
