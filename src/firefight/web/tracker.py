@@ -218,11 +218,16 @@ class Tracker:
         rows = [_bare_action(a) for a in listed]
         if not odds:
             return rows
-        for row, action in zip(rows, listed, strict=True):
-            row["odds"] = engine.preview(state, action).to_json()
-        with self._lock(encounter_id):
-            if held.version == version:
-                held.actions = rows
+        # one preview computation per encounter at a time: a page refreshed while a heavy one
+        # runs waits for it rather than starting another
+        with self._lock(encounter_id, previews=True):
+            if held.actions is not None and held.version == version:
+                return held.actions
+            for row, action in zip(rows, listed, strict=True):
+                row["odds"] = engine.preview(state, action).to_json()
+            with self._lock(encounter_id):
+                if held.version == version:
+                    held.actions = rows
         return rows
 
     def player(self, encounter_id: str) -> dict[str, Any]:
@@ -333,9 +338,13 @@ class Tracker:
             loop.call_soon_threadsafe(queue.put_nowait, version)
 
     # -- the open encounters -------------------------------------------------------------------
-    def _lock(self, encounter_id: str) -> threading.Lock:
+    def _lock(self, encounter_id: str, previews: bool = False) -> threading.Lock:
+        """The encounter's lock (held briefly, for every read and write), or its previews' lock
+        (held while odds are computed, apart, so a step is never held up by a preview)."""
         with self._guard:
-            return self._locks.setdefault(encounter_id, threading.Lock())
+            return self._locks.setdefault(
+                f"{encounter_id}:previews" if previews else encounter_id, threading.Lock()
+            )
 
     def _row(self, encounter_id: str) -> Row:
         row = self.store.get(encounter_id)

@@ -1,0 +1,85 @@
+"""The tracker's operations without HTTP: previews beside steps, and records kept whole."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firefight.encounter import Engine
+from firefight.web.store import Store
+from firefight.web.tracker import Tracker
+from tests.web.conftest import EXAMPLES
+
+
+@pytest.fixture
+def tracker(tmp_path: Path) -> Tracker:
+    return Tracker(Store(f"sqlite:///{tmp_path / 't.sqlite3'}"), EXAMPLES)
+
+
+def test_a_step_is_not_held_up_by_a_preview(
+    tracker: Tracker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = tracker.create(example="warfare2d20/duel", seed=1)
+    first = tracker.actions(made.id, odds=False)[0]["id"]
+    started, release = threading.Event(), threading.Event()
+    real = Engine.preview
+
+    def slow(self: Engine, state: Any, action: Any) -> Any:
+        started.set()
+        assert release.wait(timeout=30)
+        return real(self, state, action)
+
+    monkeypatch.setattr(Engine, "preview", slow)
+    previews: list[Any] = []
+    worker = threading.Thread(target=lambda: previews.append(tracker.actions(made.id)))
+    worker.start()
+    assert started.wait(timeout=30)
+    assert tracker.act(made.id, first, seed=2)["steps"] == 1  # while the preview waits
+    release.set()
+    worker.join(timeout=60)
+    assert previews and previews[0][0]["id"] == first  # the old state's odds, for its caller
+    monkeypatch.setattr(Engine, "preview", real)
+    fresh = tracker.actions(made.id)  # and the new state's are computed afresh
+    assert fresh != previews[0]
+
+
+def test_previews_asked_twice_at_once_are_computed_once(
+    tracker: Tracker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = tracker.create(example="warfare2d20/duel", seed=1)
+    listed = tracker.actions(made.id, odds=False)
+    calls: list[str] = []
+    gate = threading.Barrier(2)
+    real = Engine.preview
+
+    def counted(self: Engine, state: Any, action: Any) -> Any:
+        calls.append(action.id)
+        return real(self, state, action)
+
+    monkeypatch.setattr(Engine, "preview", counted)
+    results: list[Any] = []
+
+    def ask() -> None:
+        gate.wait(timeout=30)
+        results.append(tracker.actions(made.id))
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert len(results) == 2 and results[0] == results[1]
+    assert sorted(calls) == sorted(a["id"] for a in listed)
+
+
+def test_a_refused_step_leaves_the_record_and_version_alone(tracker: Tracker) -> None:
+    made = tracker.create(example="tactical_d20/knife_duel", seed=1)
+    first = tracker.actions(made.id, odds=False)[0]["id"]
+    before = tracker.record(made.id), tracker.version(made.id)
+    with pytest.raises(Exception, match="left unused"):
+        tracker.act(made.id, first, dice=[17, 2] + [1] * 30)
+    assert (tracker.record(made.id), tracker.version(made.id)) == before
+    assert tracker.act(made.id, first, seed=1)["steps"] == 1  # and the next step goes through
