@@ -581,6 +581,15 @@ class DW2Turns(Turns):
         return _moved(state, state.acting, state.phase, state.board, _swap(state.combatants, after))
 
     # -- what the engine reads -----------------------------------------------------------------
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """Turns are alike; a stun's clock (turn, action) moves with the turn."""
+        if state.round + delta < 1:
+            return None
+        people = tuple(
+            c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
+        )
+        return dataclasses.replace(state, round=state.round + delta, combatants=people)
+
     def can_fight(self, combatant: Any) -> bool:
         return not (combatant.knocked_out or combatant.dead)
 
@@ -621,6 +630,12 @@ class DW2Turns(Turns):
         if c.wounds > f.toughness and self.can_fight(c):
             out["death check"] = "due on the next wound (D07)"
         return out
+
+
+def _stun_moved(c: Warrior, delta: int) -> Warrior:
+    assert c.stunned_until is not None
+    turn, action = c.stunned_until
+    return dataclasses.replace(c, stunned_until=(turn + delta, action))
 
 
 def _moved(
