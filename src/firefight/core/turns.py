@@ -301,4 +301,13 @@ def shift_round(state: FightState, delta: int) -> FightState | None:
     state's own: the round moved, or ``None`` below round 1."""
     if state.round + delta < 1:
         return None
-    return dataclasses.replace(state, round=state.round + delta)
+    return FightState(
+        state.round + delta,
+        state.phase,
+        state.order,
+        state.acting,
+        state.combatants,
+        state.board,
+        state.ending,
+        state.winner,
+    )

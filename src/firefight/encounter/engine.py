@@ -213,11 +213,25 @@ class Engine:
             out[moved] = w
         return Weighted(out, dist.total)
 
-    def _kernel(
+    def known_kernel(
+        self, state: FightState, action: Action, max_paths: int | None = None
+    ) -> Weighted[FightState] | None:
+        """:meth:`kernel` if it needs no enumeration (cached for the state or its round-1
+        twin), else None."""
+        found = self._cached(state, action, max_paths)
+        if found is not None:
+            return found
+        twin = self.round_one(state)
+        if twin is None or twin is state:
+            return None
+        found = self._cached(twin, action, max_paths)
+        return None if found is None else self._move(found, state.round - 1)
+
+    def _cached(
         self, state: FightState, action: Action, max_paths: int | None
-    ) -> Weighted[FightState]:
-        """The state's own kernel, cached; an entry found under a larger budget than
-        ``max_paths`` is enumerated again under it (its path count is not kept)."""
+    ) -> Weighted[FightState] | None:
+        """The state's own kernel if cached; one found under a larger budget than
+        ``max_paths`` does not count (its path count is not kept)."""
         key = (state, action)
         found = self._kernels.get(key)
         if found is not None:
@@ -225,6 +239,16 @@ class Engine:
             if max_paths is None or (budget is not None and budget <= max_paths):
                 self._kernels.move_to_end(key)
                 return dist
+        return None
+
+    def _kernel(
+        self, state: FightState, action: Action, max_paths: int | None
+    ) -> Weighted[FightState]:
+        """The state's own kernel, cached."""
+        dist = self._cached(state, action, max_paths)
+        if dist is not None:
+            return dist
+        key = (state, action)
         dist = enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
         self._kernels[key] = (dist, max_paths)
         if len(self._kernels) > KERNEL_CACHE:

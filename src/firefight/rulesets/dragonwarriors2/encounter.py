@@ -588,7 +588,16 @@ class DW2Turns(Turns):
         people = tuple(
             c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
         )
-        return dataclasses.replace(state, round=state.round + delta, combatants=people)
+        return FightState(
+            state.round + delta,
+            state.phase,
+            state.order,
+            state.acting,
+            people,
+            state.board,
+            state.ending,
+            state.winner,
+        )
 
     def can_fight(self, combatant: Any) -> bool:
         return not (combatant.knocked_out or combatant.dead)
