@@ -54,3 +54,9 @@ def test_one_kernel_for_every_round_changes_no_answer(ruleset: str, max_rounds: 
     assert solve_exact(shared) == solve_exact(alone)
     # and the sharing happened: fewer kernels enumerated
     assert len(shared._kernels) < len(alone._kernels)
+    # moving a state on and back gives it again, stamps and all (the cache keys on the moved)
+    turns = shared.turns
+    for state, _ in alone._kernels:
+        later = turns.shift_rounds(state, 3)
+        assert later is not None and later.round == state.round + 3
+        assert turns.shift_rounds(later, -3) == state
