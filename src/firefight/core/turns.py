@@ -222,8 +222,9 @@ class Turns(ABC):
         """``state`` moved ``delta`` rounds on (``delta`` may be negative; the round stays >= 1):
         every round number it holds moved by ``delta``, or ``None`` (the default) where the step
         from ``state`` or from the moved state reads the round (an ambush in round 1). A ruleset
-        that answers promises that stepping the moved state is the step moved: the engine then
-        enumerates one kernel for all the rounds of a situation instead of one per round."""
+        that answers promises that stepping the moved state is the step moved (and that
+        ``can_fight`` and ``harm`` read no round number): the engine then enumerates one kernel
+        for all the rounds of a situation instead of one per round (``Engine.kernel``)."""
         return None
 
     @abstractmethod
