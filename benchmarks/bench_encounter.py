@@ -1,8 +1,10 @@
 """Encounters and fight analysis (issues 11 and 15): seeded fights, undo, whole-process `encounter
 act`, the fast path against the reference loop, exact chains, a million duels.
 
-Writes its section of docs/performance.md (``--no-write`` only prints). Timings depend on the
-machine's load: run it on a quiet machine; ratios measured in one run are steadier than times.
+Writes its section of docs/performance.md (``--no-write`` only prints; ``--only fast exact``
+runs just those rows and never writes; ``--cpu`` times the in-process rows in CPU time, for a
+loaded machine). Timings depend on the machine's load: run it on a quiet machine; ratios
+measured in one run are steadier than times.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +34,10 @@ from perfdoc import write_table
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
 SECTION = "## Encounters and fight analysis (issues 11, 15)"
+#: Groups of rows ``--only`` can pick.
+ROWS = ("fight", "records", "fast", "fast-graydawn", "exact", "million")
+Row = Callable[[str, str, str, str], None]
+Clock = Callable[[], float]
 
 
 def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
@@ -75,8 +82,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    parser.add_argument(
+        "--only", nargs="+", choices=ROWS, help="just these rows (never writes the doc)"
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="CPU time for the in-process rows (a loaded machine)"
+    )
     args = parser.parse_args()
     q = args.quick
+    clock = time.process_time if args.cpu else time.perf_counter
+
+    def want(name: str) -> bool:
+        return not args.only or name in args.only
+
     rows: list[tuple[str, str, str, str]] = []
 
     def row(what: str, goal: str, measured: str, command: str) -> None:
@@ -84,16 +102,39 @@ def main() -> None:
         print(f"{what}: {measured} (goal {goal})", flush=True)
 
     duel = EX / "warfare2d20" / "encounters" / "duel.toml"
-    e = engine(duel)
-    seeds = iter(range(10**6))
-    fight_ms = median_ms(lambda: fight(e, next(seeds)), 20 if q else 200)
-    row(
-        "warfare2d20 duel, one seeded fight to the end (in-process)",
-        "<= 5 ms",
-        f"{fight_ms:.2f} ms median",
-        "fight(Engine(read_scenario(duel)), seed)",
-    )
+    if want("fight"):
+        e = engine(duel)
+        seeds = iter(range(10**6))
+        fight_ms = median_ms(lambda: fight(e, next(seeds)), 20 if q else 200)
+        row(
+            "warfare2d20 duel, one seeded fight to the end (in-process)",
+            "<= 5 ms",
+            f"{fight_ms:.2f} ms median",
+            "fight(Engine(read_scenario(duel)), seed)",
+        )
+    if want("records"):
+        records(row, q)
+    fast_rows(row, q, clock, want)
+    if want("exact"):
+        exact_rows(row, clock)
+    if want("million"):
+        n = 100_000 if q else 1_000_000
+        t = time.perf_counter()
+        simulate_fast(engine(duel), n, 1, workers=os.cpu_count() or 1)
+        row(
+            f"{n:,} warfare2d20 duels (`duel.toml`), fast path on {os.cpu_count()} processes",
+            "< 10 s",
+            f"{time.perf_counter() - t:.1f} s",
+            f"firefight simulate examples/warfare2d20/encounters/duel.toml -n {n}",
+        )
 
+    if not args.no_write and not args.only:
+        write_table(SECTION, "bench_encounter.py", f"numpy {np.__version__}", rows)
+
+
+def records(row: Row, q: bool) -> None:
+    """Undo, reopening a record, one whole-process `encounter auto` step."""
+    duel = EX / "warfare2d20" / "encounters" / "duel.toml"
     big = EX / "quality_d100" / "encounters" / "caravan.toml"  # random play: 200+ steps
     enc = long_record(big, 200)
     undo_ms = median_ms(lambda: (enc.undo(), enc.redo()), 50)
@@ -170,11 +211,21 @@ def main() -> None:
             "firefight encounter auto FILE --steps 1",
         )
 
-    for rid, name, n_ref, n_fast, goal in (
-        ("warfare2d20", "duel.toml", 300, 200_000, 100),
-        ("dragonwarriors2", "goblin_duel.toml", 300, 200_000, 100),
-        ("graydawn", "fire_team.toml", 30, 3_000, 20),
-    ):
+
+#: The fast path's rows: group for ``--only``, ruleset, scenario, reference and fast-path fights,
+#: goal (times faster).
+FAST = (
+    ("fast", "warfare2d20", "duel.toml", 300, 200_000, 100),
+    ("fast", "dragonwarriors2", "goblin_duel.toml", 300, 200_000, 100),
+    ("fast-graydawn", "graydawn", "fire_team.toml", 30, 3_000, 20),
+)
+
+
+def fast_rows(row: Row, q: bool, clock: Clock, want: Callable[[str], bool]) -> None:
+    """The fast path against the reference loop, one process, cold caches."""
+    for group, rid, name, n_ref, n_fast, goal in FAST:
+        if not want(group):
+            continue
         path = EX / rid / "encounters" / name
         if not path.exists():
             row(f"{rid} {name}: fast path vs reference", f">= {goal}x", "scenario missing", "")
@@ -182,13 +233,13 @@ def main() -> None:
         if q:
             n_ref, n_fast = max(10, n_ref // 10), max(100, n_fast // 20)
         e = engine(path)
-        t = time.perf_counter()
+        t = clock()
         simulate_reference(e, n_ref, 1)
-        ref_rate = n_ref / (time.perf_counter() - t)
+        ref_rate = n_ref / (clock() - t)
         e = engine(path)
-        t = time.perf_counter()
+        t = clock()
         simulate_fast(e, n_fast, 1, workers=1)
-        fast_rate = n_fast / (time.perf_counter() - t)
+        fast_rate = n_fast / (clock() - t)
         row(
             f"{rid} `{name}`: fast path vs reference loop (fights/s, one process, cold caches)",
             f">= {goal}x",
@@ -196,6 +247,9 @@ def main() -> None:
             f"firefight simulate examples/{rid}/encounters/{name} -n {n_fast} --workers 1",
         )
 
+
+def exact_rows(row: Row, clock: Clock) -> None:
+    """``--exact`` on the duels the issue names (engine built and chain solved, in-process)."""
     for rid, name, goal in (
         ("dragonwarriors2", "goblin_duel.toml", "< 1 s"),
         ("warfare2d20", "small_duel.toml", "< 2 s"),
@@ -203,28 +257,15 @@ def main() -> None:
         path = EX / rid / "encounters" / name
         if not path.exists():
             continue
-        t = time.perf_counter()
+        t = clock()
         tally, arithmetic = solve_exact(engine(path))
-        took = time.perf_counter() - t
+        took = clock() - t
         row(
             f"{rid} `{name}` --exact ({arithmetic}, mass left {float(tally.mass_left):.1g})",
             goal,
             f"{took:.2f} s",
             f"firefight simulate examples/{rid}/encounters/{name} --exact",
         )
-
-    n = 100_000 if q else 1_000_000
-    t = time.perf_counter()
-    simulate_fast(engine(duel), n, 1, workers=os.cpu_count() or 1)
-    row(
-        f"{n:,} warfare2d20 duels (`duel.toml`), fast path on {os.cpu_count()} processes",
-        "< 10 s",
-        f"{time.perf_counter() - t:.1f} s",
-        f"firefight simulate examples/warfare2d20/encounters/duel.toml -n {n}",
-    )
-
-    if not args.no_write:
-        write_table(SECTION, "bench_encounter.py", f"numpy {np.__version__}", rows)
 
 
 if __name__ == "__main__":

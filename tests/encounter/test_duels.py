@@ -40,3 +40,23 @@ def test_simulation_agrees_with_the_exact_chain(ruleset: str) -> None:
         for tally, n in ((fast, 20_000), (reference, 400)):
             lo, hi = wilson(int(tally.wins.get(side, 0)), n, z=4)
             assert lo <= p <= hi, (side, p, lo, hi, n)
+
+
+@pytest.mark.parametrize("max_rounds", [3, None])
+@pytest.mark.parametrize("ruleset", sorted(EXACT_DUELS))
+def test_one_kernel_for_every_round_changes_no_answer(ruleset: str, max_rounds: int | None) -> None:
+    """Kernels shared across rounds (``Turns.shift_rounds``) give the very same exact answer,
+    fractions or floats to the last bit, truncation at ``max_rounds`` included (3 rounds: most
+    states are near the limit)."""
+    path = EXAMPLES / ruleset / "encounters" / EXACT_DUELS[ruleset]
+    shared = Engine(read_scenario(path, max_rounds=max_rounds))
+    alone = Engine(read_scenario(path, max_rounds=max_rounds), share_rounds=False)
+    assert solve_exact(shared) == solve_exact(alone)
+    # and the sharing happened: fewer kernels enumerated
+    assert len(shared._kernels) < len(alone._kernels)
+    # moving a state on and back gives it again, stamps and all (the cache keys on the moved)
+    turns = shared.turns
+    for state, _ in alone._kernels:
+        later = turns.shift_rounds(state, 3)
+        assert later is not None and later.round == state.round + 3
+        assert turns.shift_rounds(later, -3) == state

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from firefight.analysis.reference import harm_dealt, new_tally
+from firefight.analysis.reference import new_tally
 from firefight.analysis.report import Tally
 from firefight.core.turns import Action, FightState
 from firefight.dice import Weighted, enumerate_outcomes
@@ -47,29 +47,97 @@ def solve_exact(
     on_pass: Callable[[int, int], None] | None = None,
 ) -> tuple[Tally, str]:
     """The tally of the whole chain, and the arithmetic used ("fraction" or "float")."""
+    chain = _Chain(engine)  # shared: floats start again from what fractions worked out
     try:
-        return _solve(engine, max_states, exact=True, on_pass=on_pass), "fraction"
+        return _solve(chain, max_states, True, on_pass), "fraction"
     except _TooBig:
-        return _solve(engine, max_states, exact=False, on_pass=on_pass), "float"
+        return _solve(chain, max_states, False, on_pass), "float"
 
 
 class _TooBig(Exception):
     """A denominator outgrew exact arithmetic: start again in floats."""
 
 
+#: One policy choice from a state: the action's striker, its probability, and the kernel's next
+#: states (ids) with their weights (over the kernel's total), round, harm dealt and who fell.
+_Choice = tuple[str, Fraction, int, list[tuple[int, int, int, int, tuple[str, ...]]]]
+#: The same in the chain's arithmetic: striker, probability, (next state id, probability,
+#: round, harm dealt, who fell).
+_Move = tuple[str, Any, list[tuple[int, Any, int, int, tuple[str, ...]]]]
+
+
+class _Chain:
+    """The states met so far, numbered (the passes move mass between ids: no state is hashed
+    twice), and each state's policy choice and kernels, worked out once."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.states: list[FightState] = []
+        self.ids: dict[FightState, int] = {}
+        self.ended: list[bool] = []
+        self.choices: dict[int, list[_Choice]] = {}
+        self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
+
+    def intern(self, state: FightState) -> int:
+        found = self.ids.get(state)
+        if found is None:
+            found = self.ids[state] = len(self.states)
+            self.states.append(state)
+            self.ended.append(state.ending is not None)
+        return found
+
+    def choice(self, sid: int) -> list[_Choice]:
+        found = self.choices.get(sid)
+        if found is None:
+            found = self.choices[sid] = self._choose(self.states[sid])
+        return found
+
+    def _choose(self, state: FightState) -> list[_Choice]:
+        engine = self.engine
+        turns = engine.turns
+        actor = state.decider()
+        name = self.policy_names[engine.side_of(actor)]
+        mixed = mixture(name, engine, state, engine.legal_actions(state))
+        if mixed is None:
+            raise InputError(
+                f"policy {name!r} chooses at random without a known mixture",
+                tip="use first, aggressive, cautious or random with --exact",
+            )
+        before = state.combatants
+        able = [turns.can_fight(c) for c in before]
+        harm = [turns.harm(c) for c in before]
+        out: list[_Choice] = []
+        for action, q in mixed:
+            kernel = _kernel(engine, state, action)
+            mine = engine.side_of(action.striker)
+            outcomes = []
+            for after, w in kernel.items():
+                fell: tuple[str, ...] = ()
+                dealt = 0
+                for i, new in enumerate(after.combatants):
+                    if new is before[i]:
+                        continue
+                    if able[i] and not turns.can_fight(new):
+                        fell = (*fell, new.name)
+                    if new.side != mine:  # harm to the striker's enemies (harm_dealt)
+                        dealt += turns.harm(new) - harm[i]
+                outcomes.append((self.intern(after), w, after.round, dealt, fell))
+            out.append((action.striker, q, kernel.total, outcomes))
+        return out
+
+
 def _solve(
-    engine: Engine,
+    chain: _Chain,
     max_states: int,
     exact: bool,
     on_pass: Callable[[int, int], None] | None,
 ) -> Tally:
+    engine = chain.engine
     turns = engine.turns
     tally = new_tally(engine)
     initial = engine.initial()
-    policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
     one: Any = Fraction(1) if exact else 1.0
-    seen: set[FightState] = set()
-    frontier: dict[FightState, Any] = {}
+    frontier: dict[int, Any] = {}
     try:
         start = enumerate_outcomes(engine.start, max_paths=MAX_START_PATHS)
     except TooManyPaths:
@@ -79,97 +147,98 @@ def _solve(
             tip="drop --exact and simulate (-n), or make the fight smaller",
         ) from None
     for state, p in _probabilities(start, exact):
-        frontier[state] = frontier.get(state, 0) + p * one
-    passes = 0
-    frontier = _run(
-        engine,
-        tally,
-        frontier,
-        passes_done=passes,
-        max_states=max_states,
-        exact=exact,
-        on_pass=on_pass,
-        seen=seen,
-        policy_names=policy_names,
-        initial=initial,
-    )
-    for state, mass in frontier.items():
-        if state.ending is not None:
-            tally.add(turns, state, mass, initial)
+        sid = chain.intern(state)
+        frontier[sid] = frontier.get(sid, 0) + p * one
+    frontier = _run(chain, tally, frontier, max_states=max_states, exact=exact, on_pass=on_pass)
+    for sid, mass in frontier.items():
+        if chain.ended[sid]:
+            tally.add(turns, chain.states[sid], mass, initial)
         else:
             tally.mass_left += mass
     return tally
 
 
 def _run(
-    engine: Engine,
+    chain: _Chain,
     tally: Tally,
-    frontier: dict[FightState, Any],
+    frontier: dict[int, Any],
     *,
-    passes_done: int,
     max_states: int,
     exact: bool,
     on_pass: Callable[[int, int], None] | None,
-    seen: set[FightState],
-    policy_names: dict[str, str],
-    initial: FightState,
-) -> dict[FightState, Any]:
+) -> dict[int, Any]:
     """Move the mass pass by pass; returns what is still in play (frontier). Mass reaching an
     ended state is gathered by state and tallied once at the end (the same ending is reached
     on many passes)."""
-    turns = engine.turns
-    passes = passes_done
-    absorbed: dict[FightState, Any] = {}
+    engine = chain.engine
+    passes = 0
+    absorbed: dict[int, Any] = {}
+    seen: set[int] = set()
+    ended_flags = chain.ended
+    #: Each state's moves in this arithmetic: the same state is reached on several passes.
+    moves: dict[int, list[_Move]] = {}
     try:
         while frontier and passes < MAX_STEPS:
             passes += 1
-            nxt: dict[FightState, Any] = {}
+            nxt: dict[int, Any] = {}
             # a pass is tallied apart and merged whole, so Ctrl-C never leaves half a pass counted
             step = new_tally(engine)
-            ended: dict[FightState, Any] = {}
-            for state, mass in frontier.items():
-                if state.ending is not None:
-                    ended[state] = mass
+            ended: dict[int, Any] = {}
+            for sid, mass in frontier.items():
+                if ended_flags[sid]:
+                    ended[sid] = mass
                     continue
-                seen.add(state)
+                seen.add(sid)
                 if len(seen) > max_states:
                     raise InputError(
                         f"the fight reaches more than {max_states:,} states: too many for --exact",
                         tip="drop --exact and simulate (-n), or make the fight smaller",
                     )
-                actor = state.decider()
-                name = policy_names[engine.side_of(actor)]
-                mixed = mixture(name, engine, state, engine.legal_actions(state))
-                if mixed is None:
-                    raise InputError(
-                        f"policy {name!r} chooses at random without a known mixture",
-                        tip="use first, aggressive, cautious or random with --exact",
-                    )
-                for action, q in mixed:
-                    share = mass * (q if exact else float(q))
-                    kernel = _kernel(engine, state, action)
-                    for after, p in _probabilities(kernel, exact):
+                rows = moves.get(sid)
+                if rows is None:
+                    rows = moves[sid] = _moves(chain.choice(sid), exact)
+                for striker, q, outcomes in rows:
+                    share = mass * q
+                    for after, p, round_, dealt, fell in outcomes:
                         weight = share * p
                         nxt[after] = nxt.get(after, 0) + weight
-                        dealt = harm_dealt(engine, state, after, action.striker)
                         if dealt:
-                            step.add_dealt(action.striker, weight * dealt)
-                        for old, new in zip(state.combatants, after.combatants, strict=True):
-                            if turns.can_fight(old) and not turns.can_fight(new):
-                                step.add_fell(new.name, after.round, weight)
+                            step.add_dealt(striker, weight * dealt)
+                        for name in fell:
+                            step.add_fell(name, round_, weight)
             if exact and any(m.denominator.bit_length() > EXACT_BITS for m in nxt.values()):
                 raise _TooBig
             tally.merge(step)
-            for state, mass in ended.items():
-                absorbed[state] = absorbed.get(state, 0) + mass
+            for sid, mass in ended.items():
+                absorbed[sid] = absorbed.get(sid, 0) + mass
             frontier = nxt
             if on_pass is not None:
                 on_pass(passes, len(seen))
     except KeyboardInterrupt:
         tally.interrupted = True
-    for state, mass in absorbed.items():
-        tally.add(turns, state, mass, initial)
+    initial = engine.initial()
+    for sid, mass in absorbed.items():
+        tally.add(engine.turns, chain.states[sid], mass, initial)
     return frontier
+
+
+def _moves(choices: list[_Choice], exact: bool) -> list[_Move]:
+    """The choices in fractions (:class:`_TooBig` past :data:`EXACT_DENOMINATOR`) or floats."""
+    rows: list[_Move] = []
+    for striker, q, total, outcomes in choices:
+        if exact and total > EXACT_DENOMINATOR:
+            raise _TooBig
+        rows.append(
+            (
+                striker,
+                q if exact else float(q),
+                [
+                    (after, Fraction(w, total) if exact else w / total, round_, dealt, fell)
+                    for after, w, round_, dealt, fell in outcomes
+                ],
+            )
+        )
+    return rows
 
 
 def _kernel(engine: Engine, state: FightState, action: Action) -> Weighted[FightState]:

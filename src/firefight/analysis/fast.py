@@ -59,8 +59,11 @@ class KernelSampler:
         self.out_flags = np.zeros((1024, len(engine.scenario.spec.combatants)), dtype=bool)
         self.rounds = np.zeros(1024, dtype=np.int64)
         self.kernels: dict[tuple[int, str], _Kernel] = {}
-        #: Lanes that reached (state, action) so far, stepped plainly until worth a kernel.
+        #: Lanes that reached (situation, action) so far, stepped plainly until worth a kernel.
         self.visits: dict[tuple[int, str], int] = {}
+        #: State id -> its situation's number; situation (round-1 twin) -> number.
+        self.situations: dict[int, int] = {}
+        self.twins: dict[FightState, int] = {}
         #: (state, action) whose kernel has too many branches: always stepped plainly.
         self.too_big: set[tuple[int, str]] = set()
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
@@ -126,10 +129,18 @@ class KernelSampler:
         key = (sid, action.id)
         if key in self.kernels:
             return True
-        self.visits[key] = seen = self.visits.get(key, 0) + lanes
-        if seen < KERNEL_FROM or key in self.too_big:
+        if key in self.too_big:
             return False
         state = self.states[sid]
+        known = self.engine.known_kernel(state, action, max_paths=KERNEL_PATHS)
+        if known is not None:  # enumerated already, for this state in another round
+            self.kernels[key] = self._table(known, state, action.striker)
+            return True
+        # lanes are counted by situation: the same one in any round shares a kernel
+        situation = (self._situation(sid), action.id)
+        self.visits[situation] = seen = self.visits.get(situation, 0) + lanes
+        if seen < KERNEL_FROM:
+            return False
         try:
             dist = self.engine.kernel(state, action, max_paths=KERNEL_PATHS)
         except TooManyPaths:
@@ -137,6 +148,16 @@ class KernelSampler:
             return False
         self.kernels[key] = self._table(dist, state, action.striker)
         return True
+
+    def _situation(self, sid: int) -> int:
+        """A number for the state's situation: its round-1 twin (``Engine.round_one``), or the
+        state itself where the ruleset does not share kernels across rounds."""
+        found = self.situations.get(sid)
+        if found is None:
+            state = self.states[sid]
+            twin = self.engine.round_one(state) or state
+            found = self.situations[sid] = self.twins.setdefault(twin, len(self.twins))
+        return found
 
     def choice(self, sid: int) -> list[tuple[Action, float]] | None:
         """The acting side's policy as a distribution over actions, or None (ask per lane)."""

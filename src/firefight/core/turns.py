@@ -238,6 +238,15 @@ class Turns(ABC):
         attack previews the blow it leads to, not just the question it asks."""
         return False
 
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """``state`` moved ``delta`` rounds on (``delta`` may be negative; the round stays >= 1):
+        every round number it holds moved by ``delta``, or ``None`` (the default) where the step
+        from ``state`` or from the moved state reads the round (an ambush in round 1). A ruleset
+        that answers promises that stepping the moved state is the step moved (and that
+        ``can_fight`` and ``harm`` read no round number): the engine then enumerates one kernel
+        for all the rounds of a situation instead of one per round (``Engine.kernel``)."""
+        return None
+
     @abstractmethod
     def harm(self, combatant: Any) -> int:
         """How much harm the combatant has taken, in the text's units (damage, wounds, ...):
@@ -306,3 +315,20 @@ def _decode(data: Any, by_name: dict[str, type]) -> Any:
         kwargs = {k: _decode(v, by_name) for k, v in data.items() if k != "__type__"}
         return cls(**kwargs)
     return data
+
+
+def shift_round(state: FightState, delta: int) -> FightState | None:
+    """:meth:`Turns.shift_rounds` for a ruleset whose states hold no round number but the
+    state's own: the round moved, or ``None`` below round 1."""
+    if state.round + delta < 1:
+        return None
+    return FightState(
+        state.round + delta,
+        state.phase,
+        state.order,
+        state.acting,
+        state.combatants,
+        state.board,
+        state.ending,
+        state.winner,
+    )

@@ -26,6 +26,8 @@ from firefight.errors import InputError
 #: Most enumeration paths of one action's exact preview (a graydawn suppression phase with
 #: several shooters can reach millions).
 PREVIEW_PATHS = 50_000
+#: Most step kernels kept by one engine (a round-1 kernel serves its situation in every round).
+KERNEL_CACHE = 16_384
 
 
 class TooManyBranches(InputError):
@@ -62,13 +64,20 @@ class Preview:
 class Engine:
     """One scenario's fights: ``start``, ``legal_actions``, ``step``, ``preview``, ``kernel``."""
 
-    def __init__(self, scenario: Scenario, *, cache_size: int = 4096) -> None:
+    def __init__(
+        self, scenario: Scenario, *, cache_size: int = 4096, share_rounds: bool = True
+    ) -> None:
         self.scenario = scenario
         self.turns: Turns = scenario.turns
         self.max_rounds = scenario.max_rounds
         self._sides = {c.name: c.side for c in scenario.spec.combatants}
         self._acts: OrderedDict[Hashable, Weighted[FightState]] = OrderedDict()
         self._cache_size = cache_size
+        #: Enumerate one kernel for a situation in every round (see :meth:`kernel`); off only to
+        #: check that sharing changes nothing.
+        self.share_rounds = share_rounds
+        #: (state, action) -> its kernel and the path budget it was enumerated under.
+        self._kernels: OrderedDict[tuple[FightState, Action], _Budgeted] = OrderedDict()
 
     # -- the fight ---------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -168,12 +177,88 @@ class Engine:
         self, state: FightState, action: Action, max_paths: int | None = None
     ) -> Weighted[FightState]:
         """The transition kernel: every settled state one step leads to, exactly (past
-        ``max_paths`` enumeration paths, :class:`~firefight.dice.sources.TooManyPaths`)."""
-        return enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
+        ``max_paths`` enumeration paths, :class:`~firefight.dice.sources.TooManyPaths`).
+
+        Where the ruleset moves states between rounds (:meth:`Turns.shift_rounds`), a state of
+        round r takes the kernel of its round-1 twin moved r - 1 rounds on, so a situation is
+        enumerated once, not once per round. A moved kernel is used only if none of its paths
+        would meet ``max_rounds`` (every next state in round <= ``max_rounds``, none truncated):
+        otherwise the state's own kernel is enumerated, so truncation stays exact."""
+        twin = self.round_one(state)
+        if twin is None or twin is state:
+            return self._kernel(state, action, max_paths)
+        moved = self._move(self._kernel(twin, action, max_paths), state.round - 1)
+        return moved if moved is not None else self._kernel(state, action, max_paths)
+
+    def round_one(self, state: FightState) -> FightState | None:
+        """The same situation in round 1 (``state`` itself there), or None: not shared."""
+        if state.round == 1:
+            return state
+        if not self.share_rounds or state.round < 1:
+            return None
+        return self.turns.shift_rounds(state, 1 - state.round)
+
+    def _move(self, dist: Weighted[FightState], delta: int) -> Weighted[FightState] | None:
+        """``dist`` moved ``delta`` rounds on, or None where a path would meet ``max_rounds``."""
+        limit = self.max_rounds - delta
+        shift = self.turns.shift_rounds
+        out: dict[FightState, int] = {}
+        for s, w in dist.items():
+            if s.round > limit or s.ending == "truncated":
+                return None
+            moved = shift(s, delta)
+            if moved is None:
+                return None
+            out[moved] = w
+        return Weighted(out, dist.total)
+
+    def known_kernel(
+        self, state: FightState, action: Action, max_paths: int | None = None
+    ) -> Weighted[FightState] | None:
+        """:meth:`kernel` if it needs no enumeration (cached for the state or its round-1
+        twin), else None."""
+        found = self._cached(state, action, max_paths)
+        if found is not None:
+            return found
+        twin = self.round_one(state)
+        if twin is None or twin is state:
+            return None
+        found = self._cached(twin, action, max_paths)
+        return None if found is None else self._move(found, state.round - 1)
+
+    def _cached(
+        self, state: FightState, action: Action, max_paths: int | None
+    ) -> Weighted[FightState] | None:
+        """The state's own kernel if cached; one found under a larger budget than
+        ``max_paths`` does not count (its path count is not kept)."""
+        key = (state, action)
+        found = self._kernels.get(key)
+        if found is not None:
+            dist, budget = found
+            if max_paths is None or (budget is not None and budget <= max_paths):
+                self._kernels.move_to_end(key)
+                return dist
+        return None
+
+    def _kernel(
+        self, state: FightState, action: Action, max_paths: int | None
+    ) -> Weighted[FightState]:
+        """The state's own kernel, cached."""
+        dist = self._cached(state, action, max_paths)
+        if dist is not None:
+            return dist
+        key = (state, action)
+        dist = enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
+        self._kernels[key] = (dist, max_paths)
+        if len(self._kernels) > KERNEL_CACHE:
+            self._kernels.popitem(last=False)
+        return dist
 
     def preview(self, state: FightState, action: Action) -> Preview:
         """Exact odds of ``action`` from ``state``, by the rule code that will resolve it (or,
         past :data:`PREVIEW_PATHS` paths, a preview marked not exact and empty)."""
+        # the round-1 twin previews the same (the ruleset promises its step is the same, moved)
+        state = self.round_one(state) or state
         try:
             dist = self.act_distribution(state, action)
         except TooManyBranches as err:
@@ -200,6 +285,10 @@ class Engine:
 
     def side_of(self, name: str) -> str:
         return self._sides[name]
+
+
+#: A kernel and the path budget it was enumerated under (None: none).
+_Budgeted = tuple[Weighted[FightState], int | None]
 
 
 class _CountingDice:

@@ -108,7 +108,13 @@ def mixture(
         return [(a, Fraction(1, len(actions))) for a in actions]
     if name in STOCHASTIC:
         return None
-    return [(POLICIES[name](engine, state, actions, np.random.default_rng(0)), Fraction(1))]
+    policy = POLICIES[name]
+    # the built-in deterministic policies never draw: spare them a new generator per state
+    rng = _UNUSED if policy in (first, aggressive, cautious) else np.random.default_rng(0)
+    return [(policy(engine, state, actions, rng), Fraction(1))]
+
+
+_UNUSED = np.random.default_rng(0)
 
 
 def check_policy(name: str, where: str) -> None:

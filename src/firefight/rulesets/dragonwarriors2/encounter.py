@@ -527,6 +527,24 @@ class DW2Turns(Turns):
         return moved(state, state.acting, state.phase, state.board, swap(state.combatants, after))
 
     # -- what the engine reads -----------------------------------------------------------------
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """Turns are alike; a stun's clock (turn, action) moves with the turn."""
+        if state.round + delta < 1:
+            return None
+        people = tuple(
+            c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
+        )
+        return FightState(
+            state.round + delta,
+            state.phase,
+            state.order,
+            state.acting,
+            people,
+            state.board,
+            state.ending,
+            state.winner,
+        )
+
     def can_fight(self, combatant: Any) -> bool:
         return not (combatant.knocked_out or combatant.dead)
 
@@ -567,6 +585,11 @@ class DW2Turns(Turns):
         if c.wounds > f.toughness and self.can_fight(c):
             out["death check"] = "due on the next wound (D07)"
         return out
+
+
+def _stun_moved(c: Warrior, delta: int) -> Warrior:
+    turn, action = present(c.stunned_until, f"{c.name} is not stunned")
+    return dataclasses.replace(c, stunned_until=(turn + delta, action))
 
 
 def _a(stance: str) -> str:

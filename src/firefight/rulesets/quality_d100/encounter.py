@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, shift_round
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.errors import present
 from firefight.rulesets.quality_d100.encounter_actions import decisions, status_words, turn_actions
@@ -171,6 +171,10 @@ class QualityTurns(Turns):
             state = self._withdraw_close(state, c, dice)
             c = state.combatant(me)
         return self._next_turn(_put(state, c), me, dice)
+
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """No rule reads the round number: every round is alike."""
+        return shift_round(state, delta)
 
     def can_fight(self, combatant: Any) -> bool:
         return bool(combatant.status == "ready")

@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, shift_round
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.errors import present
 from firefight.rulesets.tactical_d20.attack import AttackOutcome, roll_attack
@@ -65,6 +65,10 @@ class TacticalTurns(TacticalBase):
                     f = f.with_effect(Lasting(cond, 1 if cond == "stunned" else 0))
             fighters.append(f)
         return FightState(0, "start", (), None, tuple(fighters), Board(self.distances))
+
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """Rounds after the first are alike (durations count turns, not round numbers)."""
+        return shift_round(state, delta)
 
     def can_fight(self, combatant: Any) -> bool:
         return bool(combatant.hp > 0)

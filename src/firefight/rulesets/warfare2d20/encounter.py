@@ -214,6 +214,17 @@ class Warfare2d20Turns(Actions, Turns):
     def is_dead(self, combatant: Any) -> bool:
         return bool(combatant.status == "dead")
 
+    def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
+        """Initiative is rolled from round 0 alone; suppression and smoke (ending with a round
+        number, 0 for none) move with the round."""
+        if state.round + delta < 1:
+            return None
+        people = tuple(_moved(c, delta) for c in state.combatants)
+        board = state.board
+        if isinstance(board, Volley):
+            board = updated(board, shooter=_moved(board.shooter, delta))
+        return updated(state, round=state.round + delta, combatants=people, board=board)
+
     def harm(self, combatant: Any) -> int:
         """Damage taken: stamina and hit points lost (W08)."""
         f = self.fighters[combatant.name]
@@ -347,3 +358,14 @@ class Warfare2d20Turns(Actions, Turns):
                 c = updated(c, smoked_until=0)
             people.append(c)
         return updated(state, combatants=tuple(people), acting=None, phase="end of round")
+
+
+def _moved(c: Soldier, delta: int) -> Soldier:
+    """The soldier with its round numbers moved ``delta`` rounds on."""
+    if not (c.suppressed_until or c.smoked_until):
+        return c
+    return updated(
+        c,
+        suppressed_until=c.suppressed_until and c.suppressed_until + delta,
+        smoked_until=c.smoked_until and c.smoked_until + delta,
+    )
