@@ -197,7 +197,7 @@ def _odds_text(odds: dict[str, object]) -> str:
 def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
     enc = load_record(file)
     dice = _dice(seed, dice_text)
-    step = enc.act(action_id, dice)
+    step = enc.act(action_id, dice, faces_of_this_step=True)
     save_record(enc, file)
     console = Console(highlight=False)
     console.print(f"[bold]{step.label}[/bold]")

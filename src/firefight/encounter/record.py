@@ -91,14 +91,15 @@ class Encounter:
     def state(self) -> FightState:
         return self.states[-1]
 
-    def act(self, action_id: str, dice: DiceSource) -> Step:
+    def act(self, action_id: str, dice: DiceSource, *, faces_of_this_step: bool = False) -> Step:
         """Resolve one legal action on ``dice``; the redo stack is cleared.
 
-        On scripted dice (the table's faces) every face must be used: a face left over is refused
-        before anything is recorded, so a refused step leaves the encounter as it was.
+        ``faces_of_this_step``: the scripted dice hold this step's faces only (the table's
+        faces typed for it), so a face left over is refused before anything is recorded and the
+        encounter stays as it was. Without it, scripted dice may run on into later steps.
         """
         step, state = self._play(self.state, action_id, dice)
-        if isinstance(dice, ScriptedDice):
+        if faces_of_this_step and isinstance(dice, ScriptedDice):
             dice.check_all_used()
         self.steps.append(step)
         self.states.append(state)

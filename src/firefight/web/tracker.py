@@ -268,7 +268,9 @@ class Tracker:
             # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
             else ScriptedDice(parse_faces(" ".join(str(f) for f in dice), "dice") if dice else [])
         )
-        return self._write(encounter_id, lambda enc: enc.act(action, source))
+        return self._write(
+            encounter_id, lambda enc: enc.act(action, source, faces_of_this_step=True)
+        )
 
     def undo(self, encounter_id: str) -> dict[str, Any]:
         return self._write(encounter_id, lambda enc: enc.undo())
