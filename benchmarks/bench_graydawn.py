@@ -18,7 +18,7 @@ from pathlib import Path
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.rulesets import get_ruleset
 from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "graydawn"
 CASES = {
@@ -39,7 +39,7 @@ def run(repeats: int) -> None:
     print(f"{'case':58s} {'cold cpu':>9s} {'cold wall':>9s} {'warm cpu':>9s}  outcomes")
     for name, (file, sets) in CASES.items():
         data = apply_overrides(read_toml(ROOT / file), sets)
-        sit = ruleset.load_situation(data, source=file, house=GraydawnHouseRules())
+        sit = ruleset.load_situation(data, source=file, house=GraydawnHouse())
         cold_cpu, cold_wall, warm_cpu = [], [], []
         outcomes = 0
         for _ in range(repeats):

@@ -10,8 +10,9 @@ import pytest
 
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.attack import attack_distribution, resolve_outcome
+from firefight.rulesets.graydawn.attack import resolve_outcome
 from firefight.rulesets.graydawn.checks import LuckUse, roll_over
+from firefight.rulesets.graydawn.odds import attack_distribution
 
 from .helpers import RULESET, SMG_2D6, situation
 

@@ -7,12 +7,13 @@ import pytest
 from firefight.core.transcript import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty, track_increase
-from firefight.rulesets.graydawn.models import GraydawnHouseRules, Stats, btm_for_body
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Stats, btm_for_body
 from firefight.rulesets.graydawn.ranges import range_band
 
 from .helpers import RULESET, checks, notes, roll_exprs, scripted, situation
 
-H = GraydawnHouseRules()
+H = GraydawnHouse()
 
 
 def mods(result) -> dict[str, int]:  # type: ignore[no-untyped-def]

@@ -14,14 +14,10 @@ import pytest
 
 from firefight.core.loading import read_toml
 from firefight.dice import NATURAL_ONE, Dist, SeededDice, exact, exact_tagged
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
-from firefight.rulesets.graydawn.suppression import (
-    SuppressionSituation,
-    load_suppression,
-    resolve_suppression,
-    suppression_odds,
-    suppression_outcomes,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.odds import suppression_odds, suppression_outcomes
+from firefight.rulesets.graydawn.suppression_round import resolve_suppression
+from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation, load_suppression
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
 SEED = 20261121
@@ -41,7 +37,7 @@ def same(a: Fraction, b: Fraction) -> bool:
 
 
 def load(data: dict[str, Any]) -> SuppressionSituation:
-    return load_suppression(data, "test.toml", GraydawnHouseRules())
+    return load_suppression(data, "test.toml", GraydawnHouse())
 
 
 def plain_suppression(rounds: int = 20) -> SuppressionSituation:
@@ -163,7 +159,7 @@ def test_check_and_hit_tables_equal_path_by_path_enumeration(name: str) -> None:
     distributions on exact dice; replaying the sub-rules path by path gives the same fractions."""
     from firefight.rulesets.graydawn import memo
 
-    sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouseRules())
+    sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouse())
     memo.clear()
     fast = suppression_outcomes(sit)
     memo.clear()

@@ -17,13 +17,13 @@ from firefight.core.ruleset import Ruleset
 from firefight.core.turns import ScenarioSpec, Turns
 from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
 
 
 class Graydawn(Ruleset):
     id: ClassVar[str] = "graydawn"
     title: ClassVar[str] = "X-Com: Gray Dawn (CP2020 variant)"
-    house_model: ClassVar[type[HouseRules]] = GraydawnHouseRules
+    house_model: ClassVar[type[HouseRules]] = GraydawnHouse
     situation_kinds: ClassVar[tuple[str, ...]] = ("attack", "suppression")
     #: Scenario keys beyond the engine's: extra catalog files, and the side that ambushes (G35).
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs", "ambush")
@@ -32,9 +32,9 @@ class Graydawn(Ruleset):
         return situation_kind(data, self.situation_kinds, "attack", source)
 
     def load_situation(self, data: Mapping[str, Any], *, source: str, house: HouseRules) -> Any:
-        rules = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()
+        rules = house if isinstance(house, GraydawnHouse) else GraydawnHouse()
         if self._kind(data, source) == "suppression":
-            from firefight.rulesets.graydawn.suppression import load_suppression
+            from firefight.rulesets.graydawn.suppression_situation import load_suppression
 
             return load_suppression(data, source, rules)
         from firefight.rulesets.graydawn.attack import load_attack
@@ -43,7 +43,7 @@ class Graydawn(Ruleset):
 
     def resolve(self, situation: Any, dice: DiceSource) -> Resolution:
         if self.situation_kind(situation) == "suppression":
-            from firefight.rulesets.graydawn.suppression import resolve_suppression
+            from firefight.rulesets.graydawn.suppression_round import resolve_suppression
 
             return resolve_suppression(situation, dice)
         from firefight.rulesets.graydawn.attack import resolve_attack
@@ -52,10 +52,10 @@ class Graydawn(Ruleset):
 
     def odds(self, situation: Any) -> OddsReport:
         if self.situation_kind(situation) == "suppression":
-            from firefight.rulesets.graydawn.suppression import suppression_odds
+            from firefight.rulesets.graydawn.odds import suppression_odds
 
             return suppression_odds(situation)
-        from firefight.rulesets.graydawn.attack import attack_odds
+        from firefight.rulesets.graydawn.odds import attack_odds
 
         return attack_odds(situation)
 

@@ -1,10 +1,10 @@
-"""Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39) and its exact odds.
+"""Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39).
 
 ``resolve_outcome(situation, dice)`` is the one rule: the plan of modifiers (:mod:`.plan`), the
 attack and defence rolls or the range TN and critical failures (:mod:`.contest`), the number of
-hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted and
-exact dice; :func:`attack_odds` only enumerates it. Every stage that rolls an open-ended d10 or a
-pile of damage dice is a sub-rule with a hashable key returning a small outcome (``memo.branch``),
+hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted
+and exact dice; :func:`.odds.attack_odds` only enumerates it. Every stage that rolls an
+open-ended d10 or a pile of damage dice is a sub-rule with a hashable key returning a small outcome (``memo.branch``),
 so exact odds branch on hit counts, locations and wound outcomes, not on every die.
 """
 
@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from firefight.core.house import house_events
-from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import (
     Check,
@@ -24,7 +22,7 @@ from firefight.core.transcript import (
     StateChange,
     Transcript,
 )
-from firefight.dice import DiceSource, Dist, Weighted
+from firefight.dice import DiceSource, Weighted
 from firefight.errors import InputError
 from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X
@@ -45,7 +43,6 @@ from firefight.rulesets.graydawn.damage import (
 from firefight.rulesets.graydawn.models import (
     HIT_TABLE,
     LIMBS,
-    LOCATIONS,
     Combatant,
     Location,
     wound_state,
@@ -53,7 +50,7 @@ from firefight.rulesets.graydawn.models import (
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
-__all__ = ["AttackOutcome", "attack_odds", "load_attack", "resolve_attack", "resolve_outcome"]
+__all__ = ["AttackOutcome", "load_attack", "resolve_attack", "resolve_outcome"]
 
 
 @dataclass(frozen=True)
@@ -551,94 +548,4 @@ def resolve_attack(sit: AttackSituation, dice: DiceSource) -> Resolution:
     outcome = resolve_outcome(sit, dice)
     return Resolution(
         "graydawn", outcome, Transcript.since(dice.events, mark), _summary(sit, outcome)
-    )
-
-
-def attack_distribution(sit: AttackSituation) -> Any:
-    """Exact distribution of :class:`AttackOutcome` (enumerating :func:`resolve_outcome`)."""
-    # input errors before enumerating; the token keeps this situation's sub-results apart
-    cache: dict[Any, Any] = {"plan": plan_attack(sit), "token": memo.new_token()}
-    return outcome_distribution(lambda d: resolve_outcome(sit, d, cache))
-
-
-def attack_odds(sit: AttackSituation) -> OddsReport:
-    """P(hit), hits, location, marks and the wound-track probabilities, read off the exact
-    outcome distribution of :func:`resolve_outcome` in one pass."""
-    if sit.attack.mode == "reload":
-        from firefight.rulesets.graydawn.reload import reload_odds
-
-        return reload_odds(sit)
-    dist = attack_distribution(sit)
-    a, t = sit.attacker, sit.target
-    weapon = a.weapon.name if a.weapon else "?"
-    title = f"graydawn: {a.name} ({weapon}, {sit.attack.mode}) vs {t.name}"
-    counts: dict[str, int] = {}
-    locations: dict[str, int] = dict.fromkeys(LOCATIONS, 0)
-    kinds: dict[str, int] = {}
-    hits: dict[int, int] = {}
-    damage: dict[int, int] = {}
-
-    def bump(name: str, weight: int, flag: bool = True) -> None:
-        if flag:
-            counts[name] = counts.get(name, 0) + weight
-
-    for o, weight in dist.items():
-        hits[o.hits] = hits.get(o.hits, 0) + weight
-        damage[o.damage] = damage.get(o.damage, 0) + weight
-        wound, saves = o.wound, o.saves
-        bump("hit", weight, o.hit)
-        bump("miss", weight, not o.hit and o.critical is None)
-        bump("critical failure", weight, o.critical is not None)
-        bump("stopped", weight, o.hit and not wound.penetrated)
-        bump("grazed", weight, wound.grazed)
-        bump("wound", weight, wound.penetrated and not wound.grazed)
-        bump("crippled", weight, wound.crippled)
-        bump("severed", weight, wound.severed)
-        bump("killed", weight, wound.killed_outright)
-        bump("stunned", weight, saves.stunned)
-        bump("death needed", weight, saves.death_save_needed)
-        bump("death failed", weight, saves.death_save_failed)
-        bump("jammed", weight, o.jammed)
-        bump("ally", weight, o.ally_hit is not None)
-        if o.location is not None:
-            locations[o.location] += weight
-        if wound.penetrated:
-            kinds[wound.kind] = kinds.get(wound.kind, 0) + weight
-
-    def p(name: str) -> Fraction:
-        return Fraction(counts.get(name, 0), dist.total)
-
-    probabilities = {
-        "p_graze": p("grazed"),
-        "p_crippled": p("crippled"),
-        "p_severed": p("severed"),
-        "p_killed_outright_head": p("killed"),
-        "p_stunned": p("stunned"),
-        "p_death_save_needed": p("death needed"),
-        "p_death_save_failed": p("death failed"),
-        "p_jammed": p("jammed"),
-    }
-    if sit.attack.allies_in_melee:
-        probabilities["p_ally_hit"] = p("ally")
-    location_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in locations.items()}
-    kind_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in kinds.items()}
-    return OddsReport(
-        ruleset="graydawn",
-        title=title,
-        p_hit=p("hit"),
-        outcomes={
-            "miss": p("miss"),
-            "critical failure": p("critical failure"),
-            "hit, stopped by cover/armour": p("stopped"),
-            "hit, grazed": p("grazed"),
-            "hit, wound": p("wound"),
-        },
-        distributions={
-            "hits": Dist.from_mapping(hits, dist.total),
-            "damage": Dist.from_mapping(damage, dist.total),
-        },
-        tables={"location": location_table, "wound_kind": kind_table},
-        probabilities=probabilities,
-        truncated_mass=dist.truncated_mass,
-        notes=(f"target starts with {t.wounds.marks} marks ({wound_state(t.wounds.marks)})",),
     )

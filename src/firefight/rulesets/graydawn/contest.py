@@ -17,7 +17,8 @@ from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
 from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
-from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Combatant
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
@@ -59,7 +60,7 @@ class Contest:
 
 
 def luck_use(
-    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouseRules, points: int | None = None
+    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouse, points: int | None = None
 ) -> LuckUse:
     return LuckUse(
         c.name,

@@ -14,11 +14,8 @@ from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import LuckUse, roll_over, roll_under
-from firefight.rulesets.graydawn.models import (
-    GraydawnHouseRules,
-    Location,
-    wound_state,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Location, wound_state
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -49,7 +46,7 @@ class WoundSpec:
     track_stun: int
     graze_luck: LuckUse
     sever_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house: GraydawnHouse = field(compare=False, hash=False)
     house_token: int = 0
 
     @property
@@ -329,7 +326,7 @@ class SaveSpec:
     death_save_fails: bool
     stun_luck: LuckUse
     death_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house: GraydawnHouse = field(compare=False, hash=False)
     house_token: int = 0
 
 
@@ -341,7 +338,7 @@ class Saves:
     luck_left: int = 0
 
 
-def save_penalty(marks: int, house: GraydawnHouseRules) -> int:
+def save_penalty(marks: int, house: GraydawnHouse) -> int:
     """Reading of G18: CP2020's stun-save penalty by wound state (0/-1/-2/-3, -1 per 4 more)."""
     state = wound_state(marks)
     if state in ("uninjured", "light"):
@@ -354,7 +351,7 @@ def save_penalty(marks: int, house: GraydawnHouseRules) -> int:
     return house.stun_penalty_mortal + extra * house.stun_penalty_per_mortal_level
 
 
-def death_penalty(marks: int, house: GraydawnHouseRules) -> int:
+def death_penalty(marks: int, house: GraydawnHouse) -> int:
     """Reading of G19: CP2020 death saves: -0 at mortal 0, -1 per 4 marks beyond (so -0 for a
     crippled limb below mortal, as G22 says)."""
     if marks <= house.mortal_above:
@@ -425,7 +422,7 @@ class BlastSpec:
     body: int
     luck_stat: int
     sever_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
+    house: GraydawnHouse = field(compare=False, hash=False)
     house_token: int = 0
 
     @property
@@ -433,7 +430,7 @@ class BlastSpec:
         return damage_expr(self.dice, self.die, self.bonus)
 
 
-def _after_btm(damage: int, btm: int, house: GraydawnHouseRules) -> int:
+def _after_btm(damage: int, btm: int, house: GraydawnHouse) -> int:
     if damage <= 0:
         return 0
     return max(min(damage, house.btm_minimum_damage), damage + btm)
@@ -520,7 +517,7 @@ class TurnInMortal:
 
 
 def mortal_turn(
-    dice: DiceSource, who: str, body: int, marks: int, house: GraydawnHouseRules
+    dice: DiceSource, who: str, body: int, marks: int, house: GraydawnHouse
 ) -> TurnInMortal:
     """G19 bookkeeping for a round loop: a turn in mortal condition bleeds one more mark and
     needs another death save (at the penalty of the marks after bleeding)."""

@@ -41,7 +41,7 @@ from firefight.rulesets.graydawn.encounter_plans import after_fight_lines, resol
 from firefight.rulesets.graydawn.encounter_setup import Entry, read_distances, read_entries
 from firefight.rulesets.graydawn.encounter_state import STATE_TYPES, Board, Declared, Fighter
 from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import unsuitable_reason
 
@@ -55,7 +55,7 @@ class GraydawnTurns(Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        self.house = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()
+        self.house = house if isinstance(house, GraydawnHouse) else GraydawnHouse()
         entries = read_entries(spec, self.house)
         self.entries: dict[str, Entry] = {e.name: e for e in entries}
         self.index = {e.name: i for i, e in enumerate(entries)}

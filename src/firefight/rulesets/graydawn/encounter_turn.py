@@ -18,7 +18,7 @@ from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
 from firefight.rulesets.graydawn.plan import stat_penalty
-from firefight.rulesets.graydawn.suppression import SuppressionSituation
+from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
 
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns

@@ -16,13 +16,8 @@ from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.validation import check_name, shown
 from firefight.errors import InputError
-from firefight.rulesets.graydawn.models import (
-    LOCATIONS,
-    Combatant,
-    GraydawnHouseRules,
-    Location,
-    Model,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import LOCATIONS, Combatant, Location, Model
 
 FireMode = Literal[
     "single", "aimed", "centre_of_mass", "burst", "full_auto", "melee", "explosion", "reload"
@@ -107,7 +102,7 @@ class AttackSituation(Model):
     attack: AttackSpec = AttackSpec()
     luck: Luck = Luck()
     catalogs: tuple[str, ...] = ()
-    house: GraydawnHouseRules = GraydawnHouseRules()
+    house: GraydawnHouse = GraydawnHouse()
 
     @model_validator(mode="after")
     def _consistent(self) -> AttackSituation:
@@ -235,7 +230,7 @@ def combatant_entry(raw: Any, catalog: Catalog, source: str) -> Any:
     return out
 
 
-def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules) -> AttackSituation:
+def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouse) -> AttackSituation:
     """Validate an attack situation; catalog names become full tables first."""
     if "house" in data:
         raise InputError(
