@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from firefight.core.loading import apply_overrides, read_toml
+from firefight.dice.sources import clear_derived
 from firefight.rulesets import get_ruleset
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.house import GraydawnHouse
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "graydawn"
@@ -43,7 +43,7 @@ def run(repeats: int) -> None:
         cold_cpu, cold_wall, warm_cpu = [], [], []
         outcomes = 0
         for _ in range(repeats):
-            memo.clear()
+            clear_derived()
             c0, w0 = time.process_time(), time.perf_counter()
             report = ruleset.odds(sit)
             cold_cpu.append(time.process_time() - c0)

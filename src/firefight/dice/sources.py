@@ -14,8 +14,30 @@ quantity the rule needs and enumeration stays small.
 
 ``derive(..., exact=table)`` hands exact mode the sub-rule's distribution computed another way
 (e.g. one numpy pass of the same pure rule steps over the dice distributions) instead of replaying
-``fn`` path by path. The table must equal ``enumerate_outcomes(fn)``; every ruleset that uses it
-holds the two routes to identical fractions in a test.
+``fn`` path by path. ``table`` is a callable, called only by exact dice and only at the default
+explosion depth (``Depth()``, the depth the core's exact distributions use); at any other depth,
+or inside :func:`path_by_path`, ``fn`` is enumerated instead. The table must equal
+``enumerate_outcomes(fn)``; every ruleset that uses it holds the two routes to identical
+fractions in a test (:func:`path_by_path` gives the plain route).
+
+Sub-rule caching, ``derive(..., keep=True)``: the scope, in full.
+
+- *Which keys*: only derives that pass ``keep=True``, whose ``key`` names the sub-rule **by
+  content**: every value ``fn`` (and its table) reads is in the key or is a constant. Never an
+  object id: ids are reused once an object dies. Other keys stay per enumeration, as above.
+- *What is kept*: the exact distribution (from the table, or from enumerating ``fn``), under
+  ``(key, depth, tables on/off, route)``, so a depth or :func:`path_by_path` never meets a
+  result computed another way.
+- *How long*: for the process, shared by every enumeration (a sub-rule nested in a wound nested
+  in an attack is enumerated once, not once per parent); :func:`clear_derived` forgets them all.
+- *Bounded memory*: at most :data:`KEPT_LIMIT` entries; when full the cache starts over.
+- *Path budget*: a kept sub-rule not yet known is enumerated inside the current enumeration, so
+  its paths count against ``enumerate_outcomes(max_paths=...)`` like any nested derive (a
+  :class:`TooManyPaths` leaves nothing half-kept). Tables are not paths and are not counted; a
+  known sub-rule costs nothing.
+
+:func:`derived_distribution` reads the same cache outside an enumeration (a table built from
+other sub-rules' distributions).
 
 ``dice.record(event)`` appends a transcript event; rolls are recorded automatically. Exact dice
 record nothing (there is no single transcript of all branches).
@@ -24,7 +46,9 @@ record nothing (there is no single transcript of all branches).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
@@ -74,12 +98,19 @@ class DiceSource(Protocol):
     """What rule code may ask of its dice."""
 
     @property
-    def is_exact(self) -> bool: ...
+    def is_exact(self) -> bool:
+        """True on exact dice: no transcript is kept, so a rule may skip building its events."""
+        ...
 
     @property
-    def events(self) -> list[Any]: ...
+    def events(self) -> list[Any]:
+        """The transcript so far (rolls and recorded events); always empty on exact dice."""
+        ...
 
-    def roll(self, expr: str | Node, why: str = "") -> Roll: ...
+    def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """Roll ``expr`` (notation or a syntax tree); ``why`` names the roll in transcripts and
+        in a scripted-dice error."""
+        ...
 
     def derive(
         self,
@@ -88,9 +119,18 @@ class DiceSource(Protocol):
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
-    ) -> T: ...
+        keep: bool = False,
+    ) -> T:
+        """Run the sub-rule ``fn`` and return its result: on rolling dice ``fn(self)``; on exact
+        dice one branch per distinct result. ``key`` memoises it per enumeration; ``exact`` is
+        its distribution computed another way (called on exact dice only, at the default
+        depth); ``keep`` says ``key`` names it by content, so its distribution is kept for the
+        process (scope: the module docstring)."""
+        ...
 
-    def record(self, event: Any) -> None: ...
+    def record(self, event: Any) -> None:
+        """Append a transcript event (exact dice keep none)."""
+        ...
 
 
 class _RollingDice:
@@ -134,6 +174,7 @@ class _RollingDice:
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
+        keep: bool = False,
     ) -> T:
         return fn(self)
 
@@ -215,6 +256,21 @@ def _branches(node: Node, depth: Depth) -> Branches:
     return tuple(keys), tuple(weights), groups[0][1].total
 
 
+#: Off inside :func:`path_by_path`: every derive enumerates its ``fn``, ignoring tables.
+_TABLES: ContextVar[bool] = ContextVar("firefight_derive_tables", default=True)
+#: Most kept sub-rules (``derive(..., keep=True)``) before the cache starts over.
+KEPT_LIMIT = 200_000
+
+
+@dataclass(frozen=True)
+class _Kept:
+    weighted: Weighted[Any]
+    branches: Branches
+
+
+_KEPT: dict[Hashable, _Kept] = {}
+
+
 @dataclass
 class _Shared:
     depth: Depth
@@ -223,6 +279,65 @@ class _Shared:
     #: Most paths (nested derives included) before :class:`TooManyPaths`; None: no limit.
     max_paths: int | None = None
     walked: int = 0
+    #: Tables (``derive(..., exact=)``) are used: the default depth, outside path_by_path.
+    tables: bool = True
+
+    def __post_init__(self) -> None:
+        self.tables = _TABLES.get() and self.depth == Depth()
+
+
+def _as_branches(sub: Weighted[Any]) -> Branches:
+    items = list(sub.items())
+    return tuple((k, frozenset()) for k, _ in items), tuple(w for _, w in items), sub.total
+
+
+def _kept(
+    key: Hashable,
+    fn: Callable[[DiceSource], Any],
+    exact: Callable[[], Weighted[Any]] | None,
+    shared: _Shared,
+) -> _Kept:
+    """A kept sub-rule's distribution: from the process-wide cache, else computed (its paths
+    counted in ``shared``'s budget) and kept."""
+    use_table = exact is not None and shared.tables
+    full = (key, shared.depth, shared.tables, "table" if use_table else "paths")
+    found = _KEPT.get(full)
+    if found is None:
+        sub = exact() if use_table and exact is not None else _enumerate(fn, shared)
+        found = _Kept(sub, _as_branches(sub))
+        if len(_KEPT) >= KEPT_LIMIT:
+            _KEPT.clear()
+        _KEPT[full] = found
+    return found
+
+
+def derived_distribution(
+    fn: Callable[[DiceSource], T],
+    key: Hashable,
+    *,
+    exact: Callable[[], Weighted[T]] | None = None,
+) -> Weighted[T]:
+    """The distribution ``dice.derive(why, fn, key, exact=exact, keep=True)`` branches over at the
+    default depth, from (or into) the same process-wide cache: for a table built out of other
+    sub-rules' distributions. ``key`` must name the sub-rule by content."""
+    return _kept(key, fn, exact, _Shared(Depth())).weighted
+
+
+def clear_derived() -> None:
+    """Forget every kept sub-rule (for cold timings, and between the two routes in tests)."""
+    _KEPT.clear()
+
+
+@contextmanager
+def path_by_path() -> Iterator[None]:
+    """Within: exact enumerations ignore every ``exact=`` table and enumerate each sub-rule's
+    ``fn`` path by path (kept apart from table results), for tests that hold both routes to
+    identical fractions."""
+    token = _TABLES.set(False)
+    try:
+        yield
+    finally:
+        _TABLES.reset(token)
 
 
 class TooManyPaths(DiceError):
@@ -283,19 +398,20 @@ class ExactDice:
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
+        keep: bool = False,
     ) -> T:
-        derived = self._shared.derived
+        shared = self._shared
+        derived = shared.derived
         branches = derived.get(key) if key is not None else None
         if branches is None:
-            # a sub-enumeration shares this enumeration's caches, so a derive nested inside
-            # another derive's sub-rule is enumerated once per top-level enumeration
-            sub = exact() if exact is not None else _enumerate(fn, self._shared)
-            items = list(sub.items())
-            branches = (
-                tuple((k, frozenset()) for k, _ in items),
-                tuple(w for _, w in items),
-                sub.total,
-            )
+            if keep and key is not None:
+                branches = _kept(key, fn, exact, shared).branches
+            else:
+                # a sub-enumeration shares this enumeration's caches, so a derive nested inside
+                # another derive's sub-rule is enumerated once per top-level enumeration
+                use_table = exact is not None and shared.tables
+                sub = exact() if use_table and exact is not None else _enumerate(fn, shared)
+                branches = _as_branches(sub)
             if key is not None:
                 derived[key] = branches
         value, _ = self._choose(branches)

@@ -157,17 +157,14 @@ def test_odds_json_has_levels_check_hits() -> None:
 def test_check_and_hit_tables_equal_path_by_path_enumeration(name: str) -> None:
     """The suppression check and the hits of the target's actions come from the rolls'
     distributions on exact dice; replaying the sub-rules path by path gives the same fractions."""
-    from firefight.rulesets.graydawn import memo
+    from firefight.dice.sources import clear_derived, path_by_path
 
     sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouse())
-    memo.clear()
+    clear_derived()
     fast = suppression_outcomes(sit)
-    memo.clear()
-    memo.VECTORISE = False
-    try:
+    clear_derived()
+    with path_by_path():
         slow = suppression_outcomes(sit)
-    finally:
-        memo.VECTORISE = True
-        memo.clear()
+    clear_derived()
     assert fast.probabilities() == slow.probabilities()
     assert fast.truncated_mass == slow.truncated_mass

@@ -4,8 +4,9 @@
 attack and defence rolls or the range TN and critical failures (:mod:`.contest`), the number of
 hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted
 and exact dice; :func:`.odds.attack_odds` only enumerates it. Every stage that rolls an
-open-ended d10 or a pile of damage dice is a sub-rule with a hashable key returning a small outcome (``memo.branch``),
-so exact odds branch on hit counts, locations and wound outcomes, not on every die.
+open-ended d10 or a pile of damage dice is a sub-rule (``dice.derive`` with a content key, kept
+for the process) returning a small outcome, the heavy ones with their vectorised table
+(``exact=``), so exact odds branch on hit counts, locations and wound outcomes, not on every die.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ from firefight.core.transcript import (
     StateChange,
     Transcript,
 )
-from firefight.dice import DiceSource, Weighted
+from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.errors import InputError
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.checks import D10X
+from firefight.rulesets.graydawn.checks import D10X, combine
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
 from firefight.rulesets.graydawn.damage import (
     EXTREMITY_FACES,
@@ -45,6 +45,7 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     Combatant,
     Location,
+    content_key,
     wound_state,
 )
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
@@ -86,7 +87,7 @@ def _hits(dice: DiceSource, sit: AttackSituation, plan: Plan, margin: int) -> in
             face = d.roll("d6", why="burst hits (G27)").total
             return table[face - 1]
 
-        n = memo.derive(dice, "burst hits", run, ("burst", table))
+        n = dice.derive("burst hits", run, ("burst", table), keep=True)
         dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
         return n
     if mode == "full_auto":
@@ -157,7 +158,7 @@ def _locate(
         return loc, covered, left
 
     faces_covered = tuple(f for f in range(1, 11) if covers(f))
-    return memo.derive(dice, "hit location", run, ("locate", expr, luck, faces_covered))
+    return dice.derive("hit location", run, ("locate", expr, luck, faces_covered), keep=True)
 
 
 def _damage_dice(sit: AttackSituation, plan: Plan, hits: int) -> tuple[int, int, int]:
@@ -218,7 +219,6 @@ def _wound_spec(
         graze_luck=luck_use(target, lt, "graze", h, luck_points),
         sever_luck=luck_use(target, lt, "sever", h, luck_points),
         house=h,
-        house_token=memo.token(h),
     )
 
 
@@ -241,7 +241,6 @@ def _save_spec(
         stun_luck=luck_use(target, lt, "stun_save", h, wound.luck_left),
         death_luck=luck_use(target, lt, "death_save", h, wound.luck_left),
         house=h,
-        house_token=memo.token(h),
     )
 
 
@@ -275,7 +274,7 @@ def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[
     added, spec = _save_spec(sit, sit.target, wound)
     if spec is None:
         return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
-    saves = memo.exact_weighted(lambda d: resolve_saves(d, spec), ("saves", spec))
+    saves = enumerate_outcomes(lambda d: resolve_saves(d, spec))
     return added, list(saves.items()), saves.total
 
 
@@ -299,7 +298,7 @@ def _hit_stage(
     if parts is None:
         parts = cache[parts_key] = _hit_parts(sit, plan, hits, margin, luck, cache)
     key, run, weighted = parts
-    result: HitResult = memo.branch(dice, "hit location and wound", run, key, weighted)
+    result: HitResult = dice.derive("hit location and wound", run, key, exact=weighted, keep=True)
     return result
 
 
@@ -329,9 +328,7 @@ def _hit_parts(
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
-        locs = memo.exact_weighted(
-            lambda d: _locate(d, sit, hits, luck), ("locate", cache["token"], hits, luck)
-        )
+        locs = enumerate_outcomes(lambda d: _locate(d, sit, hits, luck))
         acc: dict[tuple[HitResult, int], int] = {}
         for (location, covered, left), wl in locs.items():
             spec = spec_for(location, covered, left)
@@ -345,9 +342,9 @@ def _hit_parts(
                 for sv, ws in save_items:
                     result = (location, wound, added, sv)
                     acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
-        return memo.combine(acc)
+        return combine(acc)
 
-    return ("hit", cache["token"], hits, barely, luck), run, weighted
+    return ("hit", content_key(sit), hits, barely, luck), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
@@ -375,7 +372,6 @@ def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
         luck_stat=t.stats.LUCK,
         sever_luck=luck_use(t, sit.luck.target, "sever", h),
         house=h,
-        house_token=memo.token(h),
     )
     wound = resolve_blast(dice, spec)
     added, saves = _after_wound(dice, sit, t, wound)
@@ -396,7 +392,8 @@ def _allies_dodge(dice: DiceSource, sit: AttackSituation, attack_total: int) -> 
             d.record(Check(f"{name}'s dodge", total, attack_total, not failed, "G37"))
             return total if failed else None
 
-        failed_total = memo.derive(dice, "ally dodge", run, ("ally", base, attack_total))
+        key = ("ally", base, attack_total)
+        failed_total = dice.derive("ally dodge", run, key, keep=True)
         if failed_total is not None:
             results.append((failed_total, ally.name))
     if not results:
@@ -424,7 +421,7 @@ def resolve_outcome(
     if sit.attack.mode == "explosion":
         return _blast(dice, sit)
     if cache is None:
-        cache = {"token": memo.new_token()}
+        cache = {}
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
@@ -492,7 +489,7 @@ def resolve_hits(
     the hits as one wound and one more die per extra hit (G27/G28). No "barely hit" graze
     bonus: no attack roll was made."""
     if cache is None:
-        cache = {"token": memo.new_token()}
+        cache = {}
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)

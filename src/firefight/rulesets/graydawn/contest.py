@@ -15,10 +15,9 @@ from typing import Any
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Combatant
+from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
@@ -93,7 +92,7 @@ def contest(
             sit, plan, cap, keep_total, miss_floor
         )
     key, run, weighted = parts
-    return memo.branch(dice, "attack vs defence", run, key, weighted)
+    return dice.derive("attack vs defence", run, key, exact=weighted, keep=True)
 
 
 def _contest_parts(
@@ -307,7 +306,7 @@ def _contest_parts(
 
     key = (
         "contest",
-        memo.new_token(),
+        content_key(sit),
         a_base,
         d_base if rolled_defence else None,
         tn,
@@ -320,7 +319,6 @@ def _contest_parts(
         floor,
         a.uses_luck,
         t.uses_luck,
-        memo.token(h),
     )
     if plain:
         return key, run, weighted
@@ -351,7 +349,7 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
             )
             return failed
 
-        jammed = memo.derive(dice, "reliability", run, ("reliability", fails_on))
+        jammed = dice.derive("reliability", run, ("reliability", fails_on), keep=True)
         if jammed:
             what = "jams" if w.is_firearm else "breaks"
             dice.record(Note(f"{w.name} {what}", "G06"))

@@ -7,15 +7,15 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
-from firefight.dice import DiceSource, Weighted, exact
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.checks import LuckUse, roll_over, roll_under
+from firefight.dice import DiceSource, Weighted, enumerate_outcomes, exact
+from firefight.dice.sources import derived_distribution
+from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Location, wound_state
+from firefight.rulesets.graydawn.models import Location, content_key, wound_state
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -47,7 +47,11 @@ class WoundSpec:
     graze_luck: LuckUse
     sever_luck: LuckUse
     house: GraydawnHouse = field(compare=False, hash=False)
-    house_token: int = 0
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
     @property
     def expr(self) -> str:
@@ -211,8 +215,8 @@ def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
         return wound
 
     key = wound_key(spec)
-    return memo.branch(
-        dice, f"wound to the {spec.location}", run, key, lambda: wound_distribution(spec)
+    return dice.derive(
+        f"wound to the {spec.location}", run, key, exact=lambda: _wound_weighted(spec), keep=True
     )
 
 
@@ -222,8 +226,11 @@ def wound_key(spec: WoundSpec) -> WoundSpec:
 
 
 def wound_distribution(spec: WoundSpec) -> Weighted[Wound]:
-    """The exact distribution of :func:`resolve_wound` (computed by its vectorised route)."""
-    return memo.cached(wound_key(spec), lambda: _wound_weighted(spec))
+    """The exact distribution of :func:`resolve_wound` (computed by its vectorised route), the
+    very one its derive keeps."""
+    return derived_distribution(
+        lambda d: resolve_wound(d, spec), wound_key(spec), exact=lambda: _wound_weighted(spec)
+    )
 
 
 def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
@@ -255,15 +262,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
-                graze = _check_weights(
-                    lambda d: _graze_check(d, spec),
-                    (
-                        "graze",
-                        spec.luck_stat + spec.graze_modifier,
-                        spec.house.graze_tn,
-                        spec.graze_luck,
-                    ),
-                )
+                graze = _check_weights(lambda d: _graze_check(d, spec))
             branches, g_total = graze
         else:
             branches, g_total = no_graze
@@ -281,7 +280,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         for wound, s_weight, s_total in found:
             key = (wound, den * s_total)
             acc[key] = acc.get(key, 0) + num * s_weight
-    return memo.combine(acc)
+    return combine(acc)
 
 
 def _after_graze(
@@ -291,10 +290,7 @@ def _after_graze(
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
         return [(wound, 1, 1)]
-    sever, s_total = _check_weights(
-        lambda d: _sever_check(d, spec, after, luck_points),
-        ("sever", spec.body + spec.luck_stat, after, luck_points, spec.sever_luck),
-    )
+    sever, s_total = _check_weights(lambda d: _sever_check(d, spec, after, luck_points))
     return [
         (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
         for (passed, left), s_weight in sever
@@ -302,9 +298,11 @@ def _after_graze(
 
 
 def _check_weights(
-    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable
+    fn: Callable[[DiceSource], tuple[bool, int]],
 ) -> tuple[list[tuple[tuple[bool, int], int]], int]:
-    w = memo.exact_weighted(fn, key)
+    """A check's branches: one kept derive (:func:`.checks.roll_over`), so this walks only its
+    few outcomes."""
+    w = enumerate_outcomes(fn)
     return list(w.items()), w.total
 
 
@@ -327,7 +325,11 @@ class SaveSpec:
     stun_luck: LuckUse
     death_luck: LuckUse
     house: GraydawnHouse = field(compare=False, hash=False)
-    house_token: int = 0
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
 
 @dataclass(frozen=True)
@@ -394,7 +396,7 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))
         return Saves(stunned, True, not passed, left)
 
-    return memo.derive(dice, "stun and death saves", run, spec)
+    return dice.derive("stun and death saves", run, spec, keep=True)
 
 
 #: G23: the face of the location table that stands for each extremity when asking about cover.
@@ -423,7 +425,11 @@ class BlastSpec:
     luck_stat: int
     sever_luck: LuckUse
     house: GraydawnHouse = field(compare=False, hash=False)
-    house_token: int = 0
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
     @property
     def expr(self) -> str:
@@ -505,7 +511,7 @@ def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
             luck_left=left,
         )
 
-    return memo.derive(dice, "explosion wound", run, spec)
+    return dice.derive("explosion wound", run, spec, keep=True)
 
 
 @dataclass(frozen=True)

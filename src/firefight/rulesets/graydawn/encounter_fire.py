@@ -16,7 +16,6 @@ from typing import Any, cast
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn import suppression_actions as actions
 from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
@@ -148,7 +147,7 @@ class Situations:
             luck=Luck.model_construct(attacker=ea.extra.luck, target=et.extra.luck),
             house=self.house,
         )
-        found = (sit, {"token": memo.new_token()})
+        found = (sit, {})
         if len(self._attacks) > LIMIT:
             self._attacks.clear()
         self._attacks[key] = found

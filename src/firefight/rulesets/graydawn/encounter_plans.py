@@ -16,7 +16,7 @@ from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
-from firefight.rulesets.graydawn import memo, tactics
+from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
@@ -190,7 +190,7 @@ def shoot(
     # one sub-rule per shot, keyed by what it depends on: exact dice branch on the states it
     # leaves, not on every location and wound behind them
     key = ("shot", t.token, a, tgt, mode_name, metres, rounds, extra, pen, point_blank, aim, floor)
-    new_a, new_t, hits = memo.derive(dice, f"{name} fires at {target}", once, key)
+    new_a, new_t, hits = dice.derive(f"{name} fires at {target}", once, key, keep=True)
     state = state.with_combatant(new_a).with_combatant(new_t)
     if hits:
         dice.record(Note(f"{name} missed under fire: {hits} hit(s)", "G11"))

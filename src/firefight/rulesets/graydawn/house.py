@@ -3,7 +3,7 @@
 :class:`GraydawnHouse` holds the attack half's numbers (rule IDs in its field descriptions) and, as
 its ``suppression`` field, :class:`SuppressionHouse`: the numbers of suppressing fire, the
 suppression check and the tactics around them (G08-G16, G26, G29-G35), which ``--house FILE``
-overrides under ``[suppression]``. :func:`house_key` names a house by content, for sub-rule keys.
+overrides under ``[suppression]``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from firefight.core.house import HouseRules
-from firefight.core.identity import per_object
 
 
 class SuppressionHouse(HouseRules):
@@ -186,11 +185,3 @@ class GraydawnHouse(HouseRules):
         if self.close_range_divisor < self.medium_range_divisor:
             raise ValueError("close_range_divisor must be at least medium_range_divisor")
         return self
-
-
-@per_object
-def house_key(house: GraydawnHouse) -> str:
-    """The house rules by content (every field's value), for the keys of sub-rules whose results
-    are kept across enumerations: equal houses share results, a changed number never does.
-    Computed once per house object."""
-    return house.model_dump_json()

@@ -27,6 +27,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from firefight.core.identity import per_object
+
 Location = Literal["head", "torso", "left_arm", "right_arm", "left_leg", "right_leg"]
 LOCATIONS: tuple[Location, ...] = (
     "head",
@@ -332,3 +334,11 @@ class Combatant(Model):
         if not self.uses_luck:
             return 0
         return self.stats.LUCK if self.luck_points is None else self.luck_points
+
+
+@per_object
+def content_key(model: BaseModel) -> str:
+    """A frozen model (a situation, the house rules) named by content, every field's value, for
+    the keys of sub-rules kept across enumerations (``dice.derive(..., keep=True)``): equal
+    models share results, a changed number never does. Computed once per object."""
+    return f"{type(model).__name__}:{model.model_dump_json()}"

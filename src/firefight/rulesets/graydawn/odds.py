@@ -10,7 +10,6 @@ from typing import Any
 
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.dice import Dist
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.attack import resolve_outcome
 from firefight.rulesets.graydawn.models import LOCATIONS, wound_state
 from firefight.rulesets.graydawn.plan import plan_attack
@@ -22,8 +21,8 @@ from firefight.rulesets.graydawn.suppression_situation import SuppressionSituati
 
 def attack_distribution(sit: AttackSituation) -> Any:
     """Exact distribution of :class:`AttackOutcome` (enumerating :func:`resolve_outcome`)."""
-    # input errors before enumerating; the token keeps this situation's sub-results apart
-    cache: dict[Any, Any] = {"plan": plan_attack(sit), "token": memo.new_token()}
+    # input errors before enumerating
+    cache: dict[Any, Any] = {"plan": plan_attack(sit)}
     return outcome_distribution(lambda d: resolve_outcome(sit, d, cache))
 
 

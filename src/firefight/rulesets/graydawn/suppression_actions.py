@@ -18,8 +18,8 @@ import numpy as np
 
 from firefight.core.transcript import Check, Modifier, Note
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, enumerate_outcomes, exact
-from firefight.rulesets.graydawn import memo, tactics
-from firefight.rulesets.graydawn.models import Combatant
+from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import wounded_base
 from firefight.rulesets.graydawn.suppression import (
     AUTOMATIC_KINDS,
@@ -322,7 +322,7 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
         if table is None:
             hits += dice.derive(why, fn, key=(why, id(sit)))
         else:
-            hits += memo.branch(dice, why, fn, (memo.token(sit), *step), table)
+            hits += dice.derive(why, fn, (content_key(sit), *step), exact=table, keep=True)
     return _capped(dice, sit, hits)
 
 

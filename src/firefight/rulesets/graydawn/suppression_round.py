@@ -17,8 +17,9 @@ from firefight.core.house import house_events
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact_tagged
-from firefight.rulesets.graydawn import memo, tactics
+from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
+from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty, wounded_base
 from firefight.rulesets.graydawn.suppression import (
     action_penalty,
@@ -331,12 +332,12 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
     if levels > 0:
         tn = check_tn(levels, rules, shotgun_shots)
         summary["check TN"] = tn
-        result = memo.branch(
-            dice,
+        result = dice.derive(
             "check",
             partial(_check, sit, levels, tn),
-            ("check", memo.token(sit), levels, tn),
-            partial(_check_table, sit, tn),
+            ("check", content_key(sit), levels, tn),
+            exact=partial(_check_table, sit, tn),
+            keep=True,
         )
         summary["check"] = result
         if result == "panic":
@@ -381,12 +382,12 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         dice.record(Note(f"{t.name} dived and misses its next action", "G14"))
     elif t.actions or auto_hunker or t.in_lane == "crossing":
         steps = _plan(sit, _Round(levels, result, auto_hunker))
-        action_hits = memo.branch(
-            dice,
+        action_hits = dice.derive(
             "actions",
             partial(_actions, sit, steps),
-            ("steps", memo.token(sit), steps),
-            partial(_actions_table, sit, steps),
+            ("steps", content_key(sit), steps),
+            exact=partial(_actions_table, sit, steps),
+            keep=True,
         )
     hits = fire_hits + action_hits
     if hits > rounds_total:
