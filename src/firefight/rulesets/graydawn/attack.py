@@ -60,7 +60,7 @@ class AttackOutcome:
 
     hit: bool = False
     hits: int = 0
-    location: str | None = None
+    location: Location | None = None
     wound: Wound = field(default_factory=Wound)
     #: Marks added to the target's wound track (net of stun marks overwritten, G21).
     damage: int = 0
@@ -112,7 +112,11 @@ def _locate(
 
     if spec.mode == "aimed":
         loc = spec.aim_location
-        assert loc is not None
+        if loc is None:
+            raise InputError(
+                "attack.aim_location is missing for an aimed shot (G24)",
+                tip='add aim_location = "head" (or torso, left_arm, ...)',
+            )
         faces = [f for f, name in HIT_TABLE.items() if name == loc]
         covered = all(covers(f) for f in faces)
         dice.record(Note(f"aimed at the {loc}" + (" (behind cover)" if covered else ""), "G24"))
@@ -162,8 +166,7 @@ def _locate(
 
 
 def _damage_dice(sit: AttackSituation, plan: Plan, hits: int) -> tuple[int, int, int]:
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     n = w.damage_dice
     if w.kind == "shotgun" and plan.band is not None and not plan.band.point_blank:
         n = max(1, n - plan.band.effective * sit.house.shotgun_dice_lost_per_band)
@@ -181,8 +184,7 @@ def _wound_spec(
     luck_points: int,
 ) -> WoundSpec:
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     n, die, bonus = _damage_dice(sit, plan, hits)
     per_level = h.shotgun_cover_sp_per_level if w.kind == "shotgun" else h.cover_sp_per_level
     armour = target.armour.sp(location)
@@ -350,8 +352,7 @@ def _hit_parts(
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
     h = sit.house
     t = sit.target
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     cover_sp = t.cover.level * h.cover_sp_per_level if t.cover.effective else 0
     unprotected = tuple(
         loc
@@ -457,8 +458,7 @@ def resolve_outcome(
         )
     hits = _hits(dice, sit, plan, c.margin)
     ally = None
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     if (
         keep_total
         and c.attack_total is not None

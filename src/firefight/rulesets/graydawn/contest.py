@@ -328,8 +328,7 @@ def _contest_parts(
 def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
     """G06: reliability roll and the consequence (severity steps down the weapon's list)."""
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     if w.kind == "unarmed":
         table: tuple[str, ...] = UNARMED_FUMBLES
     elif w.kind == "melee":

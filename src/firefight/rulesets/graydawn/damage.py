@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes, exact
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Location, content_key, wound_state
+from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -41,7 +42,7 @@ class WoundSpec:
     graze_modifier: int
     luck_stat: int
     body: int
-    damage_type: str
+    damage_type: DamageType
     limb_already_crippled: bool
     track_stun: int
     graze_luck: LuckUse
@@ -64,6 +65,11 @@ class WoundSpec:
         return per * self.dice + self.bonus
 
 
+#: What a wound is on the track (G21/G22): nothing got through, one mark, 2+ marks, stun marks
+#: only, a crippling wound, or a hit on a limb already crippled (adds nothing).
+WoundKind = Literal["none", "minor", "wounding", "stun", "crippling", "crippled limb"]
+
+
 @dataclass(frozen=True)
 class Wound:
     """What one wound did to the target (hashable: exact odds branch on it)."""
@@ -72,14 +78,14 @@ class Wound:
     grazed: bool = False
     marks: int = 0
     stun_marks: int = 0
-    kind: str = "none"
+    kind: WoundKind = "none"
     crippled: bool = False
     severed: bool = False
     killed_outright: bool = False
     luck_left: int = 0
 
 
-def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, str, bool]:
+def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, WoundKind, bool]:
     """(real marks, stun marks, kind, crippled) for post-BTM ``damage`` at the location."""
     h = spec.house
     if damage <= 0:
@@ -91,7 +97,7 @@ def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, str
         real = damage - stun
     else:
         real, stun = damage, 0
-    kind = "stun" if real == 0 else ("minor" if damage == 1 else "wounding")
+    kind: WoundKind = "stun" if real == 0 else ("minor" if damage == 1 else "wounding")
     crippled = False
     if spec.location == "head":
         crippled = real >= h.cripple_at
@@ -479,7 +485,7 @@ def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
         marks = p_after + s_after
         if marks == 0:
             return Wound(luck_left=spec.sever_luck.points)
-        kind = "minor" if marks == 1 and (p_after == 0 or s_after == 0) else "wounding"
+        kind: WoundKind = "minor" if marks == 1 and (p_after == 0 or s_after == 0) else "wounding"
         severed = killed = False
         lost: Location | None = None
         left = spec.sever_luck.points

@@ -92,8 +92,7 @@ class GraydawnTurns(Turns):
     def initial(self) -> FightState:
         fighters = []
         for e in self.entries.values():
-            c, w = e.combatant, e.combatant.weapon
-            assert w is not None
+            c, w = e.combatant, e.combatant.armed()
             has_cover = e.cover is not None
             cover_m = e.extra.cover_m if has_cover else -1
             fighters.append(
@@ -312,8 +311,7 @@ class GraydawnTurns(Turns):
     def view(self, combatant: Any) -> dict[str, Any]:
         f: Fighter = combatant
         e = self.entries[f.name]
-        w = e.combatant.weapon
-        assert w is not None
+        w = e.combatant.armed()
         gun = "-"
         if w.is_firearm:
             gun = f"{f.ammo}/{w.magazine} (+{f.spares} magazines)"

@@ -33,6 +33,7 @@ from firefight.rulesets.graydawn.situation import (
 )
 from firefight.rulesets.graydawn.suppression import (
     AUTOMATIC_KINDS,
+    CheckResult,
     FireKind,
     action_penalty,
     check_tn,
@@ -345,7 +346,9 @@ def covering_hits(dice: DiceSource, sit: SuppressionSituation) -> int:
     return round_._fire_hits(sit, dice)
 
 
-def check(dice: DiceSource, sit: SuppressionSituation, levels: int, shotgun_shots: int) -> str:
+def check(
+    dice: DiceSource, sit: SuppressionSituation, levels: int, shotgun_shots: int
+) -> CheckResult:
     """G10: the suppression check against the levels' TN."""
     tn = check_tn(levels, sit.rules, shotgun_shots)
     return round_._check(sit, levels, tn, dice)

@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from firefight.core.identity import per_object
+from firefight.errors import InputError
 
 Location = Literal["head", "torso", "left_arm", "right_arm", "left_leg", "right_leg"]
 LOCATIONS: tuple[Location, ...] = (
@@ -173,22 +174,26 @@ class Weapon(Model):
             raise ValueError("damage must look like '2d6+1', '4d6', '7d6' or '1d10' (d6 or d10)")
         return v.replace(" ", "")
 
+    def _damage_parts(self) -> re.Match[str]:
+        m = _DAMAGE.match(self.damage)
+        if m is None:  # validated on load; a weapon built with model_construct is not
+            raise InputError(
+                f"weapon {self.name!r}: damage {self.damage!r} is not NdX+B",
+                tip="write it as '2d6+1', '4d6', '7d6' or '1d10' (d6 or d10)",
+            )
+        return m
+
     @property
     def damage_dice(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
-        return int(m.group(1))
+        return int(self._damage_parts().group(1))
 
     @property
     def damage_die(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
-        return int(m.group(2))
+        return int(self._damage_parts().group(2))
 
     @property
     def damage_bonus(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
+        m = self._damage_parts()
         if m.group(3) is None:
             return 0
         return int(m.group(4)) * (1 if m.group(3) == "+" else -1)
@@ -324,6 +329,16 @@ class Combatant(Model):
 
     def skill(self, name: str) -> int:
         return int(self.skills.get(name, 0))
+
+    def armed(self) -> Weapon:
+        """The weapon it fights with. A file without one is refused when loaded; this guards
+        situations built in code too, as an :class:`InputError` (not an ``assert``, which
+        ``python -O`` drops)."""
+        if self.weapon is None:
+            raise InputError(
+                f"{self.name} has no weapon", tip="give it a weapon (a catalog name or a table)"
+            )
+        return self.weapon
 
     @property
     def dodge_cover(self) -> int:

@@ -38,8 +38,7 @@ def _ref(sit: AttackSituation) -> int:
 
 def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     spec = sit.attack.reload
     base = _ref(sit) + sit.attacker.skill(w.skill)
     if spec.method == "only_action":

@@ -27,6 +27,8 @@ RangeBand = Literal["point_blank", "close", "medium", "long", "extreme"]
 RANGE_BANDS: tuple[RangeBand, ...] = ("point_blank", "close", "medium", "long", "extreme")
 CheckResult = Literal["none", "pass", "fail", "fumble", "panic"]
 CHECK_RESULTS: tuple[CheckResult, ...] = ("none", "pass", "fail", "fumble", "panic")
+#: G14: what a dive for cover leaves of an area weapon's blast ("": no blast).
+DiveResult = Literal["", "half", "full"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -115,7 +117,7 @@ def armour_aid(torso_sp: int, rules: SuppressionHouse) -> int:
     return torso_sp // rules.armour_sp_per_check_bonus
 
 
-def check_result(total: int, natural_one: bool, tn: int, rules: SuppressionHouse) -> str:
+def check_result(total: int, natural_one: bool, tn: int, rules: SuppressionHouse) -> CheckResult:
     """G10: total <= 0 -> panic; a natural 1 -> fumble (a failure whatever the total); else pass
     when the total meets the TN, fail when it does not."""
     if total <= rules.panic_at_or_below:
@@ -134,7 +136,7 @@ def penalty_levels(levels: int, in_open: bool, rules: SuppressionHouse) -> int:
 
 def action_penalty(
     levels: int,
-    result: str,
+    result: CheckResult,
     *,
     in_open: bool,
     rules: SuppressionHouse,

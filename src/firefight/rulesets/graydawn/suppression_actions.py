@@ -23,6 +23,7 @@ from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import wounded_base
 from firefight.rulesets.graydawn.suppression import (
     AUTOMATIC_KINDS,
+    CheckResult,
     action_penalty,
     burst_table_hits,
     hits_for_miss,
@@ -32,6 +33,8 @@ from firefight.rulesets.graydawn.suppression import (
 from firefight.rulesets.graydawn.suppression_situation import (
     SuppressionSituation,
     TargetAction,
+    acted_against,
+    lane_width_missing,
     shooter_rounds,
 )
 
@@ -76,7 +79,7 @@ def _mods(dice: DiceSource, mods: Mapping[str, int], target: str, source: str, r
 @dataclass(frozen=True)
 class _Round:
     levels: int
-    result: str
+    result: CheckResult
     auto_hunker: bool
 
 
@@ -85,7 +88,8 @@ def _cross_lane(dice: DiceSource, *, sit: SuppressionSituation) -> int:
     failure -> burst-table hits before it acts."""
     t, rules = sit.target, sit.rules
     lane = next(s for s in sit.shooters if s.fire == "lane")
-    assert lane.lane_width_m is not None
+    if lane.lane_width_m is None:
+        raise lane_width_missing(lane.name)
     lane_tn = lane_levels(shooter_rounds(lane, rules), lane.lane_width_m)
     stat, skill = _defence_base(t)
     total, _ = _roll_total(dice, f"{t.name} crosses the lane, dodge/athletics (G30)", stat + skill)
@@ -176,14 +180,14 @@ def _act(
         total, tn = raw - pen - multi, a.tn
         shown = f"roll {raw} {-pen - multi:+d} = {total}"
     else:
-        assert a.opposed is not None
+        opposed = acted_against(a)
         r = dice.roll("d10x - d10x", why=f"{t.name} {label}, then the opponent's roll")
         if r.rolled is not None:
             mine, theirs = (c.total for c in r.rolled.children)
-            total, tn = base + mine - pen - multi, a.opposed + theirs
+            total, tn = base + mine - pen - multi, opposed + theirs
             shown = f"roll {base + mine} {-pen - multi:+d} = {total} vs the opponent's {tn}"
         else:  # exact dice know only the difference, which is all the rule needs
-            total, tn = base - pen - multi + r.total, a.opposed
+            total, tn = base - pen - multi + r.total, opposed
             shown = "opposed"
     got = hits_for_miss(total, tn, rules) if counts else 0
     detail = f"{shown}; " + (f"{got} hit(s)" if counts else "not exposed to the fire")
@@ -265,8 +269,7 @@ def _act_check(sit: SuppressionSituation, a: TargetAction, pen: int, multi: int)
     base = a.stat + a.skill + sum(a.modifiers.values())
     if a.tn is not None:
         return "d10x", base - pen - multi, a.tn
-    assert a.opposed is not None
-    return "d10x - d10x", base - pen - multi, a.opposed
+    return "d10x - d10x", base - pen - multi, acted_against(a)
 
 
 def _move_check(sit: SuppressionSituation, a: TargetAction, pen: int) -> _Terms:
@@ -326,7 +329,7 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
     return _capped(dice, sit, hits)
 
 
-def _panicked(sit: SuppressionSituation, levels: int, result: str, dice: DiceSource) -> int:
+def _panicked(sit: SuppressionSituation, levels: int, result: CheckResult, dice: DiceSource) -> int:
     """G15 with G12: a panicked target still takes fire. In the open it is hunkering down
     "from panic": LUCK only, with the suppression penalty. Behind cover it flees at full speed
     (three moves); running through an automatic weapon's suppressing fire (G09's automatic

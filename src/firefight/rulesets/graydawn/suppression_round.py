@@ -22,6 +22,8 @@ from firefight.rulesets.graydawn.house import SuppressionHouse
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty, wounded_base
 from firefight.rulesets.graydawn.suppression import (
+    CheckResult,
+    DiveResult,
     action_penalty,
     armour_aid,
     base_levels,
@@ -48,6 +50,7 @@ from firefight.rulesets.graydawn.suppression_actions import (
 from firefight.rulesets.graydawn.suppression_situation import (
     Shooter,
     SuppressionSituation,
+    lane_width_missing,
     shooter_band,
     shooter_rounds,
 )
@@ -63,32 +66,31 @@ class SuppressionOutcome:
     """What odds enumerate: small and hashable."""
 
     levels: int
-    check: str  # none, pass, fail, fumble, panic
+    check: CheckResult
     hits: int  # hits on the target this round, at most the rounds fired at it
     fire_hits: int  # of those, from covering fire and firing lanes (G29, G30)
     panicked: bool
     lost_action: bool  # a fumble took initiative below 0 (G10), or it dived (G14)
-    dive: str = ""  # G14: "", "half" or "full" damage
+    dive: DiveResult = ""
 
 
 def fire_levels(s: Shooter, rules: SuppressionHouse) -> int:
     """G29/G30: levels of covering fire (per firing action), burst covering fire (per burst)
     or a firing lane (shots / width); no roll involved."""
-    w = s.weapon
-    assert w is not None
+    w = s.armed()
     rounds = shooter_rounds(s, rules)
     if s.fire == "covering":
         return covering_levels(rounds // w.rof, rules)
     if s.fire == "burst":
         return covering_levels(rounds // rules.burst_rounds, rules)
-    assert s.fire == "lane" and s.lane_width_m is not None
+    if s.lane_width_m is None:
+        raise lane_width_missing(s.name)
     return lane_levels(rounds, s.lane_width_m)
 
 
 def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> int:
     """G09 / G29 / G30: the levels one shooter puts on the target."""
-    rules, w = sit.rules, s.weapon
-    assert w is not None
+    rules, w = sit.rules, s.armed()
     rounds = shooter_rounds(s, rules)
     if s.fire != "suppressing":
         levels = fire_levels(s, rules)
@@ -199,7 +201,7 @@ def _lane_hits(dice: DiceSource, *, sit: SuppressionSituation, s: Shooter) -> in
     return burst_table_hits(face, sit.house)
 
 
-def _dive(sit: SuppressionSituation, dice: DiceSource) -> tuple[str, bool]:
+def _dive(sit: SuppressionSituation, dice: DiceSource) -> tuple[DiveResult, bool]:
     """G14: diving for cover from an area weapon -> ("half"/"full" damage, next action lost)."""
     a, t, rules = sit.area, sit.target, sit.rules
     assert a is not None
@@ -247,10 +249,10 @@ def _check_base(sit: SuppressionSituation) -> int:
     return t.stats.CL + cl_pen + t.dodge_cover + aid + sum(t.check_modifiers.values())
 
 
-def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[str]:
+def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[CheckResult]:
     """:func:`_check` on exact dice: its result from the d10x's distribution (split by the
     natural-1 tag), not from replaying the check once per value."""
-    base, out = _check_base(sit), dict[str, int]()
+    base, out = _check_base(sit), dict[CheckResult, int]()
     groups = exact_tagged("d10x")
     for tags, d in groups:
         for v, w in d.items():
@@ -259,7 +261,7 @@ def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[str]:
     return Weighted(out, groups[0][1].total)
 
 
-def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) -> str:
+def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) -> CheckResult:
     """G10 (with G08): CL + Dodge/Cover + armour aid + modifiers + 1d10 vs the levels' TN."""
     t, rules = sit.target, sit.rules
     aid = armour_aid(t.armour.torso, rules)
@@ -302,8 +304,7 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
     levels = dice.derive("suppression levels", lambda d: _all_levels(sit, d), key=("all", id(sit)))
     rounds_total, shotgun_shots = 0, 0
     for s in sit.shooters:
-        w = s.weapon
-        assert w is not None
+        w = s.armed()
         n = shooter_rounds(s, rules)
         rounds_total += n
         shotgun_shots += n if (w.kind == "shotgun" and s.fire == "covering") else 0
@@ -323,12 +324,14 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         for nb in near:
             dice.record(StateChange(nb.name, "suppression levels", 0, cover_levels, "G29"))
         summary["neighbours suppressed"] = [nb.name for nb in near]
-    dive, lost_action = "", False
+    dive: DiveResult = ""
+    lost_action = False
     if sit.area is not None:
         dive, lost_action = dice.derive("dive", lambda d: _dive(sit, d), key=("dive", id(sit)))
         summary["blast damage"] = dive
     # the suppression check (G10), flushing (G35), fumble and panic (G10, G15, G33)
-    result, panicked, auto_hunker = "none", False, False
+    result: CheckResult = "none"
+    panicked, auto_hunker = False, False
     if levels > 0:
         tn = check_tn(levels, rules, shotgun_shots)
         summary["check TN"] = tn

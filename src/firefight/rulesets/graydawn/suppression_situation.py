@@ -189,8 +189,7 @@ def _with_catalog_names(data: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 def shooter_rounds(s: Shooter, rules: SuppressionHouse) -> int:
     """Rounds a shooter spends on the target: given, a full magazine, or actions x ROF."""
-    w = s.weapon
-    assert w is not None
+    w = s.armed()
     if s.rounds is not None:
         return s.rounds
     if s.full_magazine:
@@ -207,8 +206,27 @@ def shooter_band(s: Shooter, house: GraydawnHouse, source: str = "distance_m") -
     """The range band of a shooter: given, or from its distance (G39)."""
     if s.range_band is not None:
         return s.range_band
-    assert s.weapon is not None and s.distance_m is not None
-    return range_band_for(s.distance_m, s.weapon, house, source)
+    if s.distance_m is None:
+        raise InputError(f"{s.name}: distance_m is missing", tip="add distance_m or range_band")
+    return range_band_for(s.distance_m, s.armed(), house, source)
+
+
+def lane_width_missing(shooter: str) -> InputError:
+    """The error for a lane without a width (the loader refuses it first; situations built in
+    code meet this one, under ``python -O`` too)."""
+    return InputError(
+        f"{shooter}: a firing lane needs lane_width_m (G30)", tip="add lane_width_m = 2 or more"
+    )
+
+
+def acted_against(a: TargetAction) -> int:
+    """An ``act`` action's opponent (stat + skill) when it names no TN (G11)."""
+    if a.opposed is None:
+        raise InputError(
+            f"target action {a.name or a.kind!r}: an 'act' action needs one of tn or opposed",
+            tip="add tn = N or opposed = N",
+        )
+    return a.opposed
 
 
 def _check_shooter(s: Shooter, i: int, source: str, house: GraydawnHouse) -> None:

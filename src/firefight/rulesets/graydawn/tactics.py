@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn.house import SuppressionHouse
+
+if TYPE_CHECKING:
+    from firefight.rulesets.graydawn.suppression import CheckResult
 
 StanceName = Literal["moving", "active_cover", "full_cover", "bracing", "panic"]
 
@@ -52,7 +55,7 @@ class SuppressionState:
     """What suppression has done to one combatant this round (G10, G11, G13, G15)."""
 
     levels: int = 0
-    check: str = "none"  # none, pass, fail, fumble, panic (G10)
+    check: CheckResult = "none"  # G10
     penalty: int = 0  # the penalty on each of its actions this round (G10, G11, G32)
     hits_taken: int = 0  # hits from the fire so far this round (G11, G29, G30)
     rounds_fired_at: int = 0  # the cap on those hits (G11)
