@@ -269,6 +269,7 @@ class _Kept:
 
 
 _KEPT: dict[Hashable, _Kept] = {}
+_DEFAULT_DEPTH = Depth()
 
 
 @dataclass
@@ -282,8 +283,22 @@ class _Shared:
     #: Tables (``derive(..., exact=)``) are used: the default depth, outside path_by_path.
     tables: bool = True
 
+    #: (depth, tables) as a small int, for cheap kept-cache keys.
+    route: int = 0
+
     def __post_init__(self) -> None:
         self.tables = _TABLES.get() and self.depth == Depth()
+        self.route = _route(self.depth, self.tables)
+
+
+_ROUTES: dict[tuple[Depth, bool], int] = {}
+
+
+def _route(depth: Depth, tables: bool) -> int:
+    found = _ROUTES.get((depth, tables))
+    if found is None:
+        found = _ROUTES[(depth, tables)] = len(_ROUTES)
+    return found
 
 
 def _as_branches(sub: Weighted[Any]) -> Branches:
@@ -295,15 +310,24 @@ def _kept(
     key: Hashable,
     fn: Callable[[DiceSource], Any],
     exact: Callable[[], Weighted[Any]] | None,
-    shared: _Shared,
+    shared: _Shared | None,
 ) -> _Kept:
     """A kept sub-rule's distribution: from the process-wide cache, else computed (its paths
-    counted in ``shared``'s budget) and kept."""
-    use_table = exact is not None and shared.tables
-    full = (key, shared.depth, shared.tables, "table" if use_table else "paths")
+    counted in ``shared``'s budget; None: a fresh enumeration at the default depth) and kept.
+    Cached under (key, depth and tables as one int, table or paths)."""
+    if shared is None:
+        tables = _TABLES.get()
+        route = _route(_DEFAULT_DEPTH, tables)
+    else:
+        tables, route = shared.tables, shared.route
+    use_table = exact is not None and tables
+    full = (key, route, use_table)
     found = _KEPT.get(full)
     if found is None:
-        sub = exact() if use_table and exact is not None else _enumerate(fn, shared)
+        if use_table and exact is not None:
+            sub = exact()
+        else:
+            sub = _enumerate(fn, shared if shared is not None else _Shared(_DEFAULT_DEPTH))
         found = _Kept(sub, _as_branches(sub))
         if len(_KEPT) >= KEPT_LIMIT:
             _KEPT.clear()
@@ -320,7 +344,7 @@ def derived_distribution(
     """The distribution ``dice.derive(why, fn, key, exact=exact, keep=True)`` branches over at the
     default depth, from (or into) the same process-wide cache: for a table built out of other
     sub-rules' distributions. ``key`` must name the sub-rule by content."""
-    return _kept(key, fn, exact, _Shared(Depth())).weighted
+    return _kept(key, fn, exact, None).weighted
 
 
 def clear_derived() -> None:

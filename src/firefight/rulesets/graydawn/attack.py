@@ -23,7 +23,8 @@ from firefight.core.transcript import (
     StateChange,
     Transcript,
 )
-from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.dice import DiceSource, Weighted
+from firefight.dice.sources import derived_distribution
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.checks import D10X, combine
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
@@ -276,7 +277,7 @@ def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[
     added, spec = _save_spec(sit, sit.target, wound)
     if spec is None:
         return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
-    saves = enumerate_outcomes(lambda d: resolve_saves(d, spec))
+    saves = derived_distribution(lambda d: resolve_saves(d, spec), ("saves", spec))
     return added, list(saves.items()), saves.total
 
 
@@ -330,7 +331,9 @@ def _hit_parts(
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
-        locs = enumerate_outcomes(lambda d: _locate(d, sit, hits, luck))
+        locs = derived_distribution(
+            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), hits, luck)
+        )
         acc: dict[tuple[HitResult, int], int] = {}
         for (location, covered, left), wl in locs.items():
             spec = spec_for(location, covered, left)

@@ -7,12 +7,12 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
-from firefight.dice import DiceSource, Weighted, enumerate_outcomes, exact
+from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
 from firefight.rulesets.graydawn.house import GraydawnHouse
@@ -268,7 +268,11 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
-                graze = _check_weights(lambda d: _graze_check(d, spec))
+                graze = _check_weights(
+                    lambda d: _graze_check(d, spec),
+                    ("graze", spec.luck_stat + spec.graze_modifier, spec.house.graze_tn),
+                    spec.graze_luck,
+                )
             branches, g_total = graze
         else:
             branches, g_total = no_graze
@@ -296,7 +300,11 @@ def _after_graze(
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
         return [(wound, 1, 1)]
-    sever, s_total = _check_weights(lambda d: _sever_check(d, spec, after, luck_points))
+    sever, s_total = _check_weights(
+        lambda d: _sever_check(d, spec, after, luck_points),
+        ("sever", spec.body + spec.luck_stat, after, luck_points),
+        spec.sever_luck,
+    )
     return [
         (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
         for (passed, left), s_weight in sever
@@ -304,11 +312,11 @@ def _after_graze(
 
 
 def _check_weights(
-    fn: Callable[[DiceSource], tuple[bool, int]],
+    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable, luck: LuckUse
 ) -> tuple[list[tuple[tuple[bool, int], int]], int]:
-    """A check's branches: one kept derive (:func:`.checks.roll_over`), so this walks only its
-    few outcomes."""
-    w = enumerate_outcomes(fn)
+    """A check's branches (``key``: the numbers it reads, with the luck it may spend), kept for
+    the process like the check's own derive (:func:`.checks.roll_over`)."""
+    w = derived_distribution(fn, ("check weights", key, luck))
     return list(w.items()), w.total
 
 
