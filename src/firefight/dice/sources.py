@@ -80,6 +80,7 @@ class Roll:
 
     @property
     def total(self) -> int:
+        """The value as a number (a :class:`DiceError` for a tuple of faces, e.g. ``sort()``)."""
         if not isinstance(self.value, int):
             raise DiceError(f"{self.expr} is a tuple of faces, not a number")
         return self.value
@@ -90,6 +91,7 @@ class Roll:
         return tuple(f.face for f in self.rolled.all_faces()) if self.rolled else ()
 
     def __int__(self) -> int:
+        """``int(roll)`` is :attr:`total`."""
         return self.total
 
 
@@ -145,10 +147,12 @@ class _RollingDice:
 
     @property
     def is_exact(self) -> bool:
+        """False: real faces, with a transcript."""
         return False
 
     @property
     def events(self) -> list[Any]:
+        """Every roll and recorded event, in order."""
         return self._events
 
     def _face(self, sides: int) -> int:  # pragma: no cover - abstract
@@ -160,6 +164,7 @@ class _RollingDice:
         return face
 
     def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """Roll every die of ``expr``, tape its faces and record the roll."""
         node = as_node(expr)
         self._pending_why = why
         rolled = roll_tree(node, self._taped)
@@ -176,9 +181,11 @@ class _RollingDice:
         exact: Callable[[], Weighted[T]] | None = None,
         keep: bool = False,
     ) -> T:
+        """Rolling dice run the sub-rule itself: its rolls and events join this transcript."""
         return fn(self)
 
     def record(self, event: Any) -> None:
+        """Append ``event`` to the transcript."""
         self._events.append(event)
 
 
@@ -203,6 +210,7 @@ class ScriptedDice(_RollingDice):
 
     @property
     def unused(self) -> list[int]:
+        """The faces not yet consumed."""
         return self.faces[self.used :]
 
     def _face(self, sides: int) -> int:
@@ -380,10 +388,12 @@ class ExactDice:
 
     @property
     def is_exact(self) -> bool:
+        """True: branches, not faces; no transcript."""
         return True
 
     @property
     def events(self) -> list[Any]:
+        """Always empty: there is no single transcript of all branches."""
         return []
 
     def record(self, event: Any) -> None:
@@ -401,6 +411,7 @@ class ExactDice:
         return keys[choice]
 
     def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """This path's branch of ``expr``'s distinct values (value and tags, no faces)."""
         cache = self._shared.branches
         branches = cache.get(expr)
         if branches is None:
@@ -424,6 +435,10 @@ class ExactDice:
         exact: Callable[[], Weighted[T]] | None = None,
         keep: bool = False,
     ) -> T:
+        """This path's branch of the sub-rule's distribution: per enumeration by ``key``, kept
+        for the process with ``keep`` (scope: the module docstring), from ``exact`` where the
+        tables serve (the default depth, outside :func:`path_by_path`), else enumerated inside
+        this enumeration (its paths counted in the budget)."""
         shared = self._shared
         derived = shared.derived
         branches = derived.get(key) if key is not None else None

@@ -9,17 +9,15 @@ so a bad file stops with one line naming the field before any die is rolled.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from firefight.core.catalog import load_catalog
 from firefight.core.loading import validate
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.house import GraydawnHouse, SuppressionHouse
 from firefight.rulesets.graydawn.models import Combatant
-from firefight.rulesets.graydawn.situation import combatant_entry
+from firefight.rulesets.graydawn.situation import combatant_entry, file_catalog
 from firefight.rulesets.graydawn.suppression import (
     FireKind,
     RangeBand,
@@ -168,14 +166,7 @@ def _graydawn_house(house: Any) -> GraydawnHouse:
 def _with_catalog_names(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     """Catalog names (weapons, armour, cover; G41) become full tables before validation, the
     same way the attack half loads a combatant."""
-    extra = data.get("catalogs", [])
-    if not isinstance(extra, list) or not all(isinstance(x, str) for x in extra):
-        raise InputError(
-            f"{source}: field catalogs: must be a list of file paths",
-            tip='e.g. catalogs = ["my_guns.toml"]',
-        )
-    relative = Path(source).parent if source and Path(source).exists() else None
-    catalog = load_catalog("firefight.rulesets.graydawn", extra, relative)
+    catalog = file_catalog(data, source)
     out = dict(data)
     shooters = out.get("shooters")
     if isinstance(shooters, list):
