@@ -34,7 +34,8 @@ Sub-rule caching, ``derive(..., keep=True)``: the scope, in full.
 - *Path budget*: a kept sub-rule not yet known is enumerated inside the current enumeration, so
   its paths count against ``enumerate_outcomes(max_paths=...)`` like any nested derive (a
   :class:`TooManyPaths` leaves nothing half-kept). Tables are not paths and are not counted; a
-  known sub-rule costs nothing.
+  known sub-rule costs nothing, so the budget measures the work an enumeration really does, and
+  one that failed cold may fit once its sub-rules are known (a graydawn preview can turn exact).
 
 :func:`derived_distribution` reads the same cache outside an enumeration (a table built from
 other sub-rules' distributions).
