@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from firefight.core.loading import apply_overrides, read_toml
+from firefight.dice.sources import clear_derived
 from firefight.rulesets import get_ruleset
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
 
 ROOT = Path(__file__).resolve().parents[1] / "examples" / "graydawn"
 CASES = {
@@ -39,11 +39,11 @@ def run(repeats: int) -> None:
     print(f"{'case':58s} {'cold cpu':>9s} {'cold wall':>9s} {'warm cpu':>9s}  outcomes")
     for name, (file, sets) in CASES.items():
         data = apply_overrides(read_toml(ROOT / file), sets)
-        sit = ruleset.load_situation(data, source=file, house=GraydawnHouseRules())
+        sit = ruleset.load_situation(data, source=file, house=GraydawnHouse())
         cold_cpu, cold_wall, warm_cpu = [], [], []
         outcomes = 0
         for _ in range(repeats):
-            memo.clear()
+            clear_derived()
             c0, w0 = time.process_time(), time.perf_counter()
             report = ruleset.odds(sit)
             cold_cpu.append(time.process_time() - c0)

@@ -28,7 +28,6 @@ from firefight.web.tracker import Tracker
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from perfdoc import write_table
-
 from tests.web.serving import Server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -14,10 +15,12 @@ from firefight.dice import (
     DiceSource,
     ScriptedDice,
     SeededDice,
+    Weighted,
     enumerate_outcomes,
     exact,
     exact_sorted,
 )
+from firefight.dice.sources import TooManyPaths, clear_derived, derived_distribution, path_by_path
 from firefight.errors import DiceError
 
 Outcome = tuple[str, int]
@@ -181,3 +184,80 @@ def test_derive_with_an_exact_table_branches_over_the_table() -> None:
     scripted = ScriptedDice([6, 5])
     assert rule(scripted) == 11 % 3, "rolling dice run the sub-rule itself"
     assert [r.why for r in scripted.events] == ["pair"]
+
+
+def _mod3_table(asked: Counter[str]) -> Callable[[], Weighted[int]]:
+    table = exact("2d6").map(lambda v: v % 3)
+
+    def table_fn() -> Weighted[int]:
+        asked["table"] += 1
+        return Weighted(dict(table.items()), table.total)
+
+    return table_fn
+
+
+def _mod3(dice: DiceSource) -> int:
+    return dice.roll("2d6", why="pair").total % 3
+
+
+def test_kept_derive_is_computed_once_per_process_by_content_key() -> None:
+    clear_derived()
+    calls = Counter[str]()
+
+    def counted(dice: DiceSource) -> int:
+        calls["run"] += 1
+        return dice.roll("d6", why="inner").total // 3
+
+    def rule(dice: DiceSource) -> int:
+        # an equal key built afresh: content, not identity, finds the kept result
+        return dice.derive("kept", counted, key=("kept", "d6 // 3"), keep=True)
+
+    first = enumerate_outcomes(rule)
+    assert calls["run"] == 6
+    second = enumerate_outcomes(rule)
+    assert second == first
+    assert calls["run"] == 6, "the second enumeration found it kept"
+    enumerate_outcomes(lambda d: d.derive("plain", counted, key=("kept", "d6 // 3")))
+    assert calls["run"] == 12, "without keep=True a key lives for one enumeration"
+    clear_derived()
+    enumerate_outcomes(rule)
+    assert calls["run"] == 18, "clear_derived forgets it"
+
+
+def test_kept_derive_counts_its_paths_in_the_budget_and_keeps_nothing_half_done() -> None:
+    clear_derived()
+
+    def heavy(dice: DiceSource) -> int:
+        return dice.roll("d6", why="a").total + dice.roll("d6", why="b").total
+
+    def rule(dice: DiceSource) -> int:
+        return dice.derive("heavy", heavy, key="2 x d6 as paths", keep=True)
+
+    plain = enumerate_outcomes(heavy)
+    with pytest.raises(TooManyPaths):
+        enumerate_outcomes(rule, max_paths=30)  # 36 nested paths
+    with pytest.raises(TooManyPaths):
+        enumerate_outcomes(rule, max_paths=46)  # nothing was kept by the failed try
+    # 36 nested paths + the 11 branches of the outer enumeration
+    assert enumerate_outcomes(rule, max_paths=47) == plain
+    # kept now: the next enumeration walks only its 11 branches
+    assert enumerate_outcomes(rule, max_paths=11) == plain
+
+
+def test_tables_serve_only_the_default_depth_and_not_path_by_path() -> None:
+    clear_derived()
+    asked = Counter[str]()
+    table_fn = _mod3_table(asked)
+
+    def rule(dice: DiceSource) -> int:
+        return dice.derive("pair mod 3", _mod3, key="pair mod 3", exact=table_fn, keep=True)
+
+    expected = enumerate_outcomes(_mod3)
+    assert enumerate_outcomes(rule) == expected
+    assert asked["table"] == 1
+    with path_by_path():
+        assert enumerate_outcomes(rule) == expected
+    assert enumerate_outcomes(rule, depth=3) == expected
+    assert asked["table"] == 1, "path by path and another depth enumerate the sub-rule"
+    assert derived_distribution(_mod3, "pair mod 3", exact=table_fn) == expected
+    assert asked["table"] == 1, "the same kept entry"

@@ -14,8 +14,31 @@ quantity the rule needs and enumeration stays small.
 
 ``derive(..., exact=table)`` hands exact mode the sub-rule's distribution computed another way
 (e.g. one numpy pass of the same pure rule steps over the dice distributions) instead of replaying
-``fn`` path by path. The table must equal ``enumerate_outcomes(fn)``; every ruleset that uses it
-holds the two routes to identical fractions in a test.
+``fn`` path by path. ``table`` is a callable, called only by exact dice and only at the default
+explosion depth (``Depth()``, the depth the core's exact distributions use); at any other depth,
+or inside :func:`path_by_path`, ``fn`` is enumerated instead. The table must equal
+``enumerate_outcomes(fn)``; every ruleset that uses it holds the two routes to identical
+fractions in a test (:func:`path_by_path` gives the plain route).
+
+Sub-rule caching, ``derive(..., keep=True)``: the scope, in full.
+
+- *Which keys*: only derives that pass ``keep=True``, whose ``key`` names the sub-rule **by
+  content**: every value ``fn`` (and its table) reads is in the key or is a constant. Never an
+  object id: ids are reused once an object dies. Other keys stay per enumeration, as above.
+- *What is kept*: the exact distribution (from the table, or from enumerating ``fn``), under
+  ``(key, depth, tables on/off, route)``, so a depth or :func:`path_by_path` never meets a
+  result computed another way.
+- *How long*: for the process, shared by every enumeration (a sub-rule nested in a wound nested
+  in an attack is enumerated once, not once per parent); :func:`clear_derived` forgets them all.
+- *Bounded memory*: at most :data:`KEPT_LIMIT` entries; when full the cache starts over.
+- *Path budget*: a kept sub-rule not yet known is enumerated inside the current enumeration, so
+  its paths count against ``enumerate_outcomes(max_paths=...)`` like any nested derive (a
+  :class:`TooManyPaths` leaves nothing half-kept). Tables are not paths and are not counted; a
+  known sub-rule costs nothing, so the budget measures the work an enumeration really does, and
+  one that failed cold may fit once its sub-rules are known (a graydawn preview can turn exact).
+
+:func:`derived_distribution` reads the same cache outside an enumeration (a table built from
+other sub-rules' distributions).
 
 ``dice.record(event)`` appends a transcript event; rolls are recorded automatically. Exact dice
 record nothing (there is no single transcript of all branches).
@@ -24,7 +47,9 @@ record nothing (there is no single transcript of all branches).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
@@ -56,6 +81,7 @@ class Roll:
 
     @property
     def total(self) -> int:
+        """The value as a number (a :class:`DiceError` for a tuple of faces, e.g. ``sort()``)."""
         if not isinstance(self.value, int):
             raise DiceError(f"{self.expr} is a tuple of faces, not a number")
         return self.value
@@ -66,6 +92,7 @@ class Roll:
         return tuple(f.face for f in self.rolled.all_faces()) if self.rolled else ()
 
     def __int__(self) -> int:
+        """``int(roll)`` is :attr:`total`."""
         return self.total
 
 
@@ -74,12 +101,19 @@ class DiceSource(Protocol):
     """What rule code may ask of its dice."""
 
     @property
-    def is_exact(self) -> bool: ...
+    def is_exact(self) -> bool:
+        """True on exact dice: no transcript is kept, so a rule may skip building its events."""
+        ...
 
     @property
-    def events(self) -> list[Any]: ...
+    def events(self) -> list[Any]:
+        """The transcript so far (rolls and recorded events); always empty on exact dice."""
+        ...
 
-    def roll(self, expr: str | Node, why: str = "") -> Roll: ...
+    def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """Roll ``expr`` (notation or a syntax tree); ``why`` names the roll in transcripts and
+        in a scripted-dice error."""
+        ...
 
     def derive(
         self,
@@ -88,9 +122,18 @@ class DiceSource(Protocol):
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
-    ) -> T: ...
+        keep: bool = False,
+    ) -> T:
+        """Run the sub-rule ``fn`` and return its result: on rolling dice ``fn(self)``; on exact
+        dice one branch per distinct result. ``key`` memoises it per enumeration; ``exact`` is
+        its distribution computed another way (called on exact dice only, at the default
+        depth); ``keep`` says ``key`` names it by content, so its distribution is kept for the
+        process (scope: the module docstring)."""
+        ...
 
-    def record(self, event: Any) -> None: ...
+    def record(self, event: Any) -> None:
+        """Append a transcript event (exact dice keep none)."""
+        ...
 
 
 class _RollingDice:
@@ -105,10 +148,12 @@ class _RollingDice:
 
     @property
     def is_exact(self) -> bool:
+        """False: real faces, with a transcript."""
         return False
 
     @property
     def events(self) -> list[Any]:
+        """Every roll and recorded event, in order."""
         return self._events
 
     def _face(self, sides: int) -> int:  # pragma: no cover - abstract
@@ -120,6 +165,7 @@ class _RollingDice:
         return face
 
     def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """Roll every die of ``expr``, tape its faces and record the roll."""
         node = as_node(expr)
         self._pending_why = why
         rolled = roll_tree(node, self._taped)
@@ -134,10 +180,13 @@ class _RollingDice:
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
+        keep: bool = False,
     ) -> T:
+        """Rolling dice run the sub-rule itself: its rolls and events join this transcript."""
         return fn(self)
 
     def record(self, event: Any) -> None:
+        """Append ``event`` to the transcript."""
         self._events.append(event)
 
 
@@ -162,6 +211,7 @@ class ScriptedDice(_RollingDice):
 
     @property
     def unused(self) -> list[int]:
+        """The faces not yet consumed."""
         return self.faces[self.used :]
 
     def _face(self, sides: int) -> int:
@@ -215,6 +265,22 @@ def _branches(node: Node, depth: Depth) -> Branches:
     return tuple(keys), tuple(weights), groups[0][1].total
 
 
+#: Off inside :func:`path_by_path`: every derive enumerates its ``fn``, ignoring tables.
+_TABLES: ContextVar[bool] = ContextVar("firefight_derive_tables", default=True)
+#: Most kept sub-rules (``derive(..., keep=True)``) before the cache starts over.
+KEPT_LIMIT = 200_000
+
+
+@dataclass(frozen=True)
+class _Kept:
+    weighted: Weighted[Any]
+    branches: Branches
+
+
+_KEPT: dict[Hashable, _Kept] = {}
+_DEFAULT_DEPTH = Depth()
+
+
 @dataclass
 class _Shared:
     depth: Depth
@@ -223,6 +289,88 @@ class _Shared:
     #: Most paths (nested derives included) before :class:`TooManyPaths`; None: no limit.
     max_paths: int | None = None
     walked: int = 0
+    #: Tables (``derive(..., exact=)``) are used: the default depth, outside path_by_path.
+    tables: bool = True
+
+    #: (depth, tables) as a small int, for cheap kept-cache keys.
+    route: int = 0
+
+    def __post_init__(self) -> None:
+        self.tables = _TABLES.get() and self.depth == Depth()
+        self.route = _route(self.depth, self.tables)
+
+
+_ROUTES: dict[tuple[Depth, bool], int] = {}
+
+
+def _route(depth: Depth, tables: bool) -> int:
+    found = _ROUTES.get((depth, tables))
+    if found is None:
+        found = _ROUTES[(depth, tables)] = len(_ROUTES)
+    return found
+
+
+def _as_branches(sub: Weighted[Any]) -> Branches:
+    items = list(sub.items())
+    return tuple((k, frozenset()) for k, _ in items), tuple(w for _, w in items), sub.total
+
+
+def _kept(
+    key: Hashable,
+    fn: Callable[[DiceSource], Any],
+    exact: Callable[[], Weighted[Any]] | None,
+    shared: _Shared | None,
+) -> _Kept:
+    """A kept sub-rule's distribution: from the process-wide cache, else computed (its paths
+    counted in ``shared``'s budget; None: a fresh enumeration at the default depth) and kept.
+    Cached under (key, depth and tables as one int, table or paths)."""
+    if shared is None:
+        tables = _TABLES.get()
+        route = _route(_DEFAULT_DEPTH, tables)
+    else:
+        tables, route = shared.tables, shared.route
+    use_table = exact is not None and tables
+    full = (key, route, use_table)
+    found = _KEPT.get(full)
+    if found is None:
+        if use_table and exact is not None:
+            sub = exact()
+        else:
+            sub = _enumerate(fn, shared if shared is not None else _Shared(_DEFAULT_DEPTH))
+        found = _Kept(sub, _as_branches(sub))
+        if len(_KEPT) >= KEPT_LIMIT:
+            _KEPT.clear()
+        _KEPT[full] = found
+    return found
+
+
+def derived_distribution(
+    fn: Callable[[DiceSource], T],
+    key: Hashable,
+    *,
+    exact: Callable[[], Weighted[T]] | None = None,
+) -> Weighted[T]:
+    """The distribution ``dice.derive(why, fn, key, exact=exact, keep=True)`` branches over at the
+    default depth, from (or into) the same process-wide cache: for a table built out of other
+    sub-rules' distributions. ``key`` must name the sub-rule by content."""
+    return _kept(key, fn, exact, None).weighted
+
+
+def clear_derived() -> None:
+    """Forget every kept sub-rule (for cold timings, and between the two routes in tests)."""
+    _KEPT.clear()
+
+
+@contextmanager
+def path_by_path() -> Iterator[None]:
+    """Within: exact enumerations ignore every ``exact=`` table and enumerate each sub-rule's
+    ``fn`` path by path (kept apart from table results), for tests that hold both routes to
+    identical fractions."""
+    token = _TABLES.set(False)
+    try:
+        yield
+    finally:
+        _TABLES.reset(token)
 
 
 class TooManyPaths(DiceError):
@@ -241,10 +389,12 @@ class ExactDice:
 
     @property
     def is_exact(self) -> bool:
+        """True: branches, not faces; no transcript."""
         return True
 
     @property
     def events(self) -> list[Any]:
+        """Always empty: there is no single transcript of all branches."""
         return []
 
     def record(self, event: Any) -> None:
@@ -262,6 +412,7 @@ class ExactDice:
         return keys[choice]
 
     def roll(self, expr: str | Node, why: str = "") -> Roll:
+        """This path's branch of ``expr``'s distinct values (value and tags, no faces)."""
         cache = self._shared.branches
         branches = cache.get(expr)
         if branches is None:
@@ -283,19 +434,24 @@ class ExactDice:
         key: Hashable = None,
         *,
         exact: Callable[[], Weighted[T]] | None = None,
+        keep: bool = False,
     ) -> T:
-        derived = self._shared.derived
+        """This path's branch of the sub-rule's distribution: per enumeration by ``key``, kept
+        for the process with ``keep`` (scope: the module docstring), from ``exact`` where the
+        tables serve (the default depth, outside :func:`path_by_path`), else enumerated inside
+        this enumeration (its paths counted in the budget)."""
+        shared = self._shared
+        derived = shared.derived
         branches = derived.get(key) if key is not None else None
         if branches is None:
-            # a sub-enumeration shares this enumeration's caches, so a derive nested inside
-            # another derive's sub-rule is enumerated once per top-level enumeration
-            sub = exact() if exact is not None else _enumerate(fn, self._shared)
-            items = list(sub.items())
-            branches = (
-                tuple((k, frozenset()) for k, _ in items),
-                tuple(w for _, w in items),
-                sub.total,
-            )
+            if keep and key is not None:
+                branches = _kept(key, fn, exact, shared).branches
+            else:
+                # a sub-enumeration shares this enumeration's caches, so a derive nested inside
+                # another derive's sub-rule is enumerated once per top-level enumeration
+                use_table = exact is not None and shared.tables
+                sub = exact() if use_table and exact is not None else _enumerate(fn, shared)
+                branches = _as_branches(sub)
             if key is not None:
                 derived[key] = branches
         value, _ = self._choose(branches)

@@ -310,9 +310,11 @@ class _CountingDice:
         self.asked += 1
         return self.inner.roll(expr, why)
 
-    def derive(self, why: str, fn: Any, key: Hashable = None, *, exact: Any = None) -> Any:
+    def derive(
+        self, why: str, fn: Any, key: Hashable = None, *, exact: Any = None, keep: bool = False
+    ) -> Any:
         self.asked += 1
-        return self.inner.derive(why, fn, key, exact=exact)
+        return self.inner.derive(why, fn, key, exact=exact, keep=keep)
 
     def record(self, event: Any) -> None:
         self.inner.record(event)

@@ -8,7 +8,7 @@ from typing import Any
 from firefight.core.transcript import Check, Note
 from firefight.dice import ScriptedDice
 from firefight.rulesets import get_ruleset
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.situation import AttackSituation
 
 RULESET = get_ruleset("graydawn")
@@ -67,10 +67,10 @@ BASE: dict[str, Any] = {
 
 
 def situation(
-    extra: dict[str, Any] | None = None, house: GraydawnHouseRules | None = None
+    extra: dict[str, Any] | None = None, house: GraydawnHouse | None = None
 ) -> AttackSituation:
     data = merge(BASE, extra or {})
-    loaded = RULESET.load_situation(data, source="test", house=house or GraydawnHouseRules())
+    loaded = RULESET.load_situation(data, source="test", house=house or GraydawnHouse())
     assert isinstance(loaded, AttackSituation)
     return loaded
 

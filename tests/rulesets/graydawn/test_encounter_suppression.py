@@ -10,19 +10,19 @@ from typing import Any
 from firefight.core.loading import read_toml
 from firefight.core.transcript import Check
 from firefight.dice import ScriptedDice
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
-from firefight.rulesets.graydawn.suppression import load_suppression, resolve_suppression
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse, SuppressionHouse
+from firefight.rulesets.graydawn.suppression_round import resolve_suppression
+from firefight.rulesets.graydawn.suppression_situation import load_suppression
 from tests.rulesets.graydawn.test_encounter import begin, engine, step
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
 
 
-def andre(house: GraydawnHouseRules | None = None, **target: Any) -> Any:
+def andre(house: GraydawnHouse | None = None, **target: Any) -> Any:
     data = read_toml(EXAMPLES / "suppress_andre.toml")
     data["target"] = {**data["target"], **target}
     data["target"].pop("actions", None)
-    return load_suppression(data, "andre.toml", house or GraydawnHouseRules())
+    return load_suppression(data, "andre.toml", house or GraydawnHouse())
 
 
 def test_panicked_in_the_open_hunkers_with_luck_only_and_the_penalty() -> None:
@@ -46,7 +46,7 @@ def test_panicked_behind_cover_runs_through_automatic_fire() -> None:
     data["shooters"][0] = {**data["shooters"][0], "weapon": "smg", "rounds": 20}
     data["shooters"][0].pop("full_magazine")
     data["target"].pop("actions")
-    sit = load_suppression(data, "andre.toml", GraydawnHouseRules())
+    sit = load_suppression(data, "andre.toml", GraydawnHouse())
     r = resolve_suppression(sit, ScriptedDice([10, 3, 1, 10, 2, 4]))
     assert r.outcome.levels == 4 and r.outcome.panicked and r.outcome.hits == 3
     run = next(c for c in r.transcript.of_type(Check) if c.rule == "G11")
@@ -58,7 +58,7 @@ def test_panicked_behind_cover_is_not_caught_by_pistol_fire() -> None:
     assert r.outcome.panicked and r.outcome.hits == 0
 
 
-def smg_shooter(house: GraydawnHouseRules) -> Any:
+def smg_shooter(house: GraydawnHouse) -> Any:
     data = read_toml(EXAMPLES / "suppress_andre.toml")
     data["shooters"][0] = {**data["shooters"][0], "weapon": "smg", "rounds": 10}
     data["shooters"][0].pop("full_magazine")
@@ -69,14 +69,14 @@ def smg_shooter(house: GraydawnHouseRules) -> Any:
 def test_g09_suppressing_fire_gets_no_wa_by_default() -> None:
     # 10 SMG rounds: 1 level; RA 7 + d10x 7 = 14 < TN 15 (the SMG's WA 1 is not added): no
     # more; the check at TN 10: 6 + 5 + 5 = 16 passes
-    r = resolve_suppression(smg_shooter(GraydawnHouseRules()), ScriptedDice([7, 5]))
+    r = resolve_suppression(smg_shooter(GraydawnHouse()), ScriptedDice([7, 5]))
     assert r.outcome.levels == 1
 
 
 def test_g09_house_switch_adds_wa_to_the_suppressing_attack() -> None:
     # suppression.suppressing_fire_wa = true: 14 + WA 1 = 15 meets TN 15: +1 level, 2 in all;
     # the check at TN 15: 16 passes
-    house = GraydawnHouseRules(suppression=SuppressionHouseRules(suppressing_fire_wa=True))
+    house = GraydawnHouse(suppression=SuppressionHouse(suppressing_fire_wa=True))
     r = resolve_suppression(smg_shooter(house), ScriptedDice([7, 5]))
     assert r.outcome.levels == 2
     assert any("weapon accuracy" in line for line in r.transcript.lines())

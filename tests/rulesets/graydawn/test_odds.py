@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from firefight.dice import SeededDice, enumerate_outcomes, exact
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.attack import attack_distribution, resolve_outcome
+from firefight.dice.sources import clear_derived, path_by_path
+from firefight.rulesets.graydawn.attack import resolve_outcome
 from firefight.rulesets.graydawn.checks import LuckUse, roll_over
+from firefight.rulesets.graydawn.odds import attack_distribution
 
 from .helpers import RULESET, SMG_2D6, situation
 
@@ -148,15 +149,12 @@ def test_exact_odds_agree_with_seeded_sampling() -> None:
 )
 def test_vectorised_exact_route_equals_path_by_path_enumeration(extra: dict[str, object]) -> None:
     sit = situation(extra)
-    memo.clear()
+    clear_derived()
     fast = attack_distribution(sit)
-    memo.clear()
-    memo.VECTORISE = False
-    try:
+    clear_derived()
+    with path_by_path():
         slow = attack_distribution(sit)
-    finally:
-        memo.VECTORISE = True
-        memo.clear()
+    clear_derived()
     assert fast.probabilities() == slow.probabilities()
     assert fast.truncated_mass == slow.truncated_mass
 
@@ -197,15 +195,12 @@ def test_luck_check_routes_agree(
     def fn(d):  # type: ignore[no-untyped-def]
         return roll_over(d, name="graze roll", base=base, target=target, rule="G25", luck=luck)
 
-    memo.clear()
+    clear_derived()
     fast = enumerate_outcomes(fn)
-    memo.clear()
-    memo.VECTORISE = False
-    try:
+    clear_derived()
+    with path_by_path():
         slow = enumerate_outcomes(fn)
-    finally:
-        memo.VECTORISE = True
-        memo.clear()
+    clear_derived()
     assert fast.probabilities() == slow.probabilities()
     spent = {left for (_, left) in fast.outcomes()}
     if reroll and points >= 2:
@@ -232,14 +227,15 @@ def _contest_dist(extra: dict[str, object], vectorise: bool):  # type: ignore[no
 
     sit = situation(extra)
     plan = plan_attack(sit)
-    cache: dict[object, object] = {"token": memo.new_token()}
-    memo.clear()
-    memo.VECTORISE = vectorise
+    cache: dict[object, object] = {}
+    clear_derived()
     try:
-        return enumerate_outcomes(lambda d: contest(d, sit, plan, 2, False, cache))
+        if vectorise:
+            return enumerate_outcomes(lambda d: contest(d, sit, plan, 2, False, cache))
+        with path_by_path():
+            return enumerate_outcomes(lambda d: contest(d, sit, plan, 2, False, cache))
     finally:
-        memo.VECTORISE = True
-        memo.clear()
+        clear_derived()
 
 
 @pytest.mark.parametrize(
@@ -286,9 +282,9 @@ def test_a_custom_explosion_depth_is_honoured_path_by_path() -> None:
     from firefight.core.odds import outcome_distribution
 
     sit = situation({"target": {"mook": True}})
-    memo.clear()
+    clear_derived()
     shallow = outcome_distribution(lambda d: resolve_outcome(sit, d), depth=2)
-    memo.clear()
+    clear_derived()
     full = attack_distribution(sit)
     assert shallow.truncated_mass > Fraction(1, 10**4)  # 2 re-rolls leave a visible tail
     gap = abs(shallow.probability(lambda o: o.hit) - full.probability(lambda o: o.hit))

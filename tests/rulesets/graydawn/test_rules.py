@@ -7,12 +7,13 @@ import pytest
 from firefight.core.transcript import Modifier
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty, track_increase
-from firefight.rulesets.graydawn.models import GraydawnHouseRules, Stats, btm_for_body
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Stats, btm_for_body
 from firefight.rulesets.graydawn.ranges import range_band
 
 from .helpers import RULESET, checks, notes, roll_exprs, scripted, situation
 
-H = GraydawnHouseRules()
+H = GraydawnHouse()
 
 
 def mods(result) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -478,3 +479,22 @@ def test_g22_luck_boost_keeps_a_crippled_leg() -> None:
     # leg hit for 17 - 2 = 15; BODY 6 + LUCK 3 + 4 = 13 < 15: one point (+2) makes 15
     result = scripted(sit, [9, 7, 4, 4, 4, 4, 4, 3, 4])
     assert result.summary["crippled"] is True and result.summary["severed"] is False
+
+
+def test_input_guards_are_errors_that_survive_python_o() -> None:
+    """Situations built in code skip the loader's checks; the rule code refuses them with the
+    project's error (an ``assert`` would vanish under ``python -O``)."""
+    from firefight.errors import InputError
+    from firefight.rulesets.graydawn.models import Combatant, Weapon
+    from firefight.rulesets.graydawn.odds import attack_distribution
+
+    with pytest.raises(InputError, match="has no weapon"):
+        Combatant(name="Unarmed Ulla").armed()
+    bad = Weapon.model_construct(**{**dict(Weapon(kind="pistol")), "damage": "lots"})
+    with pytest.raises(InputError, match="not NdX"):
+        _ = bad.damage_dice
+    sit = situation({"attacker": {"stance": {"bracing": True}}})
+    aimed = sit.attack.model_copy(update={"mode": "aimed", "aim_location": None})
+    unnamed = sit.model_copy(update={"attack": aimed})
+    with pytest.raises(InputError, match="aim_location"):
+        attack_distribution(unnamed)  # every branch, hits included

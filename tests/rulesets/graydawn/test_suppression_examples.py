@@ -11,26 +11,24 @@ import pytest
 from firefight.core.loading import read_toml
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import ScriptedDice
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse, SuppressionHouse
 from firefight.rulesets.graydawn.suppression import (
-    SuppressionSituation,
     action_penalty,
     check_tn,
     hits_for_miss,
     lane_levels,
     lane_max_width,
     levels_from_attack,
-    load_suppression,
-    resolve_suppression,
 )
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.rulesets.graydawn.suppression_round import resolve_suppression
+from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation, load_suppression
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
-RULES = SuppressionHouseRules()
+RULES = SuppressionHouse()
 
 
 def load(data: dict[str, Any], house: Any = None) -> SuppressionSituation:
-    return load_suppression(data, "test.toml", house or GraydawnHouseRules())
+    return load_suppression(data, "test.toml", house or GraydawnHouse())
 
 
 def andre(**changes: Any) -> SuppressionSituation:
@@ -40,7 +38,7 @@ def andre(**changes: Any) -> SuppressionSituation:
             data["target"][key.removeprefix("target_")] = value
         else:
             data["shooters"][0][key] = value
-    return load_suppression(data, str(EXAMPLES / "suppress_andre.toml"), GraydawnHouseRules())
+    return load_suppression(data, str(EXAMPLES / "suppress_andre.toml"), GraydawnHouse())
 
 
 def checks(result: Any) -> list[Check]:
@@ -138,7 +136,7 @@ def test_printed_covering_fire_tn_23_is_the_older_points_system() -> None:
     # G29 prints: a 16-round 9 mm magazine as covering fire = 8 points -> "TN 23". Under G10's
     # levels (TN 10 + 5 per level after the first, max 30) 8 levels give TN 30; 23 = 15 + 8.
     sit = load_suppression(
-        read_toml(EXAMPLES / "suppress_covering.toml"), "x.toml", GraydawnHouseRules()
+        read_toml(EXAMPLES / "suppress_covering.toml"), "x.toml", GraydawnHouse()
     )
     r = resolve_suppression(sit, ScriptedDice([5, 5]))
     assert r.outcome.levels == 8
@@ -289,7 +287,7 @@ def test_neighbours_within_a_space_are_suppressed() -> None:
 def test_every_example_resolves_on_seeded_dice(name: str) -> None:
     from firefight.dice import SeededDice
 
-    sit = load_suppression(read_toml(EXAMPLES / name), str(EXAMPLES / name), GraydawnHouseRules())
+    sit = load_suppression(read_toml(EXAMPLES / name), str(EXAMPLES / name), GraydawnHouse())
     r = resolve_suppression(sit, SeededDice(7))
     assert r.outcome.hits >= 0 and len(r.transcript) > 0
 

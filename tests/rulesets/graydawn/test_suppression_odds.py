@@ -14,14 +14,10 @@ import pytest
 
 from firefight.core.loading import read_toml
 from firefight.dice import NATURAL_ONE, Dist, SeededDice, exact, exact_tagged
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
-from firefight.rulesets.graydawn.suppression import (
-    SuppressionSituation,
-    load_suppression,
-    resolve_suppression,
-    suppression_odds,
-    suppression_outcomes,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.odds import suppression_odds, suppression_outcomes
+from firefight.rulesets.graydawn.suppression_round import resolve_suppression
+from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation, load_suppression
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
 SEED = 20261121
@@ -41,7 +37,7 @@ def same(a: Fraction, b: Fraction) -> bool:
 
 
 def load(data: dict[str, Any]) -> SuppressionSituation:
-    return load_suppression(data, "test.toml", GraydawnHouseRules())
+    return load_suppression(data, "test.toml", GraydawnHouse())
 
 
 def plain_suppression(rounds: int = 20) -> SuppressionSituation:
@@ -161,17 +157,14 @@ def test_odds_json_has_levels_check_hits() -> None:
 def test_check_and_hit_tables_equal_path_by_path_enumeration(name: str) -> None:
     """The suppression check and the hits of the target's actions come from the rolls'
     distributions on exact dice; replaying the sub-rules path by path gives the same fractions."""
-    from firefight.rulesets.graydawn import memo
+    from firefight.dice.sources import clear_derived, path_by_path
 
-    sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouseRules())
-    memo.clear()
+    sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouse())
+    clear_derived()
     fast = suppression_outcomes(sit)
-    memo.clear()
-    memo.VECTORISE = False
-    try:
+    clear_derived()
+    with path_by_path():
         slow = suppression_outcomes(sit)
-    finally:
-        memo.VECTORISE = True
-        memo.clear()
+    clear_derived()
     assert fast.probabilities() == slow.probabilities()
     assert fast.truncated_mass == slow.truncated_mass

@@ -11,7 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from firefight.core.loading import read_toml
-from firefight.rulesets.graydawn.models import GraydawnHouseRules, Weapon
+from firefight.rulesets.graydawn.house import GraydawnHouse, SuppressionHouse
+from firefight.rulesets.graydawn.models import Weapon
+from firefight.rulesets.graydawn.odds import suppression_odds
 from firefight.rulesets.graydawn.suppression import (
     action_penalty,
     base_levels,
@@ -19,13 +21,11 @@ from firefight.rulesets.graydawn.suppression import (
     check_tn,
     hits_for_miss,
     levels_from_attack,
-    load_suppression,
-    suppression_odds,
 )
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.rulesets.graydawn.suppression_situation import load_suppression
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
-RULES = SuppressionHouseRules()
+RULES = SuppressionHouse()
 WEAPONS = {
     "pistol": Weapon(kind="pistol", magazine=16, rof=2),
     "smg": Weapon(kind="smg", magazine=50, rof=30),
@@ -46,7 +46,7 @@ def test_more_levels_never_make_the_check_easier(levels: int, total: int, one: b
 def covering(levels: int) -> Any:
     data: dict[str, Any] = read_toml(EXAMPLES / "suppress_covering.toml")
     data["shooters"][0]["rounds"] = 2 * levels  # ROF 2: one level per firing action
-    return load_suppression(data, "x.toml", GraydawnHouseRules())
+    return load_suppression(data, "x.toml", GraydawnHouse())
 
 
 def test_exact_p_pass_never_rises_with_levels() -> None:
@@ -67,7 +67,7 @@ def andre_rounds(rounds: int) -> Any:
     data["shooters"][0].pop("full_magazine")
     data["shooters"][0]["rounds"] = rounds
     data["target"]["actions"] = []
-    return load_suppression(data, "x.toml", GraydawnHouseRules())
+    return load_suppression(data, "x.toml", GraydawnHouse())
 
 
 def test_more_shots_never_lower_the_level_distribution() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from firefight.dice import ScriptedDice
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.rulesets.graydawn.house import SuppressionHouse
 
 
 def test_order_of_operations_g16() -> None:
@@ -37,7 +37,7 @@ def test_rounds_turns_and_several_actions_g31_g34() -> None:
     assert tactics.multi_action_penalty(3, 1) == 6  # sprint and fire
     assert tactics.multi_action_penalty(0, 2) == 3  # two double-taps
     assert tactics.multi_action_penalty(0, 3) == 6  # fire, fire, reload
-    houses = SuppressionHouseRules(extra_action_penalty=4)
+    houses = SuppressionHouse(extra_action_penalty=4)
     assert tactics.multi_action_penalty(2, 1, houses) == 4
 
 

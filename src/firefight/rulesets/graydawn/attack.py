@@ -1,22 +1,21 @@
-"""Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39) and its exact odds.
+"""Resolving one graydawn attack end to end (G02-G07, G17-G28, G36-G39).
 
 ``resolve_outcome(situation, dice)`` is the one rule: the plan of modifiers (:mod:`.plan`), the
 attack and defence rolls or the range TN and critical failures (:mod:`.contest`), the number of
-hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted and
-exact dice; :func:`attack_odds` only enumerates it. Every stage that rolls an open-ended d10 or a
-pile of damage dice is a sub-rule with a hashable key returning a small outcome (``memo.branch``),
-so exact odds branch on hit counts, locations and wound outcomes, not on every die.
+hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted
+and exact dice; :func:`.odds.attack_odds` only enumerates it. Every stage that rolls an
+open-ended d10 or a pile of damage dice is a sub-rule (``dice.derive`` with a content key, kept
+for the process) returning a small outcome, the heavy ones with their vectorised table
+(``exact=``), so exact odds branch on hit counts, locations and wound outcomes, not on every die.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from firefight.core.house import house_events
-from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import (
     Check,
@@ -24,10 +23,10 @@ from firefight.core.transcript import (
     StateChange,
     Transcript,
 )
-from firefight.dice import DiceSource, Dist, Weighted
+from firefight.dice import DiceSource, Weighted
+from firefight.dice.sources import derived_distribution
 from firefight.errors import InputError
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.checks import D10X
+from firefight.rulesets.graydawn.checks import D10X, combine
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
 from firefight.rulesets.graydawn.damage import (
     EXTREMITY_FACES,
@@ -45,15 +44,15 @@ from firefight.rulesets.graydawn.damage import (
 from firefight.rulesets.graydawn.models import (
     HIT_TABLE,
     LIMBS,
-    LOCATIONS,
     Combatant,
     Location,
+    content_key,
     wound_state,
 )
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
-__all__ = ["AttackOutcome", "attack_odds", "load_attack", "resolve_attack", "resolve_outcome"]
+__all__ = ["AttackOutcome", "load_attack", "resolve_attack", "resolve_outcome"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ class AttackOutcome:
 
     hit: bool = False
     hits: int = 0
-    location: str | None = None
+    location: Location | None = None
     wound: Wound = field(default_factory=Wound)
     #: Marks added to the target's wound track (net of stun marks overwritten, G21).
     damage: int = 0
@@ -89,7 +88,7 @@ def _hits(dice: DiceSource, sit: AttackSituation, plan: Plan, margin: int) -> in
             face = d.roll("d6", why="burst hits (G27)").total
             return table[face - 1]
 
-        n = memo.derive(dice, "burst hits", run, ("burst", table))
+        n = dice.derive("burst hits", run, ("burst", table), keep=True)
         dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
         return n
     if mode == "full_auto":
@@ -114,7 +113,11 @@ def _locate(
 
     if spec.mode == "aimed":
         loc = spec.aim_location
-        assert loc is not None
+        if loc is None:
+            raise InputError(
+                "attack.aim_location is missing for an aimed shot (G24)",
+                tip='add aim_location = "head" (or torso, left_arm, ...)',
+            )
         faces = [f for f, name in HIT_TABLE.items() if name == loc]
         covered = all(covers(f) for f in faces)
         dice.record(Note(f"aimed at the {loc}" + (" (behind cover)" if covered else ""), "G24"))
@@ -160,12 +163,11 @@ def _locate(
         return loc, covered, left
 
     faces_covered = tuple(f for f in range(1, 11) if covers(f))
-    return memo.derive(dice, "hit location", run, ("locate", expr, luck, faces_covered))
+    return dice.derive("hit location", run, ("locate", expr, luck, faces_covered), keep=True)
 
 
 def _damage_dice(sit: AttackSituation, plan: Plan, hits: int) -> tuple[int, int, int]:
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     n = w.damage_dice
     if w.kind == "shotgun" and plan.band is not None and not plan.band.point_blank:
         n = max(1, n - plan.band.effective * sit.house.shotgun_dice_lost_per_band)
@@ -183,8 +185,7 @@ def _wound_spec(
     luck_points: int,
 ) -> WoundSpec:
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     n, die, bonus = _damage_dice(sit, plan, hits)
     per_level = h.shotgun_cover_sp_per_level if w.kind == "shotgun" else h.cover_sp_per_level
     armour = target.armour.sp(location)
@@ -221,7 +222,6 @@ def _wound_spec(
         graze_luck=luck_use(target, lt, "graze", h, luck_points),
         sever_luck=luck_use(target, lt, "sever", h, luck_points),
         house=h,
-        house_token=memo.token(h),
     )
 
 
@@ -244,7 +244,6 @@ def _save_spec(
         stun_luck=luck_use(target, lt, "stun_save", h, wound.luck_left),
         death_luck=luck_use(target, lt, "death_save", h, wound.luck_left),
         house=h,
-        house_token=memo.token(h),
     )
 
 
@@ -278,7 +277,7 @@ def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[
     added, spec = _save_spec(sit, sit.target, wound)
     if spec is None:
         return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
-    saves = memo.exact_weighted(lambda d: resolve_saves(d, spec), ("saves", spec))
+    saves = derived_distribution(lambda d: resolve_saves(d, spec), ("saves", spec))
     return added, list(saves.items()), saves.total
 
 
@@ -302,7 +301,7 @@ def _hit_stage(
     if parts is None:
         parts = cache[parts_key] = _hit_parts(sit, plan, hits, margin, luck, cache)
     key, run, weighted = parts
-    result: HitResult = memo.branch(dice, "hit location and wound", run, key, weighted)
+    result: HitResult = dice.derive("hit location and wound", run, key, exact=weighted, keep=True)
     return result
 
 
@@ -332,8 +331,8 @@ def _hit_parts(
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
-        locs = memo.exact_weighted(
-            lambda d: _locate(d, sit, hits, luck), ("locate", cache["token"], hits, luck)
+        locs = derived_distribution(
+            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), hits, luck)
         )
         acc: dict[tuple[HitResult, int], int] = {}
         for (location, covered, left), wl in locs.items():
@@ -348,16 +347,15 @@ def _hit_parts(
                 for sv, ws in save_items:
                     result = (location, wound, added, sv)
                     acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
-        return memo.combine(acc)
+        return combine(acc)
 
-    return ("hit", cache["token"], hits, barely, luck), run, weighted
+    return ("hit", content_key(sit), hits, barely, luck), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
     h = sit.house
     t = sit.target
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     cover_sp = t.cover.level * h.cover_sp_per_level if t.cover.effective else 0
     unprotected = tuple(
         loc
@@ -378,7 +376,6 @@ def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
         luck_stat=t.stats.LUCK,
         sever_luck=luck_use(t, sit.luck.target, "sever", h),
         house=h,
-        house_token=memo.token(h),
     )
     wound = resolve_blast(dice, spec)
     added, saves = _after_wound(dice, sit, t, wound)
@@ -399,7 +396,8 @@ def _allies_dodge(dice: DiceSource, sit: AttackSituation, attack_total: int) -> 
             d.record(Check(f"{name}'s dodge", total, attack_total, not failed, "G37"))
             return total if failed else None
 
-        failed_total = memo.derive(dice, "ally dodge", run, ("ally", base, attack_total))
+        key = ("ally", base, attack_total)
+        failed_total = dice.derive("ally dodge", run, key, keep=True)
         if failed_total is not None:
             results.append((failed_total, ally.name))
     if not results:
@@ -427,7 +425,7 @@ def resolve_outcome(
     if sit.attack.mode == "explosion":
         return _blast(dice, sit)
     if cache is None:
-        cache = {"token": memo.new_token()}
+        cache = {}
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
@@ -463,8 +461,7 @@ def resolve_outcome(
         )
     hits = _hits(dice, sit, plan, c.margin)
     ally = None
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     if (
         keep_total
         and c.attack_total is not None
@@ -495,7 +492,7 @@ def resolve_hits(
     the hits as one wound and one more die per extra hit (G27/G28). No "barely hit" graze
     bonus: no attack roll was made."""
     if cache is None:
-        cache = {"token": memo.new_token()}
+        cache = {}
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
@@ -551,94 +548,4 @@ def resolve_attack(sit: AttackSituation, dice: DiceSource) -> Resolution:
     outcome = resolve_outcome(sit, dice)
     return Resolution(
         "graydawn", outcome, Transcript.since(dice.events, mark), _summary(sit, outcome)
-    )
-
-
-def attack_distribution(sit: AttackSituation) -> Any:
-    """Exact distribution of :class:`AttackOutcome` (enumerating :func:`resolve_outcome`)."""
-    # input errors before enumerating; the token keeps this situation's sub-results apart
-    cache: dict[Any, Any] = {"plan": plan_attack(sit), "token": memo.new_token()}
-    return outcome_distribution(lambda d: resolve_outcome(sit, d, cache))
-
-
-def attack_odds(sit: AttackSituation) -> OddsReport:
-    """P(hit), hits, location, marks and the wound-track probabilities, read off the exact
-    outcome distribution of :func:`resolve_outcome` in one pass."""
-    if sit.attack.mode == "reload":
-        from firefight.rulesets.graydawn.reload import reload_odds
-
-        return reload_odds(sit)
-    dist = attack_distribution(sit)
-    a, t = sit.attacker, sit.target
-    weapon = a.weapon.name if a.weapon else "?"
-    title = f"graydawn: {a.name} ({weapon}, {sit.attack.mode}) vs {t.name}"
-    counts: dict[str, int] = {}
-    locations: dict[str, int] = dict.fromkeys(LOCATIONS, 0)
-    kinds: dict[str, int] = {}
-    hits: dict[int, int] = {}
-    damage: dict[int, int] = {}
-
-    def bump(name: str, weight: int, flag: bool = True) -> None:
-        if flag:
-            counts[name] = counts.get(name, 0) + weight
-
-    for o, weight in dist.items():
-        hits[o.hits] = hits.get(o.hits, 0) + weight
-        damage[o.damage] = damage.get(o.damage, 0) + weight
-        wound, saves = o.wound, o.saves
-        bump("hit", weight, o.hit)
-        bump("miss", weight, not o.hit and o.critical is None)
-        bump("critical failure", weight, o.critical is not None)
-        bump("stopped", weight, o.hit and not wound.penetrated)
-        bump("grazed", weight, wound.grazed)
-        bump("wound", weight, wound.penetrated and not wound.grazed)
-        bump("crippled", weight, wound.crippled)
-        bump("severed", weight, wound.severed)
-        bump("killed", weight, wound.killed_outright)
-        bump("stunned", weight, saves.stunned)
-        bump("death needed", weight, saves.death_save_needed)
-        bump("death failed", weight, saves.death_save_failed)
-        bump("jammed", weight, o.jammed)
-        bump("ally", weight, o.ally_hit is not None)
-        if o.location is not None:
-            locations[o.location] += weight
-        if wound.penetrated:
-            kinds[wound.kind] = kinds.get(wound.kind, 0) + weight
-
-    def p(name: str) -> Fraction:
-        return Fraction(counts.get(name, 0), dist.total)
-
-    probabilities = {
-        "p_graze": p("grazed"),
-        "p_crippled": p("crippled"),
-        "p_severed": p("severed"),
-        "p_killed_outright_head": p("killed"),
-        "p_stunned": p("stunned"),
-        "p_death_save_needed": p("death needed"),
-        "p_death_save_failed": p("death failed"),
-        "p_jammed": p("jammed"),
-    }
-    if sit.attack.allies_in_melee:
-        probabilities["p_ally_hit"] = p("ally")
-    location_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in locations.items()}
-    kind_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in kinds.items()}
-    return OddsReport(
-        ruleset="graydawn",
-        title=title,
-        p_hit=p("hit"),
-        outcomes={
-            "miss": p("miss"),
-            "critical failure": p("critical failure"),
-            "hit, stopped by cover/armour": p("stopped"),
-            "hit, grazed": p("grazed"),
-            "hit, wound": p("wound"),
-        },
-        distributions={
-            "hits": Dist.from_mapping(hits, dist.total),
-            "damage": Dist.from_mapping(damage, dist.total),
-        },
-        tables={"location": location_table, "wound_kind": kind_table},
-        probabilities=probabilities,
-        truncated_mass=dist.truncated_mass,
-        notes=(f"target starts with {t.wounds.marks} marks ({wound_state(t.wounds.marks)})",),
     )

@@ -1,17 +1,21 @@
 """Skill and stat checks with luck (G02, G03, G17), as small sub-rules that exact dice memoise.
 
 A check returns only what the rule needs next (passed?, luck points left), so on exact dice the
-open-ended d10 behind it collapses to two or three branches (``dice.derive`` with a key).
+open-ended d10 behind it collapses to two or three branches (``dice.derive`` with a content key,
+kept for the process: ``keep=True``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
-from firefight.rulesets.graydawn import memo
+
+T = TypeVar("T", bound=Hashable)
 
 #: G02: the exploding CP2020 d10 (a 10 adds a roll, a first 1 subtracts one).
 D10X = "d10x"
@@ -30,6 +34,19 @@ class LuckUse:
 
 
 NO_LUCK = LuckUse("nobody", 0)
+
+
+def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
+    """``{(outcome, denominator): numerator}`` -> one Weighted over the least common multiple
+    of the denominators (exact integers throughout; mass left out stays out): how the
+    vectorised exact routes add up branches whose dice have different totals."""
+    common = 1
+    for _, den in parts:
+        common = math.lcm(common, den)
+    weights: dict[T, int] = {}
+    for (outcome, den), num in parts.items():
+        weights[outcome] = weights.get(outcome, 0) + num * (common // den)
+    return Weighted(weights, common)
 
 
 def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
@@ -102,10 +119,10 @@ def roll_over(
                     add(outcome, w * w2, dist.total * dist.total)
             else:
                 add(boosted(base + v, luck.points), w, dist.total)
-        return memo.combine(parts)
+        return combine(parts)
 
     key = ("over", base, target, luck, expr)
-    return memo.branch(dice, name, run, key, weighted)
+    return dice.derive(name, run, key, exact=weighted, keep=True)
 
 
 def roll_under(
@@ -140,4 +157,4 @@ def roll_under(
         return passed, left.points
 
     key = ("under", stat, modifier, luck)
-    return memo.derive(dice, name, run, key)
+    return dice.derive(name, run, key, keep=True)

@@ -15,9 +15,9 @@ from typing import Any
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
-from firefight.rulesets.graydawn.models import Combatant, GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
@@ -59,7 +59,7 @@ class Contest:
 
 
 def luck_use(
-    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouseRules, points: int | None = None
+    c: Combatant, choices: LuckChoices, what: str, h: GraydawnHouse, points: int | None = None
 ) -> LuckUse:
     return LuckUse(
         c.name,
@@ -92,7 +92,7 @@ def contest(
             sit, plan, cap, keep_total, miss_floor
         )
     key, run, weighted = parts
-    return memo.branch(dice, "attack vs defence", run, key, weighted)
+    return dice.derive("attack vs defence", run, key, exact=weighted, keep=True)
 
 
 def _contest_parts(
@@ -306,7 +306,7 @@ def _contest_parts(
 
     key = (
         "contest",
-        memo.new_token(),
+        content_key(sit),
         a_base,
         d_base if rolled_defence else None,
         tn,
@@ -319,7 +319,6 @@ def _contest_parts(
         floor,
         a.uses_luck,
         t.uses_luck,
-        memo.token(h),
     )
     if plain:
         return key, run, weighted
@@ -329,8 +328,7 @@ def _contest_parts(
 def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> tuple[str, bool]:
     """G06: reliability roll and the consequence (severity steps down the weapon's list)."""
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     if w.kind == "unarmed":
         table: tuple[str, ...] = UNARMED_FUMBLES
     elif w.kind == "melee":
@@ -350,7 +348,7 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
             )
             return failed
 
-        jammed = memo.derive(dice, "reliability", run, ("reliability", fails_on))
+        jammed = dice.derive("reliability", run, ("reliability", fails_on), keep=True)
         if jammed:
             what = "jams" if w.is_firearm else "breaks"
             dice.record(Note(f"{w.name} {what}", "G06"))

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
-from firefight.rulesets.graydawn import memo
-from firefight.rulesets.graydawn.checks import LuckUse, roll_over, roll_under
-from firefight.rulesets.graydawn.models import (
-    GraydawnHouseRules,
-    Location,
-    wound_state,
-)
+from firefight.dice.sources import derived_distribution
+from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -44,13 +42,17 @@ class WoundSpec:
     graze_modifier: int
     luck_stat: int
     body: int
-    damage_type: str
+    damage_type: DamageType
     limb_already_crippled: bool
     track_stun: int
     graze_luck: LuckUse
     sever_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
-    house_token: int = 0
+    house: GraydawnHouse = field(compare=False, hash=False)
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
     @property
     def expr(self) -> str:
@@ -63,6 +65,11 @@ class WoundSpec:
         return per * self.dice + self.bonus
 
 
+#: What a wound is on the track (G21/G22): nothing got through, one mark, 2+ marks, stun marks
+#: only, a crippling wound, or a hit on a limb already crippled (adds nothing).
+WoundKind = Literal["none", "minor", "wounding", "stun", "crippling", "crippled limb"]
+
+
 @dataclass(frozen=True)
 class Wound:
     """What one wound did to the target (hashable: exact odds branch on it)."""
@@ -71,14 +78,14 @@ class Wound:
     grazed: bool = False
     marks: int = 0
     stun_marks: int = 0
-    kind: str = "none"
+    kind: WoundKind = "none"
     crippled: bool = False
     severed: bool = False
     killed_outright: bool = False
     luck_left: int = 0
 
 
-def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, str, bool]:
+def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, WoundKind, bool]:
     """(real marks, stun marks, kind, crippled) for post-BTM ``damage`` at the location."""
     h = spec.house
     if damage <= 0:
@@ -90,7 +97,7 @@ def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, str
         real = damage - stun
     else:
         real, stun = damage, 0
-    kind = "stun" if real == 0 else ("minor" if damage == 1 else "wounding")
+    kind: WoundKind = "stun" if real == 0 else ("minor" if damage == 1 else "wounding")
     crippled = False
     if spec.location == "head":
         crippled = real >= h.cripple_at
@@ -214,8 +221,8 @@ def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
         return wound
 
     key = wound_key(spec)
-    return memo.branch(
-        dice, f"wound to the {spec.location}", run, key, lambda: wound_distribution(spec)
+    return dice.derive(
+        f"wound to the {spec.location}", run, key, exact=lambda: _wound_weighted(spec), keep=True
     )
 
 
@@ -225,8 +232,11 @@ def wound_key(spec: WoundSpec) -> WoundSpec:
 
 
 def wound_distribution(spec: WoundSpec) -> Weighted[Wound]:
-    """The exact distribution of :func:`resolve_wound` (computed by its vectorised route)."""
-    return memo.cached(wound_key(spec), lambda: _wound_weighted(spec))
+    """The exact distribution of :func:`resolve_wound` (computed by its vectorised route), the
+    very one its derive keeps."""
+    return derived_distribution(
+        lambda d: resolve_wound(d, spec), wound_key(spec), exact=lambda: _wound_weighted(spec)
+    )
 
 
 def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
@@ -260,12 +270,8 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             if graze is None:
                 graze = _check_weights(
                     lambda d: _graze_check(d, spec),
-                    (
-                        "graze",
-                        spec.luck_stat + spec.graze_modifier,
-                        spec.house.graze_tn,
-                        spec.graze_luck,
-                    ),
+                    ("graze", spec.luck_stat + spec.graze_modifier, spec.house.graze_tn),
+                    spec.graze_luck,
                 )
             branches, g_total = graze
         else:
@@ -284,7 +290,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         for wound, s_weight, s_total in found:
             key = (wound, den * s_total)
             acc[key] = acc.get(key, 0) + num * s_weight
-    return memo.combine(acc)
+    return combine(acc)
 
 
 def _after_graze(
@@ -296,7 +302,8 @@ def _after_graze(
         return [(wound, 1, 1)]
     sever, s_total = _check_weights(
         lambda d: _sever_check(d, spec, after, luck_points),
-        ("sever", spec.body + spec.luck_stat, after, luck_points, spec.sever_luck),
+        ("sever", spec.body + spec.luck_stat, after, luck_points),
+        spec.sever_luck,
     )
     return [
         (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
@@ -305,9 +312,11 @@ def _after_graze(
 
 
 def _check_weights(
-    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable
+    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable, luck: LuckUse
 ) -> tuple[list[tuple[tuple[bool, int], int]], int]:
-    w = memo.exact_weighted(fn, key)
+    """A check's branches (``key``: the numbers it reads, with the luck it may spend), kept for
+    the process like the check's own derive (:func:`.checks.roll_over`)."""
+    w = derived_distribution(fn, ("check weights", key, luck))
     return list(w.items()), w.total
 
 
@@ -329,8 +338,12 @@ class SaveSpec:
     death_save_fails: bool
     stun_luck: LuckUse
     death_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
-    house_token: int = 0
+    house: GraydawnHouse = field(compare=False, hash=False)
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
 
 @dataclass(frozen=True)
@@ -341,7 +354,7 @@ class Saves:
     luck_left: int = 0
 
 
-def save_penalty(marks: int, house: GraydawnHouseRules) -> int:
+def save_penalty(marks: int, house: GraydawnHouse) -> int:
     """Reading of G18: CP2020's stun-save penalty by wound state (0/-1/-2/-3, -1 per 4 more)."""
     state = wound_state(marks)
     if state in ("uninjured", "light"):
@@ -354,7 +367,7 @@ def save_penalty(marks: int, house: GraydawnHouseRules) -> int:
     return house.stun_penalty_mortal + extra * house.stun_penalty_per_mortal_level
 
 
-def death_penalty(marks: int, house: GraydawnHouseRules) -> int:
+def death_penalty(marks: int, house: GraydawnHouse) -> int:
     """Reading of G19: CP2020 death saves: -0 at mortal 0, -1 per 4 marks beyond (so -0 for a
     crippled limb below mortal, as G22 says)."""
     if marks <= house.mortal_above:
@@ -397,7 +410,7 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))
         return Saves(stunned, True, not passed, left)
 
-    return memo.derive(dice, "stun and death saves", run, spec)
+    return dice.derive("stun and death saves", run, spec, keep=True)
 
 
 #: G23: the face of the location table that stands for each extremity when asking about cover.
@@ -425,15 +438,19 @@ class BlastSpec:
     body: int
     luck_stat: int
     sever_luck: LuckUse
-    house: GraydawnHouseRules = field(compare=False, hash=False)
-    house_token: int = 0
+    house: GraydawnHouse = field(compare=False, hash=False)
+    #: The house rules by content (:func:`.models.content_key`): the key holds the house.
+    house_key: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "house_key", content_key(self.house))
 
     @property
     def expr(self) -> str:
         return damage_expr(self.dice, self.die, self.bonus)
 
 
-def _after_btm(damage: int, btm: int, house: GraydawnHouseRules) -> int:
+def _after_btm(damage: int, btm: int, house: GraydawnHouse) -> int:
     if damage <= 0:
         return 0
     return max(min(damage, house.btm_minimum_damage), damage + btm)
@@ -476,7 +493,7 @@ def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
         marks = p_after + s_after
         if marks == 0:
             return Wound(luck_left=spec.sever_luck.points)
-        kind = "minor" if marks == 1 and (p_after == 0 or s_after == 0) else "wounding"
+        kind: WoundKind = "minor" if marks == 1 and (p_after == 0 or s_after == 0) else "wounding"
         severed = killed = False
         lost: Location | None = None
         left = spec.sever_luck.points
@@ -508,7 +525,7 @@ def resolve_blast(dice: DiceSource, spec: BlastSpec) -> Wound:
             luck_left=left,
         )
 
-    return memo.derive(dice, "explosion wound", run, spec)
+    return dice.derive("explosion wound", run, spec, keep=True)
 
 
 @dataclass(frozen=True)
@@ -520,7 +537,7 @@ class TurnInMortal:
 
 
 def mortal_turn(
-    dice: DiceSource, who: str, body: int, marks: int, house: GraydawnHouseRules
+    dice: DiceSource, who: str, body: int, marks: int, house: GraydawnHouse
 ) -> TurnInMortal:
     """G19 bookkeeping for a round loop: a turn in mortal condition bleeds one more mark and
     needs another death save (at the penalty of the marks after bleeding)."""

@@ -27,7 +27,7 @@ from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
-from firefight.rulesets.graydawn import memo, tactics
+from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.checks import roll_under
 from firefight.rulesets.graydawn.contest import luck_use
 from firefight.rulesets.graydawn.damage import save_penalty
@@ -41,7 +41,8 @@ from firefight.rulesets.graydawn.encounter_plans import after_fight_lines, resol
 from firefight.rulesets.graydawn.encounter_setup import Entry, read_distances, read_entries
 from firefight.rulesets.graydawn.encounter_state import STATE_TYPES, Board, Declared, Fighter
 from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import unsuitable_reason
 
@@ -55,7 +56,7 @@ class GraydawnTurns(Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        self.house = house if isinstance(house, GraydawnHouseRules) else GraydawnHouseRules()
+        self.house = house if isinstance(house, GraydawnHouse) else GraydawnHouse()
         entries = read_entries(spec, self.house)
         self.entries: dict[str, Entry] = {e.name: e for e in entries}
         self.index = {e.name: i for i, e in enumerate(entries)}
@@ -63,8 +64,20 @@ class GraydawnTurns(Turns):
         self.ambush: str | None = spec.extra.get("ambush")
         self.sits = fire.Situations(self.entries, self.house)
         self.reach_cache: dict[Any, bool] = {}
-        #: Keeps this scenario's sub-rule results apart in the process-wide exact caches.
-        self.token = memo.new_token()
+        #: This scenario by content (house, combatants, their fight fields and cover, the
+        #: distances, the ambush): in the keys of its kept sub-rules (a shot), so equal
+        #: scenarios share them and no other scenario ever meets them.
+        self.token = repr(
+            (
+                content_key(self.house),
+                tuple(
+                    (e.name, e.side, content_key(e.combatant), content_key(e.extra), e.cover)
+                    for e in entries
+                ),
+                self.distances,
+                self.ambush,
+            )
+        )
         #: Traditional initiative and nobody able to lay suppressing fire: no rule reads a
         #: score again after the order is set (no fumble's "initiative - levels", no panic
         #: re-roll "keeping the lower"), so the state keeps only the order (ranks), and exact
@@ -79,8 +92,7 @@ class GraydawnTurns(Turns):
     def initial(self) -> FightState:
         fighters = []
         for e in self.entries.values():
-            c, w = e.combatant, e.combatant.weapon
-            assert w is not None
+            c, w = e.combatant, e.combatant.armed()
             has_cover = e.cover is not None
             cover_m = e.extra.cover_m if has_cover else -1
             fighters.append(
@@ -125,8 +137,8 @@ class GraydawnTurns(Turns):
             fighters.append(f)
         if rollers:
             key = ("initiative", self.rank_only, tuple(r[:3] for r in rollers))
-            scores = memo.derive(
-                dice, "initiative (G33)", partial(_roll_all, rollers, self.rank_only), key
+            scores = dice.derive(
+                "initiative (G33)", partial(_roll_all, rollers, self.rank_only), key, keep=True
             )
             new = dict(zip((r[0] for r in rollers), scores, strict=True))
             fighters = [
@@ -299,8 +311,7 @@ class GraydawnTurns(Turns):
     def view(self, combatant: Any) -> dict[str, Any]:
         f: Fighter = combatant
         e = self.entries[f.name]
-        w = e.combatant.weapon
-        assert w is not None
+        w = e.combatant.armed()
         gun = "-"
         if w.is_firearm:
             gun = f"{f.ammo}/{w.magazine} (+{f.spares} magazines)"

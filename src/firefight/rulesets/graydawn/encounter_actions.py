@@ -67,8 +67,7 @@ def can_shoot(t: GraydawnTurns, f: Fighter) -> bool:
 
 def modes(t: GraydawnTurns, f: Fighter) -> list[str]:
     """Fire modes the gun and the magazine allow, heaviest first (G27/G28)."""
-    w = t.entries[f.name].combatant.weapon
-    assert w is not None
+    w = t.entries[f.name].combatant.armed()
     out = []
     if w.full_auto and f.ammo >= t.house.full_auto_rounds_per_step:
         out.append("auto")
@@ -102,8 +101,7 @@ def can_suppress(t: GraydawnTurns, f: Fighter) -> bool:
 def declarations(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Action, ...]:
     """G16: targets and volume of fire; the combatant's own ``fire`` field comes first."""
     e = t.entries[f.name]
-    w = e.combatant.weapon
-    assert w is not None
+    w = e.combatant.armed()
     rules = t.house.suppression
     out: list[Action] = []
     for foe in enemies(t, state, f):
@@ -165,8 +163,7 @@ def _preferred(
 
 
 def _band_index(t: GraydawnTurns, f: Fighter, metres: float) -> int:
-    w = t.entries[f.name].combatant.weapon
-    assert w is not None
+    w = t.entries[f.name].combatant.armed()
     band = range_band(w, metres, bracing=False, use_scope=False, point_blank=False, house=t.house)
     return band.effective
 
@@ -177,8 +174,7 @@ def _band_index(t: GraydawnTurns, f: Fighter, metres: float) -> int:
 def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Action, ...]:
     """Every plan open to ``f`` now; the sensible default first."""
     e = t.entries[f.name]
-    w = e.combatant.weapon
-    assert w is not None
+    w = e.combatant.armed()
     name = f.name
     out: list[Action] = []
     forced_full = f.check in ("fail", "fumble") and f.in_cover

@@ -1,6 +1,7 @@
 """The rule code an encounter calls, fed from the fight's states: attacks (:mod:`.attack`), hits
 without an attack roll (:func:`.attack.resolve_hits`), suppressing and covering fire and the
-suppression check (:mod:`.suppression`), and what a wound does to a combatant over time (G18/G19).
+suppression check (:mod:`.suppression_round`, :mod:`.suppression_actions`), and what a wound
+does to a combatant over time (G18/G19).
 
 Nothing here is a second copy of a rule: each function builds the situation the rule modules
 already take (an :class:`AttackSituation`, a :class:`SuppressionSituation`) from the states and
@@ -15,19 +16,14 @@ from typing import Any, cast
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource
-from firefight.rulesets.graydawn import memo, suppression
+from firefight.rulesets.graydawn import suppression_actions as actions
+from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
 from firefight.rulesets.graydawn.damage import mortal_turn
 from firefight.rulesets.graydawn.encounter_setup import Entry
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
-from firefight.rulesets.graydawn.models import (
-    Combatant,
-    Cover,
-    GraydawnHouseRules,
-    Location,
-    Stance,
-    Weapon,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Combatant, Cover, Location, Stance, Weapon
 from firefight.rulesets.graydawn.situation import (
     AttackSituation,
     AttackSpec,
@@ -37,7 +33,12 @@ from firefight.rulesets.graydawn.situation import (
 )
 from firefight.rulesets.graydawn.suppression import (
     AUTOMATIC_KINDS,
+    CheckResult,
     FireKind,
+    action_penalty,
+    check_tn,
+)
+from firefight.rulesets.graydawn.suppression_situation import (
     Shooter,
     SuppressedTarget,
     SuppressionSituation,
@@ -82,7 +83,7 @@ def combatant_now(
 class Situations:
     """Situations built from states, kept per input (bounded), with the attack code's cache."""
 
-    def __init__(self, entries: dict[str, Entry], house: GraydawnHouseRules) -> None:
+    def __init__(self, entries: dict[str, Entry], house: GraydawnHouse) -> None:
         self.entries = entries
         self.house = house
         self._attacks: dict[Any, tuple[AttackSituation, dict[str, Any]]] = {}
@@ -147,7 +148,7 @@ class Situations:
             luck=Luck.model_construct(attacker=ea.extra.luck, target=et.extra.luck),
             house=self.house,
         )
-        found = (sit, {"token": memo.new_token()})
+        found = (sit, {})
         if len(self._attacks) > LIMIT:
             self._attacks.clear()
         self._attacks[key] = found
@@ -217,7 +218,7 @@ class Situations:
 # ------------------------------------------------------------------------------------------------
 # Wounds on the track, and what they do over time (G18, G19, G21, G22)
 # ------------------------------------------------------------------------------------------------
-def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouseRules) -> Fighter:
+def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
     """An attack's outcome applied to its target: marks by kind (real marks overwrite stun
     marks first, G21), crippled/severed locations (G22), luck left (G17), and the status the
     saves leave (G18/G19): stunned; unconscious (a failed stun save in mortal condition); dying
@@ -285,7 +286,7 @@ def record_status(dice: DiceSource, before: Fighter, after: Fighter) -> None:
         dice.record(StateChange(after.name, "status", before.status, after.status, "G18/G19"))
 
 
-def end_of_round(dice: DiceSource, f: Fighter, entry: Entry, house: GraydawnHouseRules) -> Fighter:
+def end_of_round(dice: DiceSource, f: Fighter, entry: Entry, house: GraydawnHouse) -> Fighter:
     """G19 over time: a turn (10 rounds) in mortal condition bleeds a mark and needs a death
     save (:func:`.damage.mortal_turn`); a dying combatant dies when a turn is up unless a
     doctor stabilised it (first aid buys 1d6 minutes)."""
@@ -337,37 +338,39 @@ def is_automatic(entry: Entry) -> bool:
 
 def shooter_levels(dice: DiceSource, sit: SuppressionSituation, index: int) -> int:
     """G09/G29: the levels one declared shooter puts on the target (attack vs range TN)."""
-    return suppression._shooter_levels(sit, sit.shooters[index], dice)
+    return round_._shooter_levels(sit, sit.shooters[index], dice)
 
 
 def covering_hits(dice: DiceSource, sit: SuppressionSituation) -> int:
     """G29: the target's defence rolls against covering fire (a total <= 0 is hit)."""
-    return suppression._fire_hits(sit, dice)
+    return round_._fire_hits(sit, dice)
 
 
-def check(dice: DiceSource, sit: SuppressionSituation, levels: int, shotgun_shots: int) -> str:
+def check(
+    dice: DiceSource, sit: SuppressionSituation, levels: int, shotgun_shots: int
+) -> CheckResult:
     """G10: the suppression check against the levels' TN."""
-    tn = suppression.check_tn(levels, sit.rules, shotgun_shots)
-    return suppression._check(sit, levels, tn, dice)
+    tn = check_tn(levels, sit.rules, shotgun_shots)
+    return round_._check(sit, levels, tn, dice)
 
 
 def hunker(dice: DiceSource, sit: SuppressionSituation, in_open: bool, pen: int) -> int:
     """G12: hunkering down (LUCK + dodge/cover behind cover; LUCK only, with the penalty, in the
     open); hits per full 5 missed, capped by the rounds fired (G11)."""
-    return suppression._hunker(dice, sit=sit, in_open=in_open, pen=pen, under_fire=True)
+    return actions._hunker(dice, sit=sit, in_open=in_open, pen=pen, under_fire=True)
 
 
 def move_out(dice: DiceSource, sit: SuppressionSituation, moves: int, pen: int) -> int:
     """G11: leaving cover (or moving in the open) under fire: dodge/cover vs 15/20/25."""
     action = TargetAction(kind="move", name="moves", moves=min(max(moves, 1), 3))
-    return suppression._move_out(dice, sit=sit, a=action, pen=pen)
+    return actions._move_out(dice, sit=sit, a=action, pen=pen)
 
 
-def penalty(f: Fighter, in_open: bool, house: GraydawnHouseRules) -> int:
+def penalty(f: Fighter, in_open: bool, house: GraydawnHouse) -> int:
     """G10/G11/G32: the suppression penalty on each of its actions this round (positive)."""
     if f.levels <= 0:
         return 0
-    return suppression.action_penalty(
+    return action_penalty(
         f.levels,
         f.check,
         in_open=in_open,

@@ -16,7 +16,7 @@ from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
-from firefight.rulesets.graydawn import memo, tactics
+from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
@@ -142,8 +142,7 @@ def shoot(
     """One firing action (G04, G27, G28) at the G31 penalty for the turn's actions, the G10/G11
     suppression penalty, and the hits an exposed failure takes (G11)."""
     a, tgt = state.combatant(name), state.combatant(target)
-    w = t.entries[name].combatant.weapon
-    assert w is not None
+    w = t.entries[name].combatant.armed()
     if a.stance == "full_cover":  # G32: to shoot it must peek out (active cover)
         dice.record(StateChange(name, "stance", "full_cover", "active_cover", "G32"))
         a = dataclasses.replace(a, stance="active_cover")
@@ -190,7 +189,7 @@ def shoot(
     # one sub-rule per shot, keyed by what it depends on: exact dice branch on the states it
     # leaves, not on every location and wound behind them
     key = ("shot", t.token, a, tgt, mode_name, metres, rounds, extra, pen, point_blank, aim, floor)
-    new_a, new_t, hits = memo.derive(dice, f"{name} fires at {target}", once, key)
+    new_a, new_t, hits = dice.derive(f"{name} fires at {target}", once, key, keep=True)
     state = state.with_combatant(new_a).with_combatant(new_t)
     if hits:
         dice.record(Note(f"{name} missed under fire: {hits} hit(s)", "G11"))
@@ -311,8 +310,7 @@ def _reload(
     """G40 with :func:`.reload.reload_outcome`: the only action succeeds; as an extra action a
     REF + skill check vs 15 at -3 per extra action; a tube-fed gun loads shell by shell."""
     e = t.entries[f.name]
-    w = e.combatant.weapon
-    assert w is not None
+    w = e.combatant.armed()
     if w.tube_fed:
         method = "shells" if actions == 1 else "single_shell"
     else:
@@ -340,8 +338,7 @@ def _clear_jam(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
     """G06: an action and an easy (10) weaponsmith check or a standard (15) weapon-skill check
     (the better chance is taken); clearing loses 1d3 rounds as the action is cycled."""
     c = t.entries[f.name].combatant
-    w = c.weapon
-    assert w is not None
+    w = c.armed()
     h = t.house
     smith = c.stats.TECH + c.skill("weaponsmith")
     skill = c.stats.REF + c.skill(w.skill)

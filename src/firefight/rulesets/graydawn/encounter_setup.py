@@ -26,7 +26,8 @@ from firefight.core.catalog import load_catalog, lookup
 from firefight.core.loading import field_path
 from firefight.core.turns import ScenarioSpec
 from firefight.errors import InputError
-from firefight.rulesets.graydawn.models import Combatant, Cover, GraydawnHouseRules, Model
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Combatant, Cover, Model
 from firefight.rulesets.graydawn.situation import LuckChoices, combatant_entry
 from firefight.rulesets.graydawn.suppression import AUTOMATIC_KINDS, unsuitable_reason
 
@@ -82,7 +83,7 @@ def _fail(spec: ScenarioSpec, where: str, err: ValidationError) -> InputError:
     return spec.fail(where, f"field {field}: {first['msg']}", tip)
 
 
-def read_entries(spec: ScenarioSpec, house: GraydawnHouseRules) -> tuple[Entry, ...]:
+def read_entries(spec: ScenarioSpec, house: GraydawnHouse) -> tuple[Entry, ...]:
     """Every combatant validated with the situation files' model; one line on the first error."""
     extra_files = spec.extra.get("catalogs", [])
     if not isinstance(extra_files, list) or not all(isinstance(x, str) for x in extra_files):

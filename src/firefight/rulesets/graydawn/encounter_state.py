@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firefight.rulesets.graydawn.models import WoundTrack, wound_state
+from firefight.rulesets.graydawn.suppression import CheckResult
 
 #: Fighter.status values: "ready" acts; "stunned" rolls a stun save at its initiative (G18);
 #: "unconscious" is out of the fight (a failed stun save in mortal condition, G19); "dying"
@@ -68,7 +69,7 @@ class Fighter:
     acted: bool = False
     suppressing: bool = False
     levels: int = 0
-    check: str = "none"
+    check: CheckResult = "none"
     fired_at: int = 0
     hits_taken: int = 0
     lost_action: bool = False

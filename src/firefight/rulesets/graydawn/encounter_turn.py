@@ -18,7 +18,8 @@ from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
 from firefight.rulesets.graydawn.plan import stat_penalty
-from firefight.rulesets.graydawn.suppression import SuppressionSituation
+from firefight.rulesets.graydawn.suppression import CheckResult
+from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
 
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns
@@ -82,7 +83,7 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
     return dataclasses.replace(state, order=t.order(state))
 
 
-def _after_check(t: GraydawnTurns, f: Fighter, result: str, dice: DiceSource) -> Fighter:
+def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSource) -> Fighter:
     """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative."""
     e = t.entries[f.name]
     f = dataclasses.replace(f, check=result)

@@ -13,8 +13,6 @@ Names are stable; the suppression half builds on them:
   bonus, ROF, magazine, reliability, burst / full-auto modes, scope, :class:`Ammo` modifiers.
 - :class:`Cover` - cover level 0-6, the position taken (none / active / full / bunker) and which
   hit-location faces it covers (active cover exposes faces 1, 2, 5, 6: G07).
-- :class:`GraydawnHouseRules` - every number the text fixes (S04); its ``suppression`` field holds
-  :class:`~firefight.rulesets.graydawn.suppression_models.SuppressionHouseRules`.
 
 Hit locations are read from a *face* of the location die (d10 table of G24; the d8 and centre-of-
 mass d6 options read the same table's first 8 / 6 faces), because cover covers faces: active cover
@@ -27,10 +25,10 @@ import math
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from firefight.core.house import HouseRules
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.core.identity import per_object
+from firefight.errors import InputError
 
 Location = Literal["head", "torso", "left_arm", "right_arm", "left_leg", "right_leg"]
 LOCATIONS: tuple[Location, ...] = (
@@ -176,22 +174,26 @@ class Weapon(Model):
             raise ValueError("damage must look like '2d6+1', '4d6', '7d6' or '1d10' (d6 or d10)")
         return v.replace(" ", "")
 
+    def _damage_parts(self) -> re.Match[str]:
+        m = _DAMAGE.match(self.damage)
+        if m is None:  # validated on load; a weapon built with model_construct is not
+            raise InputError(
+                f"weapon {self.name!r}: damage {self.damage!r} is not NdX+B",
+                tip="write it as '2d6+1', '4d6', '7d6' or '1d10' (d6 or d10)",
+            )
+        return m
+
     @property
     def damage_dice(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
-        return int(m.group(1))
+        return int(self._damage_parts().group(1))
 
     @property
     def damage_die(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
-        return int(m.group(2))
+        return int(self._damage_parts().group(2))
 
     @property
     def damage_bonus(self) -> int:
-        m = _DAMAGE.match(self.damage)
-        assert m is not None
+        m = self._damage_parts()
         if m.group(3) is None:
             return 0
         return int(m.group(4)) * (1 if m.group(3) == "+" else -1)
@@ -328,6 +330,16 @@ class Combatant(Model):
     def skill(self, name: str) -> int:
         return int(self.skills.get(name, 0))
 
+    def armed(self) -> Weapon:
+        """The weapon it fights with. A file without one is refused when loaded; this guards
+        situations built in code too, as an :class:`InputError` (not an ``assert``, which
+        ``python -O`` drops)."""
+        if self.weapon is None:
+            raise InputError(
+                f"{self.name} has no weapon", tip="give it a weapon (a catalog name or a table)"
+            )
+        return self.weapon
+
     @property
     def dodge_cover(self) -> int:
         return self.skill("dodge_cover")
@@ -339,105 +351,9 @@ class Combatant(Model):
         return self.stats.LUCK if self.luck_points is None else self.luck_points
 
 
-class GraydawnHouseRules(HouseRules):
-    """Every number the text fixes (S04). Defaults are the text's values; rule IDs in brackets."""
-
-    # G02/G05 TNs by range band: point-blank, short, medium, long, extreme
-    range_tns: tuple[int, int, int, int, int] = (10, 15, 20, 25, 30)
-    dodge_per_band_beyond_short: int = Field(5, description="G05: +5 dodge per band past short")
-    point_blank_dodge: int = Field(-5, description="G05: point-blank dodge -5")
-    # G39 range
-    range_penalties: tuple[int, int, int, int] = (0, -5, -10, -15)
-    medium_range_divisor: int = Field(2, ge=1, description="G39: medium = listed / 2")
-    close_range_divisor: int = Field(4, ge=1, description="G39: close = listed / 4")
-    bracing_max_range_multiple: int = Field(4, ge=1, description="G32: braced up to 4x listed")
-    unbraced_max_range_multiple: int = Field(
-        2, ge=1, description="reading: extreme range ends at 2x listed (not stated in the text)"
-    )
-    pistol_range_m: int = Field(50, description="G39: scope blocking irons -> pistol ranges")
-    tn_dodge_replaces_tn: bool = Field(
-        True, description="G05 reading: a dodge total replaces the range TN (else the higher)"
-    )
-    stun_penalty_per_mortal_level: int = Field(-1, description="CP2020: -1 per 4 marks past 13")
-    scoped_max_range_multiple: int = Field(8, ge=1, description="G39: scope: 4x extreme = 8x")
-    # G06 reliability: the d10 roll at or above which the weapon fails
-    reliability_fails_on: tuple[int, int, int] = Field(
-        (9, 6, 4), description="G06: very reliable, standard, unreliable"
-    )
-    # G07 cover
-    cover_sp_per_level: int = Field(4, ge=0, description="G07: 4 SP per cover level")
-    # G24 aiming
-    aimed_penalty: int = Field(-4, description="G24: aimed at a location")
-    aimed_penalty_helpless: int = Field(-2, description="G24: aimed vs prone/incapacitated")
-    centre_of_mass_penalty: int = Field(-2, description="G24: centre of mass, then d6")
-    aim_bonus_per_round: int = Field(1, description="G39: +1 per full round of aiming")
-    aim_rounds_max: int = Field(3, description="G39: up to 3 rounds (+ concentration)")
-    # G25 grazing
-    graze_tn: int = Field(15, description="G25: LUCK + 1d10 vs 15")
-    graze_head: int = Field(-2, description="G25: head shots -2")
-    graze_limb: int = Field(2, description="G25: limbs +2")
-    graze_barely: int = Field(1, description="G25: attack = defence or +1 -> +1")
-    graze_per_extra_shot: int = Field(-1, description="G25: -1 per additional shot in a burst")
-    graze_per_d6: int = Field(1, description="G25: a graze deals 1 per d6")
-    graze_per_d10: int = Field(2, description="G25: a graze deals 2 per d10")
-    # G26 shotguns
-    shotgun_bonus: tuple[int, int, int] = Field((2, 4, 6), description="G26: close/medium/long")
-    shotgun_dice_lost_per_band: int = Field(1, description="G26: one die less per band")
-    shotgun_cover_sp_per_level: int = Field(2, description="G26: cover gives 2 SP/level")
-    # G27 burst
-    burst_bonus: int = Field(3, description="G27: +3 instead of WA")
-    burst_rounds: int = Field(3, ge=1)
-    burst_table: tuple[int, int, int, int, int, int] = Field(
-        (1, 1, 2, 2, 2, 3), description="G27: d6 face 1..6 -> hits"
-    )
-    # G28 full auto
-    full_auto_rounds_per_step: int = Field(10, ge=1, description="G28: +/-1 per 10 rounds")
-    full_auto_gap_rounds_per_m: int = Field(5, description="G28: 5 rounds lost per metre")
-    # G22 wound track
-    mortal_above: int = Field(12, description="G19: more than 12 marks = mortal")
-    cripple_at: int = Field(8, description="G22: 8+ after BTM cripples a limb/head")
-    limb_cap: int = Field(8, description="G22: a crippled limb adds at most 8 marks")
-    head_multiplier: int = Field(2, description="G22: head damage doubled after BTM")
-    # G18 stun save penalty by wound state (reading: CP2020's 0/-1/-2/-3 ...)
-    stun_penalty_light: int = 0
-    stun_penalty_serious: int = -1
-    stun_penalty_critical: int = -2
-    stun_penalty_mortal: int = -3
-    # G23 explosions
-    explosion_limb_sp: int = Field(8, description="G23: an extremity with 8+ SP is protected")
-    explosion_cover_level: int = Field(2, description="G23: or cover of level 2+")
-    explosion_limb_marks: int = Field(2, description="G23: 2 per unprotected limb")
-    explosion_head_marks: int = Field(4, description="G23: 4 for an unprotected head")
-    explosion_sever_tn: int = Field(15, description="G23: BODY + LUCK + 1d10 vs 15")
-    # G37/G38 close combat
-    into_close_combat_penalty: int = Field(-3, description="G37")
-    ally_dodge_bonus: int = Field(3, description="G37: allies dodge at +3")
-    close_quarters_dodge: tuple[int, int, int] = Field(
-        (6, 4, 2), description="G38: vs rifle, carbine/SMG/shotgun, pistol"
-    )
-    # G17 luck
-    luck_reroll_cost: int = Field(2, description="G17: 2 points re-roll a roll")
-    luck_point_bonus: int = Field(2, description="G17: 1 point = +2")
-    # G25/CP2020: a penetrating hit does at least this much after BTM (reading)
-    btm_minimum_damage: int = Field(1, ge=0, description="CP2020: BTM never takes a hit below 1")
-    # G34 movement, G31 actions
-    extra_action_penalty: int = Field(-3, description="G31: -3 per action past the first")
-    # G40 reloading
-    reload_tn: int = Field(15, description="G40: extra-action reload, REF + skill vs 15")
-    tube_reload_tn: int = Field(10, description="G40: shell by shell, REF + rifle vs 10")
-    # G06 jam clearing
-    jam_clear_weaponsmith_tn: int = 10
-    jam_clear_skill_tn: int = 15
-    # G33 initiative in an encounter: rolled once for the fight (the handout's streamlined
-    # system) or every round (the traditional CP2020 one)
-    initiative: Literal["streamlined", "traditional"] = Field(
-        "streamlined", description="G33: streamlined (once) or traditional (every round)"
-    )
-    # suppression half (issue 8)
-    suppression: SuppressionHouseRules = SuppressionHouseRules()
-
-    @model_validator(mode="after")
-    def _sane(self) -> GraydawnHouseRules:
-        if self.close_range_divisor < self.medium_range_divisor:
-            raise ValueError("close_range_divisor must be at least medium_range_divisor")
-        return self
+@per_object
+def content_key(model: BaseModel) -> str:
+    """A frozen model (a situation, the house rules) named by content, every field's value, for
+    the keys of sub-rules kept across enumerations (``dice.derive(..., keep=True)``): equal
+    models share results, a changed number never does. Computed once per object."""
+    return f"{type(model).__name__}:{model.model_dump_json()}"

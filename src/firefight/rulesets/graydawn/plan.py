@@ -58,8 +58,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
     """All modifiers of G04-G05, G24-G28, G31, G36-G39, named with source and rule (S03)."""
     h = sit.house
     a, t, spec = sit.attacker, sit.target, sit.attack
-    w = a.weapon
-    assert w is not None
+    w = a.armed()
     mode = spec.mode
     am: list[Modifier] = []
     dm: list[Modifier] = []

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firefight.errors import InputError
-from firefight.rulesets.graydawn.models import GraydawnHouseRules, Weapon
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import Weapon
 
 BAND_NAMES = ("close", "medium", "long", "extreme", "double extreme", "quadruple extreme")
 CLOSE, MEDIUM, LONG, EXTREME = 0, 1, 2, 3
@@ -39,7 +40,7 @@ class RangeBand:
         return 0 if self.point_blank else self.effective + 1
 
 
-def raw_band(distance: float, listed: int, house: GraydawnHouseRules) -> int:
+def raw_band(distance: float, listed: int, house: GraydawnHouse) -> int:
     """The band of ``distance`` before any shift (0 close .. 5 quadruple extreme, 6 beyond)."""
     edges = (
         listed / house.close_range_divisor,
@@ -62,7 +63,7 @@ def range_band(
     bracing: bool,
     use_scope: bool,
     point_blank: bool,
-    house: GraydawnHouseRules,
+    house: GraydawnHouse,
     source: str = "attack.range_m",
 ) -> RangeBand:
     """The effective band of a ranged shot, or one clear line if it cannot be taken."""

@@ -18,7 +18,6 @@ from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Note, Transcript
 from firefight.dice import NATURAL_ONE, DiceSource
 from firefight.errors import InputError
-from firefight.rulesets.graydawn import memo
 from firefight.rulesets.graydawn.checks import D10X, roll_over
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.situation import AttackSituation
@@ -39,8 +38,7 @@ def _ref(sit: AttackSituation) -> int:
 
 def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:
     h = sit.house
-    w = sit.attacker.weapon
-    assert w is not None
+    w = sit.attacker.armed()
     spec = sit.attack.reload
     base = _ref(sit) + sit.attacker.skill(w.skill)
     if spec.method == "only_action":
@@ -75,7 +73,8 @@ def reload_outcome(sit: AttackSituation, dice: DiceSource) -> ReloadOutcome:
             )
             return ok, NATURAL_ONE in roll.tags and not ok
 
-        ok, fumble = memo.derive(dice, "reload check", run, ("reload", base, penalty))
+        key = ("reload", base, penalty, h.reload_tn)
+        ok, fumble = dice.derive("reload check", run, key, keep=True)
         if fumble:
             dice.record(Note("fumble: the magazine is dropped or the weapon jams", "G40"))
         return ReloadOutcome(ok, w.magazine if ok else 0, fumble)

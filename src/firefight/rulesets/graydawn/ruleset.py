@@ -15,14 +15,14 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.transcript import Transcript
 from firefight.core.turns import ScenarioSpec, Turns
-from firefight.rulesets.graydawn.attack import attack_odds, resolve_attack
-from firefight.rulesets.graydawn.models import GraydawnHouseRules
+from firefight.rulesets.graydawn.attack import resolve_attack
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.odds import attack_odds, suppression_odds
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
-from firefight.rulesets.graydawn.suppression import (
+from firefight.rulesets.graydawn.suppression_round import resolve_suppression
+from firefight.rulesets.graydawn.suppression_situation import (
     SuppressionSituation,
     load_suppression,
-    resolve_suppression,
-    suppression_odds,
 )
 
 
@@ -52,10 +52,10 @@ SUPPRESSION = SituationKind(
 )
 
 
-class Graydawn(Ruleset[AttackSituation | SuppressionSituation, GraydawnHouseRules]):
+class Graydawn(Ruleset[AttackSituation | SuppressionSituation, GraydawnHouse]):
     id: ClassVar[str] = "graydawn"
     title: ClassVar[str] = "X-Com: Gray Dawn (CP2020 variant)"
-    house_model: ClassVar[type[HouseRules]] = GraydawnHouseRules
+    house_model: ClassVar[type[HouseRules]] = GraydawnHouse
     kinds = (ATTACK, SUPPRESSION)
     #: Scenario keys beyond the engine's: extra catalog files, and the side that ambushes (G35).
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs", "ambush")

@@ -16,13 +16,8 @@ from firefight.core.catalog import Catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.validation import check_name, shown
 from firefight.errors import InputError
-from firefight.rulesets.graydawn.models import (
-    LOCATIONS,
-    Combatant,
-    GraydawnHouseRules,
-    Location,
-    Model,
-)
+from firefight.rulesets.graydawn.house import GraydawnHouse
+from firefight.rulesets.graydawn.models import LOCATIONS, Combatant, Location, Model
 
 FireMode = Literal[
     "single", "aimed", "centre_of_mass", "burst", "full_auto", "melee", "explosion", "reload"
@@ -107,7 +102,7 @@ class AttackSituation(Model):
     attack: AttackSpec = AttackSpec()
     luck: Luck = Luck()
     catalogs: tuple[str, ...] = ()
-    house: GraydawnHouseRules = GraydawnHouseRules()
+    house: GraydawnHouse = GraydawnHouse()
 
     @model_validator(mode="after")
     def _consistent(self) -> AttackSituation:
@@ -235,13 +230,8 @@ def combatant_entry(raw: Any, catalog: Catalog, source: str) -> Any:
     return out
 
 
-def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules) -> AttackSituation:
-    """Validate an attack situation; catalog names become full tables first."""
-    if "house" in data:
-        raise InputError(
-            f"{source}: field house: house rules come from a separate file",
-            tip="move them to a TOML file and pass --house FILE",
-        )
+def file_catalog(data: Mapping[str, Any], source: str) -> Catalog:
+    """The package catalog (G41) plus a file's ``catalogs = [...]`` (paths relative to it)."""
     extra = data.get("catalogs", ())
     if not isinstance(extra, list | tuple) or not all(isinstance(x, str) for x in extra):
         raise InputError(
@@ -249,7 +239,17 @@ def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouseRules)
             tip='e.g. catalogs = ["my_guns.toml"]',
         )
     relative = Path(source).parent if source and Path(source).exists() else None
-    catalog = load_catalog("firefight.rulesets.graydawn", extra, relative)
+    return load_catalog("firefight.rulesets.graydawn", extra, relative)
+
+
+def load_attack(data: Mapping[str, Any], source: str, house: GraydawnHouse) -> AttackSituation:
+    """Validate an attack situation; catalog names become full tables first."""
+    if "house" in data:
+        raise InputError(
+            f"{source}: field house: house rules come from a separate file",
+            tip="move them to a TOML file and pass --house FILE",
+        )
+    catalog = file_catalog(data, source)
     prepared = dict(data)
     for side in ("attacker", "target"):
         if side in prepared:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from firefight.dice import DiceSource
-from firefight.rulesets.graydawn.suppression_models import SuppressionHouseRules
+from firefight.rulesets.graydawn.house import SuppressionHouse
+
+if TYPE_CHECKING:
+    from firefight.rulesets.graydawn.suppression import CheckResult
 
 StanceName = Literal["moving", "active_cover", "full_cover", "bracing", "panic"]
 
@@ -52,7 +55,7 @@ class SuppressionState:
     """What suppression has done to one combatant this round (G10, G11, G13, G15)."""
 
     levels: int = 0
-    check: str = "none"  # none, pass, fail, fumble, panic (G10)
+    check: CheckResult = "none"  # G10
     penalty: int = 0  # the penalty on each of its actions this round (G10, G11, G32)
     hits_taken: int = 0  # hits from the fire so far this round (G11, G29, G30)
     rounds_fired_at: int = 0  # the cap on those hits (G11)
@@ -92,9 +95,9 @@ def start_round(states: dict[str, SuppressionState]) -> None:
 # ------------------------------------------------------------------------------------------------
 # G31 rounds, turns and several actions
 # ------------------------------------------------------------------------------------------------
-def turn_of_round(round_number: int, rules: SuppressionHouseRules | None = None) -> int:
+def turn_of_round(round_number: int, rules: SuppressionHouse | None = None) -> int:
     """G31: rounds 1-10 are turn 1, 11-20 turn 2 (death saves and bleeding count turns)."""
-    per = (rules or SuppressionHouseRules()).rounds_per_turn
+    per = (rules or SuppressionHouse()).rounds_per_turn
     return (round_number - 1) // per + 1
 
 
@@ -104,11 +107,11 @@ def actions_counted(moves: int, other_actions: int) -> int:
 
 
 def multi_action_penalty(
-    moves: int, other_actions: int, rules: SuppressionHouseRules | None = None
+    moves: int, other_actions: int, rules: SuppressionHouse | None = None
 ) -> int:
     """G31/G34: -3 per action beyond the first, on *every* action that round (as a positive
     penalty: 2 moves + a shot -> 3; 3 moves + a shot -> 6)."""
-    per = (rules or SuppressionHouseRules()).extra_action_penalty
+    per = (rules or SuppressionHouse()).extra_action_penalty
     return per * max(0, actions_counted(moves, other_actions) - 1)
 
 
@@ -132,9 +135,9 @@ def metres_moved(moves: int, ma: int) -> int:
 # ------------------------------------------------------------------------------------------------
 # G32 stances and G35 flanking / ambush
 # ------------------------------------------------------------------------------------------------
-def penalty_multiplier(stance: StanceName, rules: SuppressionHouseRules | None = None) -> int:
+def penalty_multiplier(stance: StanceName, rules: SuppressionHouse | None = None) -> int:
     """G32: a bracing stance doubles suppression penalties."""
-    r = rules or SuppressionHouseRules()
+    r = rules or SuppressionHouse()
     return r.bracing_penalty_multiplier if stance == "bracing" else 1
 
 
@@ -174,9 +177,9 @@ def defence_skill_applies(
     return not ((suppressed or full_cover) and aimed_attack)
 
 
-def flanked_tn_reduction(rules: SuppressionHouseRules | None = None) -> int:
+def flanked_tn_reduction(rules: SuppressionHouse | None = None) -> int:
     """G35: under the TN system a flanked/suppressed target is one range category easier (-5)."""
-    return (rules or SuppressionHouseRules()).flanked_tn_reduction
+    return (rules or SuppressionHouse()).flanked_tn_reduction
 
 
 def flushed_result(can_reach_cover_in_one_move: bool) -> Literal["shift", "panic"]:
@@ -192,10 +195,10 @@ def initiative_modifiers(
     *,
     pistol: bool = False,
     ambusher_first_round: bool = False,
-    rules: SuppressionHouseRules | None = None,
+    rules: SuppressionHouse | None = None,
 ) -> int:
     """G33: pistols +3; members of an ambushing force +3 in the first round."""
-    r = rules or SuppressionHouseRules()
+    r = rules or SuppressionHouse()
     return (r.pistol_initiative_bonus if pistol else 0) + (
         r.ambush_initiative_bonus if ambusher_first_round else 0
     )
@@ -226,9 +229,9 @@ def reroll_keep_higher(dice: DiceSource, current: int, ref: int, modifiers: int 
     return max(current, roll_initiative(dice, ref, modifiers, "re-roll"))
 
 
-def tactics_allies(check_total: int, rules: SuppressionHouseRules | None = None) -> int:
+def tactics_allies(check_total: int, rules: SuppressionHouse | None = None) -> int:
     """G33: a tactics check at TN 10 lets 1 ally re-roll initiative, +1 per full 5 over."""
-    r = rules or SuppressionHouseRules()
+    r = rules or SuppressionHouse()
     if check_total < r.tactics_tn:
         return 0
     return 1 + (check_total - r.tactics_tn) // r.tactics_points_per_ally
