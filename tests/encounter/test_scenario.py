@@ -93,3 +93,30 @@ def test_a_ruleset_without_encounters_is_refused(tmp_path) -> None:  # type: ign
     )
     with pytest.raises(InputError, match="does not run whole fights"):
         read_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("example", "other"),
+    [
+        ("warfare2d20/small_duel", "graydawn"),
+        ("dragonwarriors2/goblin_duel", "warfare2d20"),
+        ("graydawn/knife_duel_exact", "quality_d100"),
+        ("tactical_d20/knife_duel", "dragonwarriors2"),
+        ("quality_d100/small_duel", "tactical_d20"),
+    ],
+)
+def test_a_turn_structure_refuses_another_rulesets_house_rules(example: str, other: str) -> None:
+    """Never silently the text's defaults in place of house rules it cannot read."""
+    import dataclasses
+    from pathlib import Path
+
+    from firefight.errors import FirefightError
+    from firefight.rulesets import get_ruleset
+
+    ruleset, name = example.split("/")
+    scenario = read_scenario(
+        Path(__file__).parents[2] / "examples" / ruleset / "encounters" / f"{name}.toml"
+    )
+    foreign = dataclasses.replace(scenario.spec, house=get_ruleset(other).house_model())
+    with pytest.raises(FirefightError, match="house"):
+        get_ruleset(ruleset).encounter(foreign)

@@ -56,7 +56,9 @@ class GraydawnTurns(Turns):
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
         house = spec.house
-        self.house = house if isinstance(house, GraydawnHouse) else GraydawnHouse()
+        if not isinstance(house, GraydawnHouse):  # the engine loads the ruleset's model
+            raise spec.fail("house", "not graydawn house rules")
+        self.house = house
         entries = read_entries(spec, self.house)
         self.entries: dict[str, Entry] = {e.name: e for e in entries}
         self.index = {e.name: i for i, e in enumerate(entries)}
