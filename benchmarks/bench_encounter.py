@@ -8,6 +8,7 @@ machine's load: run it on a quiet machine; ratios measured in one run are steadi
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -26,7 +27,7 @@ from firefight.encounter import Encounter, Engine, fight, load_record, read_scen
 from firefight.encounter.fight import play, policy_rng
 
 sys.path.insert(0, str(Path(__file__).parent))
-from perfdoc import write_table
+from perfdoc import ENV, process_ms, write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -42,13 +43,47 @@ def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
     return 1000 * statistics.median(times)
 
 
-def process_ms(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
+CLI = [sys.executable, "-m", "firefight.cli.app"]
+
+
+def act_rows(runs: int) -> list[tuple[str, str, str, str]]:
+    """One step on a saved warfare2d20 duel as a whole process (`encounter act` with the first
+    legal action, and `encounter auto --steps 1`), CPU times beside `python -c 'import numpy'`."""
+    duel = EX / "warfare2d20" / "encounters" / "duel.toml"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        start, file = Path(tmp) / "start.json", Path(tmp) / "act.json"
+        cmd = [*CLI, "encounter", "start", str(duel), "--save", str(start), "--seed", "1"]
+        subprocess.run(cmd, check=True, capture_output=True, env=ENV)
+        listed = subprocess.run(
+            [*CLI, "encounter", "actions", str(start), "--json"],
+            check=True,
+            capture_output=True,
+            env=ENV,
+        )
+        action = json.loads(listed.stdout)[0]["id"]
+
+        def restore() -> None:
+            file.write_bytes(start.read_bytes())
+
+        numpy_ms = process_ms([sys.executable, "-c", "import numpy"], runs)[0]
+        for what, args in (
+            ("act", ["act", str(file), action, "--seed", "2"]),
+            ("auto", ["auto", str(file), "--steps", "1", "--seed", "2"]),
+        ):
+            ms = process_ms([*CLI, "encounter", *args], runs, restore)[0]
+            shown = " ".join(["encounter", *args]).replace(str(file), "FILE")
+            rows.append(
+                (
+                    f"`{shown}` on a started warfare2d20 duel as a whole process, CPU time "
+                    "(user + sys) vs `python -c 'import numpy'`",
+                    "<= 2.5x" if what == "act" else "report",
+                    f"{ms:.0f} ms vs {numpy_ms:.0f} ms: {ms / numpy_ms:.2f}x",
+                    f"firefight {shown}",
+                )
+            )
+            print(f"{shown}: {rows[-1][2]}", flush=True)
+    return rows
 
 
 def engine(path: Path, **kw: object) -> Engine:
@@ -75,7 +110,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    parser.add_argument(
+        "--only",
+        choices=["startup"],
+        help="run one part and print it (never writes): startup = the whole-process act rows",
+    )
     args = parser.parse_args()
+    if args.only == "startup":
+        act_rows(3 if args.quick else 10)
+        return
     q = args.quick
     rows: list[tuple[str, str, str, str]] = []
 
@@ -121,54 +164,7 @@ def main() -> None:
             f"{load_ms:.0f} ms",
             "load_record(FILE)",
         )
-        start = Path(tmp) / "act.json"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "firefight.cli.app",
-                "encounter",
-                "start",
-                str(duel),
-                "--save",
-                str(start),
-                "--seed",
-                "1",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        runs = 3 if q else 10
-        numpy_ms = process_ms([sys.executable, "-c", "import numpy"], runs)
-        act_ms = []
-        for i in range(runs):
-            copy = Path(tmp) / f"act{i}.json"
-            copy.write_bytes(start.read_bytes())
-            act_ms.append(
-                process_ms(
-                    [
-                        sys.executable,
-                        "-m",
-                        "firefight.cli.app",
-                        "encounter",
-                        "auto",
-                        str(copy),
-                        "--steps",
-                        "1",
-                        "--seed",
-                        "2",
-                    ],
-                    1,
-                )
-            )
-        act = statistics.median(act_ms)
-        row(
-            "`encounter auto FILE --steps 1` (one act) as a whole process vs `python -c 'import "
-            "numpy'`",
-            "<= 2.5x",
-            f"{act:.0f} ms vs {numpy_ms:.0f} ms: {act / numpy_ms:.1f}x",
-            "firefight encounter auto FILE --steps 1",
-        )
+    rows += act_rows(3 if q else 10)
 
     for rid, name, n_ref, n_fast, goal in (
         ("warfare2d20", "duel.toml", 300, 200_000, 100),
