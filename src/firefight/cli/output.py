@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import sys
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,7 @@ from firefight.errors import InputError
 __all__ = [
     "MAX_TABLE_ROWS",
     "percent",
+    "plain_lines",
     "plot_bars",
     "print_json",
     "probability",
@@ -47,6 +52,56 @@ def probability(p: Fraction, limit: int = 24) -> str:
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
+
+
+#: What rich reads as an emoji code (``:smile:``), which it would replace.
+_EMOJI = re.compile(r":\S*:")
+
+
+def plain_lines(lines: Sequence[str]) -> bool:
+    """Print ``lines`` exactly as rich's ``Console().print(line, markup=False)`` would, without
+    importing rich (about 50 ms of a short command), where that is certain: the output is not a
+    terminal (rich adds no style codes) and every line is printable ASCII with no emoji code and
+    fits the width rich wraps at. Returns False, having printed nothing, otherwise."""
+    width = _plain_width()
+    if width is None or not all(
+        len(line) <= width and line.isascii() and line.isprintable() and not _EMOJI.search(line)
+        for line in lines
+    ):
+        return False
+    sys.stdout.write("".join(f"{line}\n" for line in lines))
+    sys.stdout.flush()
+    return True
+
+
+def _plain_width() -> int | None:
+    """The width rich's Console wraps at when it writes plain text (rich's own rules: the
+    ``TTY_COMPATIBLE`` and ``FORCE_COLOR`` variables, then ``isatty``; ``COLUMNS``, else the
+    first terminal among stdin, stdout, stderr, else 80); None when rich would write to a
+    terminal, or on a platform or in a shell (Windows, Jupyter) with rules of its own."""
+    env = os.environ
+    tty = env.get("TTY_COMPATIBLE", "")
+    if tty == "1" or os.name == "nt" or "IPython" in sys.modules:
+        return None
+    if tty != "0":
+        force = env.get("FORCE_COLOR")
+        if force:
+            return None
+        if force is None:
+            try:
+                if sys.stdout.isatty():
+                    return None
+            except ValueError:
+                return None
+    columns = env.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns) if columns.isascii() and int(columns) > 0 else None
+    for fd in (0, 1, 2):
+        try:
+            return os.get_terminal_size(fd).columns or 80
+        except (AttributeError, ValueError, OSError):
+            pass
+    return 80
 
 
 def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], title: str) -> Path:
