@@ -17,7 +17,9 @@ import shlex
 import subprocess
 import sys
 import typing
+from contextlib import nullcontext
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -45,8 +47,11 @@ def _fixed_fresh_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
-def typer_route(argv: list[str]) -> tuple[int, bytes, bytes]:
-    res = CliRunner().invoke(commands.app, argv)
+def typer_route(argv: list[str], rich_only: bool = False) -> tuple[int, bytes, bytes]:
+    """Typer's route; ``rich_only``: every line printed by rich itself (no plain printing), so
+    that the quick route's plain printing is held to rich's bytes."""
+    with mock.patch.object(output, "_plain_width", lambda: None) if rich_only else nullcontext():
+        res = CliRunner().invoke(commands.app, argv)
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     return res.exit_code, res.stdout_bytes, res.stderr_bytes
 
@@ -66,11 +71,13 @@ def quick_route(argv: list[str]) -> tuple[int, bytes, bytes]:
         return code, out.getvalue(), err.getvalue()
 
 
-def same_both_ways(argv: list[str], files: list[Path]) -> tuple[int, bytes, bytes]:
+def same_both_ways(
+    argv: list[str], files: list[Path], rich_only: bool = False
+) -> tuple[int, bytes, bytes]:
     """Run ``argv`` on Typer's route, then (the files put back) on the quick route; assert the
     same output, exit code and files after. Returns Typer's result."""
     before = {f: f.read_bytes() if f.exists() else None for f in files}
-    slow = typer_route(argv)
+    slow = typer_route(argv, rich_only)
     after_slow = {f: f.read_bytes() if f.exists() else None for f in files}
     for f, data in before.items():
         if data is None:
@@ -83,7 +90,8 @@ def same_both_ways(argv: list[str], files: list[Path]) -> tuple[int, bytes, byte
     return slow
 
 
-def test_every_documented_quick_line_prints_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rich_only", [False, True], ids=["same code", "rich"])
+def test_every_documented_quick_line_prints_the_same(tmp_path: Path, rich_only: bool) -> None:
     taken = 0
     for _, line in COMMANDS:
         argv = shlex.split(line.replace("/tmp/", f"{tmp_path}/"))[1:]
@@ -95,7 +103,7 @@ def test_every_documented_quick_line_prints_the_same(tmp_path: Path) -> None:
                 assert typer_route(argv)[0] == 0, line
             continue
         files = [Path(w) for w in argv if w.startswith(str(tmp_path))]
-        assert same_both_ways(argv, files)[0] == 0, line
+        assert same_both_ways(argv, files, rich_only)[0] == 0, line
         taken += 1
     assert taken >= 40
 
@@ -141,7 +149,7 @@ def test_every_documented_quick_line_prints_the_same(tmp_path: Path) -> None:
     ],
 )
 def test_quick_lines_print_the_same(line: str) -> None:
-    same_both_ways(shlex.split(line), [])
+    same_both_ways(shlex.split(line), [], rich_only=True)
 
 
 @pytest.fixture
@@ -167,9 +175,12 @@ def saved(tmp_path: Path) -> Path:
         ["encounter auto FILE --steps 0", "encounter actions nosuch.json"],
     ],
 )
-def test_quick_encounter_lines_print_and_save_the_same(saved: Path, lines: list[str]) -> None:
+@pytest.mark.parametrize("rich_only", [False, True], ids=["same code", "rich"])
+def test_quick_encounter_lines_print_and_save_the_same(
+    saved: Path, lines: list[str], rich_only: bool
+) -> None:
     for line in lines:
-        same_both_ways(shlex.split(line.replace("FILE", str(saved))), [saved])
+        same_both_ways(shlex.split(line.replace("FILE", str(saved))), [saved], rich_only)
 
 
 @pytest.mark.parametrize(
@@ -369,7 +380,7 @@ def test_plain_lines_print_what_rich_prints(monkeypatch: pytest.MonkeyPatch) -> 
         ({"TTY_COMPATIBLE": "1"}, False),
         ({"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"}, True),
         ({"COLUMNS": "0"}, False),
-        ({"COLUMNS": "5"}, False),
+        ({"COLUMNS": "5"}, True),
     ],
 )
 def test_plain_lines_leave_terminals_to_rich(
@@ -397,3 +408,46 @@ def test_plain_lines_on_a_terminal_leave_it_to_rich(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(sys, "stdout", Tty())
     assert not output.plain_lines(["seed 1"])
     assert sys.stdout.getvalue() == ""
+
+
+class _NoRich:
+    """Stands in for rich's console: notes whether TextConsole handed it anything."""
+
+    used = False
+
+    def print(self, *args: object, **kwargs: object) -> None:
+        self.used = True
+
+    def rule(self, *args: object, **kwargs: object) -> None:
+        self.used = True
+
+
+def test_text_console_prints_what_rich_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random lines (markup or not, long words, runs of spaces, brackets, tags) and rules at
+    random widths: wherever TextConsole prints itself, rich prints the same bytes."""
+    rng = random.Random(11)
+    pieces = ["ab", "x" * 12, " ", "  ", "[bold]", "[/bold]", "[dim]", "[/dim]", "[5, 6]", ":"]
+    pieces += ["round 1", "(W01)", "->", "`firefight encounter`", "é", "\\", "[/x]", "-"]
+    plain = 0
+    for _ in range(600):
+        width = rng.choice(["80", "30", "12", "9", "101"])
+        monkeypatch.setenv("COLUMNS", width)
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 14)))
+        markup, rule = rng.random() < 0.6, rng.random() < 0.2
+        monkeypatch.setattr(sys, "stdout", io.StringIO())
+        console = output.TextConsole()
+        console._rich = fallback = _NoRich()
+        console.rule(text, style="dim") if rule else console.print(text, markup=markup)
+        mine = not fallback.used
+        ours = sys.stdout.getvalue()
+        monkeypatch.setattr(sys, "stdout", io.StringIO())
+        reference = Console(highlight=False)
+        try:
+            reference.rule(text, style="dim") if rule else reference.print(text, markup=markup)
+        except Exception:  # rich refuses some markup: TextConsole must have left it to rich
+            assert not mine, text
+            continue
+        if mine:
+            plain += 1
+            assert ours == sys.stdout.getvalue(), (width, text, markup, rule)
+    assert plain > 150
