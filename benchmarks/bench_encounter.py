@@ -10,6 +10,7 @@ measured in one run are steadier than times.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -29,7 +30,7 @@ from firefight.encounter import Encounter, Engine, fight, load_record, read_scen
 from firefight.encounter.fight import play, policy_rng
 
 sys.path.insert(0, str(Path(__file__).parent))
-from perfdoc import write_table
+from perfdoc import ENV, process_ms, write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -49,13 +50,47 @@ def median_ms(fn, runs: int) -> float:  # type: ignore[no-untyped-def]
     return 1000 * statistics.median(times)
 
 
-def process_ms(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
+CLI = [sys.executable, "-m", "firefight.cli.app"]
+
+
+def act_rows(runs: int) -> list[tuple[str, str, str, str]]:
+    """One step on a saved warfare2d20 duel as a whole process (`encounter act` with the first
+    legal action, and `encounter auto --steps 1`), CPU times beside `python -c 'import numpy'`."""
+    duel = EX / "warfare2d20" / "encounters" / "duel.toml"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        start, file = Path(tmp) / "start.json", Path(tmp) / "act.json"
+        cmd = [*CLI, "encounter", "start", str(duel), "--save", str(start), "--seed", "1"]
+        subprocess.run(cmd, check=True, capture_output=True, env=ENV)
+        listed = subprocess.run(
+            [*CLI, "encounter", "actions", str(start), "--json"],
+            check=True,
+            capture_output=True,
+            env=ENV,
+        )
+        action = json.loads(listed.stdout)[0]["id"]
+
+        def restore() -> None:
+            file.write_bytes(start.read_bytes())
+
+        numpy_ms = process_ms([sys.executable, "-c", "import numpy"], runs)[0]
+        for what, args in (
+            ("act", ["act", str(file), action, "--seed", "2"]),
+            ("auto", ["auto", str(file), "--steps", "1", "--seed", "2"]),
+        ):
+            ms = process_ms([*CLI, "encounter", *args], runs, restore)[0]
+            shown = " ".join(["encounter", *args]).replace(str(file), "FILE")
+            rows.append(
+                (
+                    f"`{shown}` on a started warfare2d20 duel as a whole process, CPU time "
+                    "(user + sys) vs `python -c 'import numpy'`",
+                    "<= 2.5x" if what == "act" else "report",
+                    f"{ms:.0f} ms vs {numpy_ms:.0f} ms: {ms / numpy_ms:.2f}x",
+                    f"firefight {shown}",
+                )
+            )
+            print(f"{shown}: {rows[-1][2]}", flush=True)
+    return rows
 
 
 def engine(path: Path, **kw: object) -> Engine:
@@ -83,12 +118,19 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
     parser.add_argument(
-        "--only", nargs="+", choices=ROWS, help="just these rows (never writes the doc)"
+        "--only",
+        nargs="+",
+        choices=(*ROWS, "startup"),
+        help="just these rows (never writes the doc); startup = the whole-process act rows",
     )
     parser.add_argument(
         "--cpu", action="store_true", help="CPU time for the in-process rows (a loaded machine)"
     )
     args = parser.parse_args()
+    if args.only and "startup" in args.only:
+        act_rows(3 if args.quick else 10)
+        if args.only == ["startup"]:
+            return
     q = args.quick
     clock = time.process_time if args.cpu else time.perf_counter
 
@@ -133,8 +175,7 @@ def main() -> None:
 
 
 def records(row: Row, q: bool) -> None:
-    """Undo, reopening a record, one whole-process `encounter auto` step."""
-    duel = EX / "warfare2d20" / "encounters" / "duel.toml"
+    """Undo, reopening a record, and the whole-process `encounter act` / `auto` rows."""
     big = EX / "quality_d100" / "encounters" / "caravan.toml"  # random play: 200+ steps
     enc = long_record(big, 200)
     undo_ms = median_ms(lambda: (enc.undo(), enc.redo()), 50)
@@ -162,54 +203,8 @@ def records(row: Row, q: bool) -> None:
             f"{load_ms:.0f} ms",
             "load_record(FILE)",
         )
-        start = Path(tmp) / "act.json"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "firefight.cli.app",
-                "encounter",
-                "start",
-                str(duel),
-                "--save",
-                str(start),
-                "--seed",
-                "1",
-            ],
-            check=True,
-            capture_output=True,
-        )
-        runs = 3 if q else 10
-        numpy_ms = process_ms([sys.executable, "-c", "import numpy"], runs)
-        act_ms = []
-        for i in range(runs):
-            copy = Path(tmp) / f"act{i}.json"
-            copy.write_bytes(start.read_bytes())
-            act_ms.append(
-                process_ms(
-                    [
-                        sys.executable,
-                        "-m",
-                        "firefight.cli.app",
-                        "encounter",
-                        "auto",
-                        str(copy),
-                        "--steps",
-                        "1",
-                        "--seed",
-                        "2",
-                    ],
-                    1,
-                )
-            )
-        act = statistics.median(act_ms)
-        row(
-            "`encounter auto FILE --steps 1` (one act) as a whole process vs `python -c 'import "
-            "numpy'`",
-            "<= 2.5x",
-            f"{act:.0f} ms vs {numpy_ms:.0f} ms: {act / numpy_ms:.1f}x",
-            "firefight encounter auto FILE --steps 1",
-        )
+    for act_row in act_rows(3 if q else 10):
+        row(*act_row)
 
 
 #: The fast path's rows: group for ``--only``, ruleset, scenario, reference and fast-path fights,

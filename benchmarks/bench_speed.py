@@ -18,7 +18,8 @@ Fraction table in both tools first.
   same arithmetic and a plain-Python loop.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
-of docs/performance.md; ``--no-write`` only prints; ``--quick`` fewer repetitions).
+of docs/performance.md; ``--no-write`` only prints; ``--only startup`` runs and prints the
+whole-process rows alone).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import argparse
 import os
 import platform
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -39,9 +39,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_dice import write_section  # noqa: E402
+from perfdoc import ENV, process_ms  # noqa: E402
 
 SECTION = "## Speed where users wait (issue 14)"
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 KEEP_POOLS = [(10, 6, 3), (20, 10, 5), (8, 12, 4), (12, 8, 6)]
 
@@ -159,19 +159,6 @@ def big_rows(runs: int) -> tuple[list[float], float, float, float]:
     print(f"1000d6: {statistics.median(first) / 1e3:.1f} / {statistics.median(warm) / 1e3:.1f} ms")
     print(f"200d20: firefight {ff200 / 1e3:.1f} ms, icepool {ip200 / 1e3:.0f} ms")
     return first, statistics.median(warm), ff200, ip200
-
-
-def process_ms(args: list[str], runs: int) -> tuple[float, float]:
-    """Median CPU time (user + sys) and median wall time (ms) of a whole process."""
-    cpus, walls = [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(args, capture_output=True, env=ENV, check=True, cwd=ROOT)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(cpus) * 1e3, statistics.median(walls) * 1e3
 
 
 CLI = [sys.executable, "-c", "from firefight.cli.app import main; main()"]
@@ -360,29 +347,7 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         f"- `200d20` exact, fresh query: firefight **{ff200 / 1e3:.1f} ms**, icepool "
         f"{ip200 / 1e3:.0f} ms: **{ip200 / ff200:.0f}x** (goal >= 100x).",
         "",
-        f"### Whole processes (median of {args.startup_runs})",
-        "",
-        "| command | CPU (user + sys) | wall | ratio of CPU times |",
-        "|---|---:|---:|---:|",
-    ]
-    base_pass, base_np = st["python -c pass"][0], st['python -c "import numpy"'][0]
-    goals = {
-        "firefight --help": ("python -c pass", base_pass, 4.0),
-        "firefight roll 2d20 --seed 1": ("import numpy", base_np, 1.5),
-        "firefight odds warfare2d20 examples/warfare2d20/b_ak47_ambush.toml": (
-            "import numpy",
-            base_np,
-            2.5,
-        ),
-        "first answer, firefight": ("icepool's", st["first answer, icepool"][0], 1.0),
-    }
-    for cmd, (cpu, wall) in st.items():
-        ratio = ""
-        if cmd in goals:
-            ref, base, goal = goals[cmd]
-            ratio = f"{cpu / base:.2f}x {ref} (goal <= {goal:g}x)"
-        lines.append(f"| `{cmd}` | {cpu:.0f} ms | {wall:.0f} ms | {ratio} |")
-    lines += [
+        *startup_table(st, args.startup_runs),
         "",
         f'First answer: `python -c "{FIRST_FF}"` against `python -c "{FIRST_IP}"`.',
         "",
@@ -420,6 +385,34 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def startup_table(st: dict[str, tuple[float, float]], runs: int) -> list[str]:
+    """The whole-process rows, each command's CPU time beside its goal's ratio."""
+    lines = [
+        f"### Whole processes (median of {runs})",
+        "",
+        "| command | CPU (user + sys) | wall | ratio of CPU times |",
+        "|---|---:|---:|---:|",
+    ]
+    base_pass, base_np = st["python -c pass"][0], st['python -c "import numpy"'][0]
+    goals = {
+        "firefight --help": ("python -c pass", base_pass, 4.0),
+        "firefight roll 2d20 --seed 1": ("import numpy", base_np, 1.5),
+        "firefight odds warfare2d20 examples/warfare2d20/b_ak47_ambush.toml": (
+            "import numpy",
+            base_np,
+            2.5,
+        ),
+        "first answer, firefight": ("icepool's", st["first answer, icepool"][0], 1.0),
+    }
+    for cmd, (cpu, wall) in st.items():
+        ratio = ""
+        if cmd in goals:
+            ref, base, goal = goals[cmd]
+            ratio = f"{cpu / base:.2f}x {ref} (goal <= {goal:g}x)"
+        lines.append(f"| `{cmd}` | {cpu:.0f} ms | {wall:.0f} ms | {ratio} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="processes per fresh query")
@@ -427,7 +420,15 @@ def main() -> None:
     parser.add_argument("--odds-runs", type=int, default=3, help="processes per example")
     parser.add_argument("--sample-n", type=int, default=4_000_000, help="draws per sample")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--only",
+        choices=["startup"],
+        help="run one part and print it (never writes): startup = the whole-process rows",
+    )
     args = parser.parse_args()
+    if args.only == "startup":
+        print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
+        return
     data: dict[str, object] = {
         "sampling": sampling_rates(args.sample_n),
         "attacks": attack_rates(args.sample_n),

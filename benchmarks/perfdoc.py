@@ -1,11 +1,51 @@
-"""Shared by the benchmarks: write one section of docs/performance.md, keep the others."""
+"""Shared by the benchmarks: time whole processes; write one section of docs/performance.md,
+keep the others."""
 
 from __future__ import annotations
 
+import os
 import re
+import resource
+import statistics
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "performance.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "performance.md"
+
+#: The environment of timed child processes: this tree's sources, with their bytecode cached as
+#: an installed package has it (under PYTHONDONTWRITEBYTECODE every process would compile every
+#: firefight module again, while numpy's and the other packages' bytecode is cached).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPATH"] = str(ROOT / "src")
+
+
+def process_ms(
+    args: list[str], runs: int, before: Callable[[], None] | None = None
+) -> tuple[float, float]:
+    """Median CPU time (user + sys of the child) and median wall time, in ms, of a whole
+    process run ``runs`` times after one untimed run (bytecode and file caches filled).
+
+    CPU time is what to compare on a shared machine: other jobs stretch the wall time.
+    ``before`` runs ahead of every run (e.g. to restore a file the command changes).
+    """
+    cpus, walls = [], []
+    for i in range(runs + 1):
+        if before is not None:
+            before()
+        start_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(args, capture_output=True, env=ENV, check=True, cwd=ROOT)
+        wall = time.perf_counter() - start
+        end_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if i:
+            walls.append(wall)
+            cpus.append(
+                end_cpu.ru_utime - start_cpu.ru_utime + end_cpu.ru_stime - start_cpu.ru_stime
+            )
+    return statistics.median(cpus) * 1e3, statistics.median(walls) * 1e3
 
 
 def write_section(heading: str, text: str) -> None:

@@ -1,479 +1,324 @@
-"""The ``firefight`` command line (Typer + Rich).
+"""The ``firefight`` entry point: the commands people wait for run without building Typer's app.
 
-Commands import the library lazily so ``firefight --help`` starts fast. Every command runs inside
-:func:`~firefight.cli.errors.user_errors`: a mistake the user can fix is one line and exit 2.
+Typer costs more than most commands' own work (Typer and its click, a pydantic ``TypeAdapter`` for
+every parameter of the command it runs), so :func:`main` tries a quick path first: ``firefight
+--help`` and the everyday commands (``roll``, ``dist``, ``attack``, ``suppress``, ``odds``,
+``encounter act|actions|auto|show|undo|redo``) when every word is plain: known options given as
+``--name value``, values that read one way only (whole numbers in ASCII digits, paths, text not
+starting with ``-``), the right number of arguments. It calls the very functions the Typer
+commands call, with the values Typer would give them. Anything else (another command, a
+command's ``--help``, ``--name=value``, ``--``, a missing or extra word, a narrow terminal for the
+help) goes to the Typer app in :mod:`firefight.cli.commands`, which also words every usage error.
+``tests/cli/test_quick_path.py`` holds the two routes to identical output.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Any
 
-import typer
+if TYPE_CHECKING:
+    from firefight.core.ruleset import Command
 
-from firefight.cli.errors import FORMATS, OneLineGroup, user_errors
+#: Option kinds: a flag, or a value read as text, a whole number or a path; ``*`` repeatable.
+Options = dict[str, str]
+#: What a quick command receives: its arguments and its options (name -> value), converted.
+Run = Callable[[list[Any], dict[str, Any]], None]
 
-app = typer.Typer(
-    name="firefight",
-    cls=OneLineGroup,
-    help=(
-        "Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice. "
-        f"Situation, catalog and house-rule files are TOML; {FORMATS}."
+RESOLVE: Options = {
+    "--seed": "int",
+    "--dice": "text",
+    "--set": "text*",
+    "--house": "path",
+    "--json": "flag",
+}
+
+
+def _roll(args: list[Any], opts: dict[str, Any]) -> None:
+    from firefight.cli import dice_commands
+
+    dice_commands.roll(args[0], opts.get("--seed"), "--json" in opts)
+
+
+def _dist(args: list[Any], opts: dict[str, Any]) -> None:
+    from firefight.cli import dice_commands
+
+    dice_commands.dist(args[0], "--json" in opts, opts.get("--plot"))
+
+
+def _resolve(kind: Command) -> Run:
+    def run(args: list[Any], opts: dict[str, Any]) -> None:
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.resolve(
+            args[0],
+            args[1],
+            opts.get("--seed"),
+            opts.get("--dice"),
+            opts.get("--set") or [],
+            opts.get("--house"),
+            "--json" in opts,
+            kind,
+        )
+
+    return run
+
+
+def _odds(args: list[Any], opts: dict[str, Any]) -> None:
+    from firefight.cli import ruleset_commands
+
+    ruleset_commands.odds(
+        args[0],
+        args[1],
+        opts.get("--set") or [],
+        opts.get("--house"),
+        "--json" in opts,
+        opts.get("--plot"),
+    )
+
+
+def _encounter(name: str, *options: str) -> Run:
+    """``encounter NAME FILE ...``: the saved file, then the arguments and options in the
+    order :mod:`firefight.cli.encounter_commands` takes them (flags as booleans)."""
+
+    def run(args: list[Any], opts: dict[str, Any]) -> None:
+        from firefight.cli import encounter_commands
+
+        values = [opts.get(o, False) if o == "--json" else opts.get(o) for o in options]
+        getattr(encounter_commands, name)(*args, *values)
+
+    return run
+
+
+#: The quick path's commands: their words, argument kinds, options, and what they call (the same
+#: as the Typer command of :mod:`firefight.cli.commands`; a test compares the two).
+QUICK: dict[tuple[str, ...], tuple[tuple[str, ...], Options, Run]] = {
+    ("roll",): (("text",), {"--seed": "int", "--json": "flag"}, _roll),
+    ("dist",): (("text",), {"--json": "flag", "--plot": "path"}, _dist),
+    ("attack",): (("text", "path"), RESOLVE, _resolve("attack")),
+    ("suppress",): (("text", "path"), RESOLVE, _resolve("suppress")),
+    ("odds",): (
+        ("text", "path"),
+        {"--set": "text*", "--house": "path", "--json": "flag", "--plot": "path"},
+        _odds,
     ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+    ("encounter", "act"): (
+        ("path", "text"),
+        {"--seed": "int", "--dice": "text"},
+        _encounter("act", "--seed", "--dice"),
+    ),
+    ("encounter", "actions"): (("path",), {"--json": "flag"}, _encounter("actions", "--json")),
+    ("encounter", "auto"): (
+        ("path",),
+        {"--steps": "int", "--seed": "int"},
+        _encounter("auto", "--steps", "--seed"),
+    ),
+    ("encounter", "show"): (("path",), {"--json": "flag"}, _encounter("show", "--json")),
+    ("encounter", "undo"): (("path",), {}, _encounter("undo")),
+    ("encounter", "redo"): (("path",), {}, _encounter("redo")),
+}
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-SeedOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--seed",
-        min=0,
-        metavar="N",
-        help="Seed for the program's dice, 0 or more (same seed, same rolls).",
-    ),
-]
-DiceOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--dice",
-        metavar="FACES",
-        help="Faces the table rolled, in transcript order, e.g. 4,8,11,4 (instead of --seed).",
-    ),
-]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--set",
-        metavar="KEY=VALUE",
-        help="Override a field of the file, e.g. target.armour=none (repeatable).",
-    ),
-]
-HouseOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--house",
-        metavar="FILE",
-        help="TOML file of house rules (numbers the text fixes); see examples/<ruleset>/house/.",
-    ),
-]
-PlotOpt = Annotated[
-    Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save a bar chart as PNG.")
-]
-RulesetArg = Annotated[
-    str, typer.Argument(metavar="RULESET", help="Ruleset id (see `firefight rulesets`).")
-]
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help=f"Situation file (TOML); {FORMATS}.")]
+#: The longest whole number the quick path reads (every parser reads these the same way).
+MAX_DIGITS = 18
 
 
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import PackageNotFoundError, version
+def _value(word: str, kind: str) -> Any:
+    """``word`` as Typer would pass it for ``kind``, or None when the quick path leaves it to
+    Typer (its conversion or refusal)."""
+    if not word or word.startswith("-"):
+        return None
+    kind = kind.rstrip("*")
+    if kind == "int":
+        if len(word) > MAX_DIGITS or not all("0" <= c <= "9" for c in word):
+            return None
+        return int(word)
+    if kind == "path":
+        # Typer refuses an existing file it may not read with its own words.
+        if os.path.exists(word) and not os.access(word, os.R_OK):
+            return None
+        return Path(word)
+    return word
 
+
+def quick_command(argv: Sequence[str]) -> Callable[[], None] | None:
+    """The command line as a call to its command function, or None for Typer's app."""
+    if os.name == "nt" or any(k.endswith("_COMPLETE") for k in os.environ):
+        return None  # Windows expands wildcards in click; shell completion is click's
+    for n in (2, 1):
+        entry = QUICK.get(tuple(argv[:n]))
+        if entry is not None:
+            break
+    else:
+        return None
+    kinds, options, run = entry
+    args: list[Any] = []
+    opts: dict[str, Any] = {}
+    words = iter(argv[n:])
+    for word in words:
+        if not word.startswith("-"):
+            if len(args) == len(kinds) or (value := _value(word, kinds[len(args)])) is None:
+                return None
+            args.append(value)
+            continue
+        kind = options.get(word)
+        if kind is None:
+            return None
+        if kind == "flag":
+            opts[word] = True
+            continue
+        value = _value(next(words, ""), kind)
+        if value is None or (word in opts and not kind.endswith("*")):
+            return None
+        if kind.endswith("*"):
+            opts.setdefault(word, []).append(value)
+        else:
+            opts[word] = value
+    if len(args) != len(kinds):
+        return None
+    return lambda: run(args, opts)
+
+
+# ---------------------------------------------------------------------------------- --help
+
+#: ``firefight --help`` below its usage line, as Typer renders it 78 columns wide (in a terminal
+#: of 80 columns or more, or when the output is not a terminal); a test renders it with Typer.
+HELP = """
+  Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds,
+  dice. Situation, catalog and house-rule files are TOML; file formats:
+  docs/rules/<ruleset>.md and examples/<ruleset>/.
+
+Options:
+  --version  Show the version and exit.
+  --help     Show this message and exit.
+
+Commands:
+  roll       Roll a dice expression and show every die (kept, dropped,...
+  dist       Exact distribution of a dice expression: value, probability,...
+  attack     Resolve one attack with a transcript of every roll and...
+  suppress   Resolve suppressing fire (and the target's check) with a...
+  odds       Exact odds of a situation, from the same rule code that...
+  table      Render a ruleset's rule table from the rules (e.g.
+  rulesets   List the rulesets firefight implements.
+  fight      One whole fight to the end, narrated round by round with...
+  simulate   Who wins, how often, in how many rounds, and who falls: many...
+  sweep      Win rates over a grid of changed scenario fields, one...
+  serve      The GM's web tracker: encounters in a database, a GM page...
+  encounter  Run a fight one step at a time, saved between calls (for a...
+"""
+
+#: Click's help width: the terminal's columns less 2, at most 78.
+HELP_WIDTH = 78
+
+
+def program_name() -> str:
+    """The name click shows in ``Usage:``: the script's file name, or ``python -m MODULE``."""
+    main_module = sys.modules["__main__"]
+    path = sys.argv[0]
+    package = getattr(main_module, "__package__", None)
+    if package in (None, ""):
+        return os.path.basename(path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = package if name == "__main__" else f"{package}.{name}"
+    return f"python -m {module.lstrip('.')}"
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
         try:
-            print(f"firefight {version('firefight')}")
-        except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            print("firefight (not installed)")
-        raise typer.Exit()
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
-@app.callback()
-def _main(
-    show_version: Annotated[
-        bool,
-        typer.Option(
-            "--version", is_eager=True, callback=_version, help="Show the version and exit."
-        ),
-    ] = False,
-) -> None:
-    """Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice."""
+def quick_help() -> str | None:
+    """``firefight --help`` as Typer prints it, when its width is the usual one."""
+    usage = f"Usage: {program_name()} [OPTIONS] COMMAND [ARGS]..."
+    if terminal_columns() < HELP_WIDTH + 2 or len(usage) > HELP_WIDTH:
+        return None
+    return usage + "\n" + HELP
 
 
-@app.command()
-def roll(
-    expr: Annotated[
-        str,
-        typer.Argument(
-            metavar="EXPR",
-            help="Dice expression, e.g. 2d20, d10x+11, pm6, 4d6kh3 (docs/dice.md).",
-        ),
-    ],
-    seed: SeedOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Roll a dice expression and show every die (kept, dropped, exploded)."""
-    with user_errors():
-        from firefight.cli import dice_commands
-
-        dice_commands.roll(expr, seed, as_json)
+# ---------------------------------------------------------------------------------- main
 
 
-@app.command()
-def dist(
-    expr: Annotated[
-        str,
-        typer.Argument(metavar="EXPR", help="Dice expression, e.g. abs(2d20-2d20) (docs/dice.md)."),
-    ],
-    as_json: JsonOpt = False,
-    plot: PlotOpt = None,
-) -> None:
-    """Exact distribution of a dice expression: value, probability, percent, "X or more"."""
-    with user_errors():
-        from firefight.cli import dice_commands
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point: the quick path, else the Typer app."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--help"] and (text := quick_help()) is not None:
+        sys.stdout.write(text)
+        return
+    command = quick_command(argv)
+    if command is None:
+        from firefight.cli.commands import app
 
-        dice_commands.dist(expr, as_json, plot)
+        app(argv)
+        return
+    import gc
 
-
-@app.command()
-def attack(
-    ruleset: RulesetArg,
-    file: FileArg,
-    seed: SeedOpt = None,
-    dice: DiceOpt = None,
-    set_: SetOpt = None,
-    house: HouseOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Resolve one attack with a transcript of every roll and modifier."""
-    with user_errors():
-        from firefight.cli import ruleset_commands
-
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "attack")
+    # Almost every object a short command creates belongs to a module (numpy, pydantic, the
+    # rules) and lives until exit; its rule code leaves little cyclic garbage (a few thousand
+    # objects for the slowest example odds). Python's collector would walk them all again and
+    # again while they are imported, and once more at exit: collect less often, and freeze
+    # what exists at the end so that exit does not walk it (a fifth of a short command's time).
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+    try:
+        run_quick(command)
+    finally:
+        gc.freeze()
 
 
-@app.command()
-def suppress(
-    ruleset: Annotated[
-        str, typer.Argument(metavar="RULESET", help="Ruleset id with suppression rules.")
-    ],
-    file: Annotated[
-        Path, typer.Argument(metavar="FILE", help=f"Suppression situation file (TOML); {FORMATS}.")
-    ],
-    seed: SeedOpt = None,
-    dice: DiceOpt = None,
-    set_: SetOpt = None,
-    house: HouseOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Resolve suppressing fire (and the target's check) with a transcript."""
-    with user_errors():
-        from firefight.cli import ruleset_commands
-
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "suppress")
+#: The garbage collector's first threshold while a quick command runs (Python's default: 700).
+GC_THRESHOLD = 10_000
 
 
-@app.command()
-def odds(
-    ruleset: RulesetArg,
-    file: FileArg,
-    set_: SetOpt = None,
-    house: HouseOpt = None,
-    as_json: JsonOpt = False,
-    plot: PlotOpt = None,
-) -> None:
-    """Exact odds of a situation, from the same rule code that resolves it."""
-    with user_errors():
-        from firefight.cli import ruleset_commands
+def run_quick(command: Callable[[], None]) -> None:
+    """Run a quick command as click runs Typer's: one-line user errors (exit 2), Ctrl-C exit
+    130, a closed pipe exit 1 without a traceback."""
+    from firefight.cli.errors import user_errors
 
-        ruleset_commands.odds(ruleset, file, set_ or [], house, as_json, plot)
-
-
-@app.command()
-def table(
-    ruleset: Annotated[
-        str, typer.Argument(metavar="RULESET", help="Ruleset id with a rule table (quality_d100).")
-    ],
-    rows: Annotated[
-        str | None,
-        typer.Option("--rows", metavar="FROM-TO", help="Rows to show, e.g. 1-100 or 40-60."),
-    ] = None,
-    printed: Annotated[
-        bool, typer.Option("--printed", help="Show the text's printed reading where it differs.")
-    ] = False,
-    house: HouseOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Render a ruleset's rule table from the rules (e.g. the success quality table)."""
-    with user_errors():
-        from firefight.cli import ruleset_commands
-
-        ruleset_commands.show_table(ruleset, rows, printed, house, as_json)
+    try:
+        with user_errors():
+            command()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stdout = _QuietFlush(sys.stdout)
+        sys.stderr = _QuietFlush(sys.stderr)
+        sys.exit(1)
 
 
-@app.command()
-def rulesets(as_json: JsonOpt = False) -> None:
-    """List the rulesets firefight implements."""
-    with user_errors():
-        from firefight.cli import ruleset_commands
+class _QuietFlush:
+    """A stream whose flush ignores a closed pipe (as click's ``PacifyFlushWrapper``), so the
+    interpreter's last flush at exit prints nothing."""
 
-        ruleset_commands.list_rulesets(as_json)
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
 
+    def flush(self) -> None:
+        with contextlib.suppress(BrokenPipeError):
+            self.wrapped.flush()
 
-ScenarioArg = Annotated[
-    Path, typer.Argument(help="Scenario file (TOML; see docs/encounters.md).", metavar="SCENARIO")
-]
-RecordArg = Annotated[
-    Path, typer.Argument(help="Saved encounter (from `encounter start`).", metavar="FILE")
-]
-PolicyOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--policy",
-        help="SIDE=NAME: who chooses for a side (first, random, aggressive, cautious). Repeatable.",
-    ),
-]
-MaxRoundsOpt = Annotated[
-    int | None, typer.Option("--max-rounds", help="Stop the fight after this many rounds.")
-]
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.wrapped, attr)
 
 
-@app.command()
-def fight(
-    scenario: ScenarioArg,
-    seed: SeedOpt = None,
-    policy: PolicyOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    set_: SetOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """One whole fight to the end, narrated round by round with every action's transcript."""
-    with user_errors():
-        from firefight.cli import encounter_commands
+def __getattr__(name: str) -> Any:
+    """``app`` (the Typer app) is built on first use, not when this module is imported."""
+    if name == "app":
+        from firefight.cli.commands import app
 
-        encounter_commands.fight(scenario, seed, policy or [], max_rounds, set_ or [], as_json)
-
-
-@app.command()
-def simulate(
-    scenario: ScenarioArg,
-    n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="How many fights (default 10,000).")
-    ] = None,
-    seed: SeedOpt = None,
-    policy: PolicyOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    set_: SetOpt = None,
-    exact: Annotated[
-        bool,
-        typer.Option("--exact", help="Solve the fight exactly (small fights, fixed policies)."),
-    ] = False,
-    reference: Annotated[
-        bool, typer.Option("--reference", help="Play fight by fight (slow; for checking).")
-    ] = False,
-    workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes (default: all cores for big runs).")
-    ] = None,
-    as_json: JsonOpt = False,
-    plot: PlotOpt = None,
-) -> None:
-    """Who wins, how often, in how many rounds, and who falls: many fights, or exactly."""
-    with user_errors():
-        from firefight.cli import simulate_commands
-
-        simulate_commands.run(
-            scenario,
-            n,
-            seed,
-            policy or [],
-            max_rounds,
-            set_ or [],
-            exact,
-            reference,
-            workers,
-            as_json,
-            plot,
-        )
-
-
-@app.command()
-def sweep(
-    scenario: ScenarioArg,
-    vary: Annotated[
-        list[str],
-        typer.Option(
-            "--vary",
-            help="PATH=VALUES: a field and its values, a range (10..16, 0..30:5) or a list "
-            "(leather,chain,plate); PATH like combatants.Rolf.attack. Repeatable.",
-        ),
-    ],
-    n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="Fights per cell (default 10,000).")
-    ] = None,
-    seed: SeedOpt = None,
-    exact: Annotated[
-        bool, typer.Option("--exact", help="Solve each cell exactly (small fights).")
-    ] = False,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="PATH=VALUE: a fixed change, addressed like --vary."),
-    ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the table: FILE.parquet or FILE.csv.")
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option("--plot", help="PNG: lines with 95% bands (one field), heatmaps (two)."),
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option("--scheduler", help="A Dask scheduler's address (default: a local cluster)."),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", help="Local cluster processes (default: cores).")
-    ] = None,
-    no_cluster: Annotated[
-        bool, typer.Option("--no-cluster", help="Run the cells in this process (tiny sweeps).")
-    ] = False,
-    timeout: Annotated[
-        float | None,
-        typer.Option("--timeout", help="Seconds to wait for the scheduler (default 10)."),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Win rates over a grid of changed scenario fields, one simulate per cell, on Dask."""
-    with user_errors():
-        from firefight.cli import sweep_commands
-
-        sweep_commands.run(
-            scenario,
-            vary,
-            n,
-            seed,
-            exact,
-            set_ or [],
-            out,
-            plot,
-            scheduler,
-            workers,
-            no_cluster,
-            timeout,
-            as_json,
-        )
-
-
-@app.command()
-def serve(
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            metavar="PATH_OR_URL",
-            help="SQLite file or SQLAlchemy URL (default: tracker.sqlite3 in the user's data "
-            "folder, $XDG_DATA_HOME/firefight).",
-        ),
-    ] = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
-    examples: Annotated[
-        Path | None,
-        typer.Option("--examples", help="Folder of example scenarios (default: the bundled ones)."),
-    ] = None,
-) -> None:
-    """The GM's web tracker: encounters in a database, a GM page and a players' page."""
-    with user_errors():
-        from firefight.cli import serve_commands
-
-        serve_commands.serve(db, host, port, examples)
-
-
-encounter_app = typer.Typer(
-    help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(encounter_app, name="encounter")
-
-
-@encounter_app.command("start")
-def encounter_start(
-    scenario: ScenarioArg,
-    save: Annotated[Path, typer.Option("--save", help="File to save the encounter in (JSON).")],
-    seed: SeedOpt = None,
-    policy: PolicyOpt = None,
-    max_rounds: MaxRoundsOpt = None,
-    set_: SetOpt = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace an existing --save file.")
-    ] = False,
-) -> None:
-    """Start an encounter: roll round 1's initiative and save it."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.start(scenario, save, seed, policy or [], max_rounds, set_ or [], force)
-
-
-@encounter_app.command("actions")
-def encounter_actions(file: RecordArg, as_json: JsonOpt = False) -> None:
-    """The legal actions of whoever acts now, with ids and exact odds previews."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.actions(file, as_json)
-
-
-@encounter_app.command("act")
-def encounter_act(
-    file: RecordArg,
-    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
-    seed: SeedOpt = None,
-    dice: DiceOpt = None,
-) -> None:
-    """Resolve one action on the program's dice (--seed) or the table's (--dice), and save."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.act(file, action_id, seed, dice)
-
-
-@encounter_app.command("auto")
-def encounter_auto(
-    file: RecordArg,
-    steps: Annotated[
-        int | None, typer.Option("--steps", help="Stop after this many steps (default: the end).")
-    ] = None,
-    seed: SeedOpt = None,
-) -> None:
-    """Let the sides' policies choose, on the program's dice, and save."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.auto(file, steps, seed)
-
-
-@encounter_app.command("undo")
-def encounter_undo(file: RecordArg) -> None:
-    """Take back the last step (it can be redone)."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.undo(file)
-
-
-@encounter_app.command("redo")
-def encounter_redo(file: RecordArg) -> None:
-    """Play an undone step again, on the same faces."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.redo(file)
-
-
-@encounter_app.command("show")
-def encounter_show(file: RecordArg, as_json: JsonOpt = False) -> None:
-    """Round, whose turn, every combatant's state, the last steps."""
-    with user_errors():
-        from firefight.cli import encounter_commands
-
-        encounter_commands.show(file, as_json)
-
-
-def main() -> None:
-    """Console-script entry point."""
-    app()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,7 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from firefight.cli.output import MAX_TABLE_ROWS, percent, plot_bars, print_json, probability
+from firefight.cli.output import (
+    MAX_TABLE_ROWS,
+    percent,
+    plain_lines,
+    plot_bars,
+    print_json,
+    probability,
+)
 from firefight.dice import SeededDice, parse, render_line, rolled_json
 from firefight.dice.limits import check_exact
 from firefight.errors import InputError
@@ -23,10 +30,13 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
     if as_json:
         print_json({"seed": seed, **rolled_json(rolled)})
         return
+    line = render_line(rolled)
+    if plain_lines([line, f"seed {seed}"]):
+        return
     from rich.console import Console
 
     console = Console()
-    console.print(render_line(rolled), markup=False, highlight=False)
+    console.print(line, markup=False, highlight=False)
     console.print(f"seed {seed}", style="dim", markup=False)
 
 

@@ -10,10 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
-from firefight.cli.output import print_json
+from firefight.cli.output import TextConsole, print_json
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     Encounter,
@@ -71,7 +68,7 @@ def fight(
 ) -> None:
     engine = _engine(scenario, policies, max_rounds, overrides)
     seed = fresh_seed() if seed is None else seed
-    console = Console(highlight=False)
+    console = TextConsole()
     dice = SeededDice(seed)
     enc = Encounter.begin(engine, dice)
     if not as_json:
@@ -85,7 +82,7 @@ def fight(
     _print_end(console, enc)
 
 
-def _narrator(console: Console) -> Callable[[Step], None]:
+def _narrator(console: TextConsole) -> Callable[[Step], None]:
     def narrate(step: Step) -> None:
         console.print(f"[bold]{step.label}[/bold]  [dim]({step.action})[/dim]")
         _print_lines(console, step.lines)
@@ -93,7 +90,7 @@ def _narrator(console: Console) -> Callable[[Step], None]:
     return narrate
 
 
-def _print_lines(console: Console, lines: tuple[str, ...]) -> None:
+def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
     for line in lines:
         if line.startswith("round "):
             console.rule(line, style="dim")
@@ -101,7 +98,7 @@ def _print_lines(console: Console, lines: tuple[str, ...]) -> None:
             console.print(f"    {line}", markup=False)
 
 
-def _print_end(console: Console, enc: Encounter) -> None:
+def _print_end(console: TextConsole, enc: Encounter) -> None:
     state = enc.state
     if state.ending == "terminated":
         verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
@@ -116,7 +113,9 @@ def _print_end(console: Console, enc: Encounter) -> None:
             console.print(f"after the fight: {line}", markup=False)
 
 
-def _print_combatants(console: Console, enc: Encounter) -> None:
+def _print_combatants(console: TextConsole, enc: Encounter) -> None:
+    from rich.table import Table
+
     entries = combatants_json(enc.engine, enc.state)
     table = Table(title="combatants", title_justify="left")
     table.add_column("name")
@@ -150,7 +149,7 @@ def start(
     dice = SeededDice(fresh_seed() if seed is None else seed)
     enc = Encounter.begin(engine, dice)
     save_record(enc, save)
-    console = Console(highlight=False)
+    console = TextConsole()
     _print_lines(console, enc.start_lines)
     console.print(f"saved to {save}", markup=False)
     _print_turn(console, enc)
@@ -173,7 +172,9 @@ def actions(file: Path, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    console = Console(highlight=False)
+    from rich.table import Table
+
+    console = TextConsole()
     table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
     table.add_column("id", no_wrap=True, overflow="fold")
     table.add_column("action")
@@ -199,7 +200,7 @@ def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> 
     dice = _dice(seed, dice_text)
     step = enc.act(action_id, dice, faces_of_this_step=True)
     save_record(enc, file)
-    console = Console(highlight=False)
+    console = TextConsole()
     console.print(f"[bold]{step.label}[/bold]")
     _print_lines(console, step.lines)
     _print_turn(console, enc)
@@ -222,7 +223,7 @@ def auto(file: Path, steps: int | None, seed: int | None) -> None:
     if enc.state.ending is not None:
         raise InputError(f"{file}: the fight is over ({enc.state.ending})", tip="undo a step")
     seed = fresh_seed() if seed is None else seed
-    console = Console(highlight=False)
+    console = TextConsole()
     play(enc, SeededDice(seed), policy_rng(seed), steps, _narrator(console))
     save_record(enc, file)
     _print_turn(console, enc)
@@ -232,7 +233,7 @@ def undo(file: Path) -> None:
     enc = load_record(file)
     step = enc.undo()
     save_record(enc, file)
-    console = Console(highlight=False)
+    console = TextConsole()
     console.print(f"undone: {step.label}", markup=False)
     _print_turn(console, enc)
 
@@ -241,7 +242,7 @@ def redo(file: Path) -> None:
     enc = load_record(file)
     step = enc.redo()
     save_record(enc, file)
-    console = Console(highlight=False)
+    console = TextConsole()
     console.print(f"redone: {step.label}", markup=False)
     _print_lines(console, step.lines)
     _print_turn(console, enc)
@@ -252,7 +253,7 @@ def show(file: Path, as_json: bool) -> None:
     if as_json:
         print_json(show_json(enc))
         return
-    console = Console(highlight=False)
+    console = TextConsole()
     spec = enc.engine.scenario.spec
     console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, {len(enc.steps)} steps)")
     for step in enc.steps[-5:]:
@@ -262,7 +263,7 @@ def show(file: Path, as_json: bool) -> None:
     _print_turn(console, enc)
 
 
-def _print_turn(console: Console, enc: Encounter) -> None:
+def _print_turn(console: TextConsole, enc: Encounter) -> None:
     state = enc.state
     if state.ending is not None:
         _print_end(console, enc)

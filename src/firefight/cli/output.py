@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import sys
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -13,7 +17,9 @@ from firefight.errors import InputError
 
 __all__ = [
     "MAX_TABLE_ROWS",
+    "TextConsole",
     "percent",
+    "plain_lines",
     "plot_bars",
     "print_json",
     "probability",
@@ -47,6 +53,156 @@ def probability(p: Fraction, limit: int = 24) -> str:
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
+
+
+#: What rich reads as an emoji code (``:smile:``), which it would replace.
+_EMOJI = re.compile(r":\S*:")
+
+
+def plain_lines(lines: Sequence[str]) -> bool:
+    """Print ``lines`` exactly as rich's ``Console().print(line, markup=False)`` would, without
+    importing rich (about 50 ms of a short command), where that is certain: the output is not a
+    terminal (rich adds no style codes) and every line is printable ASCII with no emoji code.
+    Returns False, having printed nothing, otherwise."""
+    console = TextConsole()
+    if any(console._plain(line, False) is None for line in lines):
+        return False
+    for line in lines:
+        console.print(line, markup=False)
+    return True
+
+
+class TextConsole:
+    """``rich.console.Console(highlight=False)`` for lines of text: it prints them itself where
+    rich would print plain text (see :func:`plain_lines`), wrapping and drawing rules as rich
+    does, and hands anything else (tables, a terminal, text it cannot vouch for) to rich,
+    imported then. ``tests/cli/test_quick_path.py`` holds both to the same bytes."""
+
+    def __init__(self) -> None:
+        self._width = _plain_width()
+        self._rich: Any = None
+
+    @property
+    def rich(self) -> Any:
+        """The rich console, made on first need."""
+        if self._rich is None:
+            from rich.console import Console
+
+            self._rich = Console(highlight=False)
+        return self._rich
+
+    def print(self, text: Any, *, markup: bool = True) -> None:
+        """``Console.print(text, markup=markup)``."""
+        plain = self._plain(text, markup)
+        if plain is None:
+            self.rich.print(text, markup=markup)
+        else:
+            assert self._width is not None
+            sys.stdout.write("".join(f"{line}\n" for line in _wrap(plain, self._width)))
+            sys.stdout.flush()
+
+    def rule(self, title: str, *, style: str) -> None:
+        """``Console.rule(title, style=style)``: the title centred in a line of "─"."""
+        plain = self._plain(title, True)
+        width = self._width
+        if not plain or width is None or len(plain) > width - 4:
+            self.rich.rule(title, style=style)
+            return
+        side = (width - len(plain)) // 2
+        right = "─" * min(side + 1, width - (side - 1) - len(plain))
+        line = f"{'─' * (side - 1)} {plain} {right}"[:width].ljust(width)
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def _plain(self, text: object, markup: bool) -> str | None:
+        """The text rich would print, or None: not a string, not printable ASCII, an emoji
+        code, markup other than whole ``[bold]``/``[dim]`` spans, or no plain width."""
+        if not isinstance(text, str) or self._width is None:
+            return None
+        if not (getattr(sys.stdout, "encoding", None) or "utf-8").lower().startswith("utf"):
+            return None
+        if markup:
+            tags = _TAG.findall(text)
+            spans = list(zip(tags[::2], tags[1::2], strict=False))
+            if "\\" in text or len(tags) % 2 or any(b != f"[/{a[1:]}" for a, b in spans):
+                return None
+            text = _TAG.sub("", text)
+            if "[" in text:
+                return None
+        if not (text.isascii() and text.isprintable()) or _EMOJI.search(text):
+            return None
+        return text
+
+
+#: The markup :class:`TextConsole` reads itself: whole spans of bold or dim.
+_TAG = re.compile(r"\[/?(?:bold|dim)\]")
+#: A word as rich wraps it: leading space, the word, the space after it.
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` cut into lines as rich's ``Text.wrap`` cuts printable ASCII (``divide_line``
+    with folding, then trailing space beyond the width dropped, then cropped)."""
+    breaks: list[int] = []
+    offset = 0
+    match = _WORD.match(text, 0)
+    while match is not None:
+        start, word = match.start(), match.group(0)
+        length = len(word.rstrip())
+        if width - offset >= length:
+            offset += len(word)
+        elif length > width:
+            pieces = [word[i : i + width] for i in range(0, len(word), width)]
+            for i, piece in enumerate(pieces):
+                if start:
+                    breaks.append(start)
+                if i == len(pieces) - 1:
+                    offset = len(piece)
+                else:
+                    start += len(piece)
+        elif offset and start:
+            breaks.append(start)
+            offset = len(word)
+        match = _WORD.match(text, match.end())
+    lines = []
+    for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True):
+        line = text[a:b]
+        if len(line) > width:
+            excess = len(line) - width
+            spaces = len(line) - len(line.rstrip())
+            line = line[: len(line) - min(spaces, excess)]
+        lines.append(line[:width])
+    return lines
+
+
+def _plain_width() -> int | None:
+    """The width rich's Console wraps at when it writes plain text (rich's own rules: the
+    ``TTY_COMPATIBLE`` and ``FORCE_COLOR`` variables, then ``isatty``; ``COLUMNS``, else the
+    first terminal among stdin, stdout, stderr, else 80); None when rich would write to a
+    terminal, or on a platform or in a shell (Windows, Jupyter) with rules of its own."""
+    env = os.environ
+    tty = env.get("TTY_COMPATIBLE", "")
+    if tty == "1" or os.name == "nt" or "IPython" in sys.modules:
+        return None
+    if tty != "0":
+        force = env.get("FORCE_COLOR")
+        if force:
+            return None
+        if force is None:
+            try:
+                if sys.stdout.isatty():
+                    return None
+            except ValueError:
+                return None
+    columns = env.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        return int(columns) if columns.isascii() and int(columns) > 0 else None
+    for fd in (0, 1, 2):
+        try:
+            return os.get_terminal_size(fd).columns or 80
+        except (AttributeError, ValueError, OSError):
+            pass
+    return 80
 
 
 def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], title: str) -> Path:

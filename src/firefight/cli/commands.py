@@ -1,0 +1,474 @@
+"""The ``firefight`` command line as a Typer app: every command, its options and its help.
+
+The entry point (:func:`firefight.cli.app.main`) builds this app only for what its quick path
+does not run. Commands import the library lazily, the command they run only. Every command runs
+inside :func:`~firefight.cli.errors.user_errors`: a mistake the user can fix is one line and
+exit 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from firefight.cli.errors import FORMATS, user_errors
+from firefight.cli.group import OneLineGroup
+
+app = typer.Typer(
+    name="firefight",
+    cls=OneLineGroup,
+    help=(
+        "Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice. "
+        f"Situation, catalog and house-rule files are TOML; {FORMATS}."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        metavar="N",
+        help="Seed for the program's dice, 0 or more (same seed, same rolls).",
+    ),
+]
+DiceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="FACES",
+        help="Faces the table rolled, in transcript order, e.g. 4,8,11,4 (instead of --seed).",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="Override a field of the file, e.g. target.armour=none (repeatable).",
+    ),
+]
+HouseOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--house",
+        metavar="FILE",
+        help="TOML file of house rules (numbers the text fixes); see examples/<ruleset>/house/.",
+    ),
+]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", metavar="FILE.png", help="Also save a bar chart as PNG.")
+]
+RulesetArg = Annotated[
+    str, typer.Argument(metavar="RULESET", help="Ruleset id (see `firefight rulesets`).")
+]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help=f"Situation file (TOML); {FORMATS}.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"firefight {version('firefight')}")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            print("firefight (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Tactical tabletop-RPG combat: resolve attacks with transcripts, exact odds, dice."""
+
+
+@app.command()
+def roll(
+    expr: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR",
+            help="Dice expression, e.g. 2d20, d10x+11, pm6, 4d6kh3 (docs/dice.md).",
+        ),
+    ],
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Roll a dice expression and show every die (kept, dropped, exploded)."""
+    with user_errors():
+        from firefight.cli import dice_commands
+
+        dice_commands.roll(expr, seed, as_json)
+
+
+@app.command()
+def dist(
+    expr: Annotated[
+        str,
+        typer.Argument(metavar="EXPR", help="Dice expression, e.g. abs(2d20-2d20) (docs/dice.md)."),
+    ],
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Exact distribution of a dice expression: value, probability, percent, "X or more"."""
+    with user_errors():
+        from firefight.cli import dice_commands
+
+        dice_commands.dist(expr, as_json, plot)
+
+
+@app.command()
+def attack(
+    ruleset: RulesetArg,
+    file: FileArg,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    set_: SetOpt = None,
+    house: HouseOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve one attack with a transcript of every roll and modifier."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "attack")
+
+
+@app.command()
+def suppress(
+    ruleset: Annotated[
+        str, typer.Argument(metavar="RULESET", help="Ruleset id with suppression rules.")
+    ],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help=f"Suppression situation file (TOML); {FORMATS}.")
+    ],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    set_: SetOpt = None,
+    house: HouseOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve suppressing fire (and the target's check) with a transcript."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "suppress")
+
+
+@app.command()
+def odds(
+    ruleset: RulesetArg,
+    file: FileArg,
+    set_: SetOpt = None,
+    house: HouseOpt = None,
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Exact odds of a situation, from the same rule code that resolves it."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.odds(ruleset, file, set_ or [], house, as_json, plot)
+
+
+@app.command()
+def table(
+    ruleset: Annotated[
+        str, typer.Argument(metavar="RULESET", help="Ruleset id with a rule table (quality_d100).")
+    ],
+    rows: Annotated[
+        str | None,
+        typer.Option("--rows", metavar="FROM-TO", help="Rows to show, e.g. 1-100 or 40-60."),
+    ] = None,
+    printed: Annotated[
+        bool, typer.Option("--printed", help="Show the text's printed reading where it differs.")
+    ] = False,
+    house: HouseOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Render a ruleset's rule table from the rules (e.g. the success quality table)."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.show_table(ruleset, rows, printed, house, as_json)
+
+
+@app.command()
+def rulesets(as_json: JsonOpt = False) -> None:
+    """List the rulesets firefight implements."""
+    with user_errors():
+        from firefight.cli import ruleset_commands
+
+        ruleset_commands.list_rulesets(as_json)
+
+
+ScenarioArg = Annotated[
+    Path, typer.Argument(help="Scenario file (TOML; see docs/encounters.md).", metavar="SCENARIO")
+]
+RecordArg = Annotated[
+    Path, typer.Argument(help="Saved encounter (from `encounter start`).", metavar="FILE")
+]
+PolicyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--policy",
+        help="SIDE=NAME: who chooses for a side (first, random, aggressive, cautious). Repeatable.",
+    ),
+]
+MaxRoundsOpt = Annotated[
+    int | None, typer.Option("--max-rounds", help="Stop the fight after this many rounds.")
+]
+
+
+@app.command()
+def fight(
+    scenario: ScenarioArg,
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One whole fight to the end, narrated round by round with every action's transcript."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.fight(scenario, seed, policy or [], max_rounds, set_ or [], as_json)
+
+
+@app.command()
+def simulate(
+    scenario: ScenarioArg,
+    n: Annotated[
+        int | None, typer.Option("-n", "--fights", help="How many fights (default 10,000).")
+    ] = None,
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    exact: Annotated[
+        bool,
+        typer.Option("--exact", help="Solve the fight exactly (small fights, fixed policies)."),
+    ] = False,
+    reference: Annotated[
+        bool, typer.Option("--reference", help="Play fight by fight (slow; for checking).")
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Processes (default: all cores for big runs).")
+    ] = None,
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """Who wins, how often, in how many rounds, and who falls: many fights, or exactly."""
+    with user_errors():
+        from firefight.cli import simulate_commands
+
+        simulate_commands.run(
+            scenario,
+            n,
+            seed,
+            policy or [],
+            max_rounds,
+            set_ or [],
+            exact,
+            reference,
+            workers,
+            as_json,
+            plot,
+        )
+
+
+@app.command()
+def sweep(
+    scenario: ScenarioArg,
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=VALUES: a field and its values, a range (10..16, 0..30:5) or a list "
+            "(leather,chain,plate); PATH like combatants.Rolf.attack. Repeatable.",
+        ),
+    ],
+    n: Annotated[
+        int | None, typer.Option("-n", "--fights", help="Fights per cell (default 10,000).")
+    ] = None,
+    seed: SeedOpt = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Solve each cell exactly (small fights).")
+    ] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="PATH=VALUE: a fixed change, addressed like --vary."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the table: FILE.parquet or FILE.csv.")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="PNG: lines with 95% bands (one field), heatmaps (two)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", help="A Dask scheduler's address (default: a local cluster)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local cluster processes (default: cores).")
+    ] = None,
+    no_cluster: Annotated[
+        bool, typer.Option("--no-cluster", help="Run the cells in this process (tiny sweeps).")
+    ] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", help="Seconds to wait for the scheduler (default 10)."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Win rates over a grid of changed scenario fields, one simulate per cell, on Dask."""
+    with user_errors():
+        from firefight.cli import sweep_commands
+
+        sweep_commands.run(
+            scenario,
+            vary,
+            n,
+            seed,
+            exact,
+            set_ or [],
+            out,
+            plot,
+            scheduler,
+            workers,
+            no_cluster,
+            timeout,
+            as_json,
+        )
+
+
+@app.command()
+def serve(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="PATH_OR_URL",
+            help="SQLite file or SQLAlchemy URL (default: tracker.sqlite3 in the user's data "
+            "folder, $XDG_DATA_HOME/firefight).",
+        ),
+    ] = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    examples: Annotated[
+        Path | None,
+        typer.Option("--examples", help="Folder of example scenarios (default: the bundled ones)."),
+    ] = None,
+) -> None:
+    """The GM's web tracker: encounters in a database, a GM page and a players' page."""
+    with user_errors():
+        from firefight.cli import serve_commands
+
+        serve_commands.serve(db, host, port, examples)
+
+
+encounter_app = typer.Typer(
+    help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(encounter_app, name="encounter")
+
+
+@encounter_app.command("start")
+def encounter_start(
+    scenario: ScenarioArg,
+    save: Annotated[Path, typer.Option("--save", help="File to save the encounter in (JSON).")],
+    seed: SeedOpt = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing --save file.")
+    ] = False,
+) -> None:
+    """Start an encounter: roll round 1's initiative and save it."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.start(scenario, save, seed, policy or [], max_rounds, set_ or [], force)
+
+
+@encounter_app.command("actions")
+def encounter_actions(file: RecordArg, as_json: JsonOpt = False) -> None:
+    """The legal actions of whoever acts now, with ids and exact odds previews."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.actions(file, as_json)
+
+
+@encounter_app.command("act")
+def encounter_act(
+    file: RecordArg,
+    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Resolve one action on the program's dice (--seed) or the table's (--dice), and save."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.act(file, action_id, seed, dice)
+
+
+@encounter_app.command("auto")
+def encounter_auto(
+    file: RecordArg,
+    steps: Annotated[
+        int | None, typer.Option("--steps", help="Stop after this many steps (default: the end).")
+    ] = None,
+    seed: SeedOpt = None,
+) -> None:
+    """Let the sides' policies choose, on the program's dice, and save."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.auto(file, steps, seed)
+
+
+@encounter_app.command("undo")
+def encounter_undo(file: RecordArg) -> None:
+    """Take back the last step (it can be redone)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.undo(file)
+
+
+@encounter_app.command("redo")
+def encounter_redo(file: RecordArg) -> None:
+    """Play an undone step again, on the same faces."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.redo(file)
+
+
+@encounter_app.command("show")
+def encounter_show(file: RecordArg, as_json: JsonOpt = False) -> None:
+    """Round, whose turn, every combatant's state, the last steps."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.show(file, as_json)
