@@ -97,8 +97,8 @@ def create_app(
     *,
     examples: Path | None = None,
     max_body: int = 1 << 20,
-    rate: float = 20.0,
-    burst: int = 60,
+    rate: float = 100.0,
+    burst: int = 300,
 ) -> FastAPI:
     """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios."""
     tracker = Tracker(store, examples)
