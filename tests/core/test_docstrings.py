@@ -20,12 +20,6 @@ import pytest
 import firefight.core
 import firefight.dice
 
-#: Modules another change of issue 18 is rewriting: ``dice/sources.py`` (the ``DiceSource``
-#: protocol's methods gain their docstrings there). Still checked, as an expected failure, so the
-#: run reports XPASS once it passes: then drop it from here. (``core/ruleset.py``, also being
-#: rewritten, passes already and is checked like any other module.)
-PENDING = {"firefight.dice.sources"}
-
 MODULES = sorted(
     [firefight.dice.__name__, firefight.core.__name__]
     + [
@@ -81,15 +75,7 @@ def _public(module: ModuleType) -> Iterator[str]:
             yield name  # (an alias such as Ruleset[Any, Any] is callable but has no doc of its own)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(m, marks=pytest.mark.xfail(reason="rewritten in another change"))
-        if m in PENDING
-        else m
-        for m in MODULES
-    ],
-)
+@pytest.mark.parametrize("name", MODULES)
 def test_public_members_have_docstrings(name: str) -> None:
     missing = list(_public(importlib.import_module(name)))
     assert missing == [], f"{name}: no docstring on {', '.join(missing)}"

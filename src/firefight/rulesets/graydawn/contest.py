@@ -15,6 +15,7 @@ from typing import Any
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
+from firefight.errors import present
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import Combatant, content_key
@@ -120,8 +121,7 @@ def _contest_parts(
             if tn is not None and not h.tn_dodge_replaces_tn:
                 defence = max(defence, tn)
         else:
-            assert tn is not None
-            defence = tn
+            defence = present(tn, "a defence without a roll needs a target number")
         log = not d.is_exact
         if log:
             d.record(
@@ -209,8 +209,7 @@ def _contest_parts(
 
         def defence_of(v: int) -> int:
             if not rolled_defence:
-                assert tn is not None
-                return tn
+                return present(tn, "a defence without a roll needs a target number")
             value = d_base + v
             return max(value, tn) if tn is not None and not h.tn_dodge_replaces_tn else value
 
@@ -287,8 +286,8 @@ def _contest_parts(
                 acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
                 continue
             if not rolled_defence:
-                assert tn is not None
-                c = Contest(max(floor, min(attack - tn, cap)), None, None, ap, tp)
+                fixed = present(tn, "a defence without a roll needs a target number")
+                c = Contest(max(floor, min(attack - fixed, cap)), None, None, ap, tp)
                 acc[c] = acc.get(c, 0) + wa
                 continue
             by_margin: dict[int, int] = {}

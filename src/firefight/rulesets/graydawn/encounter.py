@@ -259,8 +259,7 @@ class GraydawnTurns(Turns):
 
     # -- decisions ----------------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
-        assert state.acting is not None
-        f = state.combatant(state.acting)
+        f = state.combatant(state.decider())
         if state.phase == "declare":
             return declarations(self, state, f)
         if f.pending:
@@ -268,7 +267,7 @@ class GraydawnTurns(Turns):
         return turn_actions(self, state, f)
 
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
-        assert state.acting is not None
+        state.decider()  # someone is acting, or one line saying the state is damaged
         if state.phase == "declare":
             return self.advance(self._declare(state, action, dice), dice)
         state = resolve_turn(self, state, action, dice)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState
 from firefight.dice import DiceSource
+from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import resolve_hits
@@ -62,11 +63,11 @@ def resolve_turn(
         dice.record(StateChange(name, "weapon", "slung", "shouldered", "G39"))
         return state.with_combatant(dataclasses.replace(f, ready=True))
     if head in ("stabilise", "first_aid"):
-        assert target is not None
-        return _medic(t, state, f, state.combatant(target), head, dice)
+        patient = present(target, f"action {head} names no one to treat")
+        return _medic(t, state, f, state.combatant(patient), head, dice)
     if head == "break_grapple":
         return _break(t, state, f, dice)
-    assert target is not None
+    target = present(target, f"action {head} names no target")
     if head == "then":  # the committed rest of the turn (G31)
         state = state.with_combatant(dataclasses.replace(f, pending=f.pending[1:]))
         if not can_shoot(t, state.combatant(name)):
@@ -292,8 +293,7 @@ def _close_in(
 def _break(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
     """G38: breaking a grapple: a close-combat roll with brawling (no martial arts while
     holding a gun) against the grappler's."""
-    holder = f.grappled_by
-    assert holder is not None
+    holder = present(f.grappled_by, f"{f.name} is not grappled")
     h = state.combatant(holder)
     sit, cache = t.sits.attack(f, h, mode="melee", metres=1.0, grapple=True)
     c = contest(dice, sit, plan_attack(sit), 2, False, cache)

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from firefight.core.transcript import Modifier, Note
-from firefight.errors import InputError
+from firefight.errors import InputError, present
 from firefight.rulesets.graydawn.models import Combatant, wound_state
 from firefight.rulesets.graydawn.ranges import CLOSE, LONG, MEDIUM, RangeBand, range_band
 from firefight.rulesets.graydawn.situation import AttackSituation
@@ -123,7 +123,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
             )
         if spec.spread_targets > 1 or spec.spread_m:
             notes.append(Note(f"{rounds_at} of {rounds_fired} rounds at this target", "G28"))
-        assert band is not None
+        band = present(band, "a ranged attack needs a range band")
         step = h.full_auto_rounds_per_step
         if band.effective == CLOSE:
             am.append(
@@ -202,7 +202,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
     use_tn = spec.system == "tn" or t.mook
     dodges = spec.target_dodges if spec.target_dodges is not None else not t.mook
     if use_tn and not melee:
-        assert band is not None
+        band = present(band, "a ranged attack needs a range band")
         tn = h.range_tns[band.tn_index]
         notes.append(Note(f"range TN {tn} ({band.name})", "G05"))
         if t.stance.flanked or t.stance.ambushed or t.stance.suppressed:
@@ -257,7 +257,7 @@ def plan_attack(sit: AttackSituation) -> Plan:
                     _mod(f"target moving ({moves} moves)", move_bonus, "defence", t.name, "G34/G39")
                 )
             if use_tn:
-                assert band is not None
+                band = present(band, "a ranged attack needs a range band")
                 if band.point_blank:
                     dm.append(
                         _mod("point-blank dodge", h.point_blank_dodge, "defence", "range", "G05")

@@ -17,6 +17,7 @@ from firefight.core.house import house_events
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
 from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact_tagged
+from firefight.errors import present
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
 from firefight.rulesets.graydawn.models import content_key
@@ -203,8 +204,8 @@ def _lane_hits(dice: DiceSource, *, sit: SuppressionSituation, s: Shooter) -> in
 
 def _dive(sit: SuppressionSituation, dice: DiceSource) -> tuple[DiveResult, bool]:
     """G14: diving for cover from an area weapon -> ("half"/"full" damage, next action lost)."""
-    a, t, rules = sit.area, sit.target, sit.rules
-    assert a is not None
+    a = present(sit.area, "diving for cover (G14) needs an area attack")
+    t, rules = sit.target, sit.rules
     direct = a.distance_m <= rules.direct_hit_m
     if not a.dive:
         dice.record(Note(f"{t.name} does not dive: full blast", "G14"))
