@@ -62,6 +62,16 @@ def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_pa
     assert all({"id", "label", "odds"} <= set(a) for a in actions)
 
 
+def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
+    made = table.start(example="tactical_d20/knife_duel", seed=2)
+    listed = table.gm(made, "GET", "/actions").json()
+    for action in listed:
+        one = table.gm(made, "GET", "/odds", params={"action": action["id"]}).json()
+        assert one == action["odds"]
+    response = table.gm(made, "GET", "/odds", params={"action": "nope"})
+    assert response.status_code == 422 and "has no action 'nope'" in _detail(response)
+
+
 def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path) -> None:
     made = table.start(example="quality_d100/small_duel", seed=3)
     first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
@@ -135,7 +145,7 @@ def test_the_gm_token_reads_the_players_view_too(table: Table) -> None:
 
 def test_openapi_documents_the_routes(table: Table) -> None:
     paths = table.client.get("/openapi.json").json()["paths"]
-    for route in ("", "/actions", "/act", "/undo", "/redo", "/player"):
+    for route in ("", "/actions", "/odds", "/act", "/undo", "/redo", "/player", "/events"):
         assert f"/api/encounters/{{encounter_id}}{route}" in paths
     assert "/api/encounters" in paths
     assert table.client.get("/docs").status_code == 200

@@ -136,6 +136,12 @@ def create_app(
         the list alone, at once; a preview with very many branches can take seconds)."""
         return tracker.actions(encounter_id, odds)
 
+    @app.get("/api/encounters/{encounter_id}/odds", tags=["GM"])
+    def odds(encounter_id: GmId, action: str) -> dict[str, Any]:
+        """One action's exact odds preview (`?action=ID`), for a page that fills its list in
+        one action at a time."""
+        return tracker.odds(encounter_id, action)
+
     @app.get("/api/encounters/{encounter_id}/log", tags=["GM"])
     def log(encounter_id: GmId) -> dict[str, Any]:
         """The start's transcript and every step with its faces and transcript."""

@@ -19,10 +19,11 @@ import secrets
 import threading
 import tomllib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firefight.core.turns import Action, FightState
 from firefight.dice import ScriptedDice, SeededDice
 from firefight.dice.faces import parse_faces
 from firefight.encounter import Encounter, Engine, read_scenario, show_json
@@ -57,7 +58,8 @@ class _Open:
     version: int
     row: Row
     enc: Encounter
-    actions: list[dict[str, Any]] | None = None
+    #: Odds previews of this version's actions, by action id, as they are computed.
+    odds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class Tracker:
@@ -202,33 +204,42 @@ class Tracker:
             }
 
     def actions(self, encounter_id: str, odds: bool = True) -> list[dict[str, Any]]:
-        """The legal actions, each with its exact odds preview unless ``odds`` is false.
-
-        Previews are computed outside the encounter's lock (a heavy one must not hold up a step)
-        and kept until the next step.
-        """
+        """The legal actions, each with its exact odds preview unless ``odds`` is false."""
         with self._lock(encounter_id):
             held = self._load(encounter_id)
-            if held.enc.state.ending is not None:
-                return []
-            if held.actions is not None:
-                return held.actions if odds else [_bare(a) for a in held.actions]
-            engine, state, version = held.enc.engine, held.enc.state, held.version
-            listed = engine.legal_actions(state)
+            state = held.enc.state
+            listed = held.enc.engine.legal_actions(state) if state.ending is None else ()
         rows = [_bare_action(a) for a in listed]
-        if not odds:
-            return rows
-        # one preview computation per encounter at a time: a page refreshed while a heavy one
-        # runs waits for it rather than starting another
-        with self._lock(encounter_id, previews=True):
-            if held.actions is not None and held.version == version:
-                return held.actions
+        if odds:
             for row, action in zip(rows, listed, strict=True):
-                row["odds"] = engine.preview(state, action).to_json()
-            with self._lock(encounter_id):
-                if held.version == version:
-                    held.actions = rows
+                row["odds"] = self._odds(encounter_id, held, state, action)
         return rows
+
+    def odds(self, encounter_id: str, action_id: str) -> dict[str, Any]:
+        """One action's exact odds preview (a page fills its list in one action at a time)."""
+        with self._lock(encounter_id):
+            held = self._load(encounter_id)
+            state = held.enc.state
+            action = held.enc.engine.find_action(state, action_id)
+        return self._odds(encounter_id, held, state, action)
+
+    def _odds(
+        self, encounter_id: str, held: _Open, state: FightState, action: Action
+    ) -> dict[str, Any]:
+        """Computed outside the encounter's lock (a heavy preview must not hold up a step), one
+        at a time per encounter (a page refreshed while one runs waits for it), kept while
+        ``state`` is the encounter's."""
+        with self._lock(encounter_id, previews=True):
+            with self._lock(encounter_id):
+                found: dict[str, Any] | None = (
+                    held.odds.get(action.id) if held.enc.state is state else None
+                )
+            if found is None:
+                found = held.enc.engine.preview(state, action).to_json()
+                with self._lock(encounter_id):
+                    if held.enc.state is state:
+                        held.odds[action.id] = found
+        return found
 
     def player(self, encounter_id: str) -> dict[str, Any]:
         with self._lock(encounter_id):
@@ -302,7 +313,7 @@ class Tracker:
                 enc.steps, enc.states, enc.redo_stack = before
                 self._forget(encounter_id)
                 raise
-            held.version, held.actions = version, None
+            held.version, held.odds = version, {}
             state = _state_json(enc)
         self._notify(encounter_id, version)
         return state
@@ -410,10 +421,6 @@ def _bare_action(action: Any) -> dict[str, Any]:
         "target": action.target,
         "actor": action.actor,
     }
-
-
-def _bare(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if k != "odds"}
 
 
 def _state_json(enc: Encounter) -> dict[str, Any]:

@@ -5,6 +5,7 @@
   const base = `/api/encounters/${encodeURIComponent(link.id)}`;
   const error = document.getElementById("error");
   let busy = false;
+  let generation = 0;  // one per refresh: odds of an older refresh are not shown
 
   if (link.player) {
     const a = document.getElementById("player-link");
@@ -84,19 +85,21 @@
     renderActions(actions, state);
     document.getElementById("enemy-detail").value = settings.enemy_detail;
     document.body.dataset.steps = String(state.steps);
-    fillOdds(state.steps);
+    fillOdds(++generation);
   }
 
-  // The exact odds arrive after the list: a preview with very many branches can take a while.
-  async function fillOdds(steps) {
+  // The exact odds arrive after the list, one action at a time: most take milliseconds, a few
+  // (many-branched suppressing fire) take seconds.
+  async function fillOdds(mine) {
     const box = document.getElementById("actions");
     box.dataset.odds = "pending";
-    let actions;
-    try { actions = await call("GET", "/actions"); } catch (err) { error.textContent = err.message; return; }
-    if (document.body.dataset.steps !== String(steps)) return;
-    for (const action of actions) {
-      const row = box.querySelector(`[data-action="${CSS.escape(action.id)}"] .odds`);
-      if (row) row.textContent = Tracker.oddsText(action.odds);
+    for (const row of box.querySelectorAll("[data-action]")) {
+      let odds;
+      try {
+        odds = await call("GET", "/odds?action=" + encodeURIComponent(row.dataset.action));
+      } catch (err) { error.textContent = err.message; return; }
+      if (generation !== mine) return;  // the page was refreshed meanwhile
+      row.querySelector(".odds").textContent = Tracker.oddsText(odds);
     }
     box.dataset.odds = "ready";
   }
