@@ -3,9 +3,10 @@ example encounter, and how fast 20 connected players' pages all receive an updat
 
 The first figure is CPU time inside the tracker (``Tracker.act`` then ``Tracker.actions``, the
 database write included), per step, over the first steps of each example played on seeded dice
-by the first legal action; the worst step of each example is reported. The second starts a real
-``firefight serve`` process, connects 20 players' event streams, and times from the GM's POST to
-the moment every page has fetched its refreshed view.
+by the first legal action; the worst step of each example is reported. Each example runs in a
+child process, cut off after ``--cap`` seconds (a few graydawn previews run for minutes). The
+second starts a real ``firefight serve`` process, connects 20 players' event streams, and times
+from the GM's POST to the moment every page has fetched its refreshed view.
 
 Writes its section of docs/performance.md (``--no-write`` only prints).
 """
@@ -13,12 +14,15 @@ Writes its section of docs/performance.md (``--no-write`` only prints).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -51,6 +55,19 @@ def step_times(example: str, steps: int, folder: Path) -> list[float]:
         out.append(time.process_time() - t)
     tracker.store.close()
     return out
+
+
+def timed_out(
+    fn: Callable[..., list[float]], args: tuple[Any, ...], cap: int
+) -> list[float] | None:
+    """``fn(*args)`` in a child process, or None when it takes more than ``cap`` seconds."""
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        pending = pool.apply_async(fn, args)
+        try:
+            return pending.get(timeout=cap)
+        except multiprocessing.TimeoutError:
+            pool.terminate()
+            return None
 
 
 def fan_out(players: int, rounds: int, folder: Path) -> list[float]:
@@ -115,6 +132,9 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--steps", type=int, default=5, help="steps timed per example")
     parser.add_argument("--players", type=int, default=20)
+    parser.add_argument(
+        "--cap", type=int, default=120, help="seconds an example may take before it is cut off"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="GM steps in the fan-out test")
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str]] = []
@@ -123,7 +143,11 @@ def main() -> None:
         folder = Path(tmp)
         worst: dict[str, float] = {}
         for example in examples:
-            times = step_times(example, args.steps, folder)
+            times = timed_out(step_times, (example, args.steps, folder), args.cap)
+            if times is None:
+                worst[example] = float(args.cap)
+                print(f"{example}: not finished in {args.cap} s", flush=True)
+                continue
             worst[example] = max(times) if times else 0.0
             print(
                 f"{example}: worst {1000 * worst[example]:.1f} ms, median "
@@ -132,7 +156,10 @@ def main() -> None:
             )
         over = {k: v for k, v in worst.items() if v >= 0.1}
         met = len(worst) - len(over)
-        slow = "; ".join(f"{k} {1000 * v:,.0f} ms" for k, v in sorted(over.items()))
+        slow = "; ".join(
+            f"{k} {'over ' if v >= args.cap else ''}{1000 * v:,.0f} ms"
+            for k, v in sorted(over.items())
+        )
         rows.append(
             (
                 f"act plus the refreshed odds preview, server CPU time, worst of the first "
