@@ -238,9 +238,14 @@ def fast_rows(row: Row, q: bool, clock: Clock, want: Callable[[str], bool]) -> N
         row(
             f"{rid} `{name}`: fast path vs reference loop (fights/s, one process, cold caches)",
             f">= {goal}x",
-            f"{fast_rate:,.0f} vs {ref_rate:,.0f}: {fast_rate / ref_rate:.0f}x",
+            f"{fast_rate:,.0f} vs {ref_rate:,.0f}: {_ratio(fast_rate / ref_rate)}x",
             f"firefight simulate examples/{rid}/encounters/{name} -n {n_fast} --workers 1",
         )
+
+
+def _ratio(x: float) -> str:
+    """Whole numbers from 10 up; one decimal below (a fast path slower than the loop is 0.5x)."""
+    return f"{x:.0f}" if x >= 10 else f"{x:.1f}"
 
 
 def exact_rows(row: Row, clock: Clock) -> None:
