@@ -60,6 +60,8 @@ class _Open:
     enc: Encounter
     #: Odds previews of this version's actions, by action id, as they are computed.
     odds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The players' view of this version (every watching page asks for it after a step).
+    player: dict[str, Any] | None = None
 
 
 class Tracker:
@@ -78,9 +80,7 @@ class Tracker:
     # -- who may do what -----------------------------------------------------------------------
     def role(self, encounter_id: str, token: str | None) -> str:
         """``"gm"`` or ``"player"`` for ``token``; NotFound or Forbidden otherwise."""
-        row = self.store.get(encounter_id)
-        if row is None:
-            raise NotFound(f"no encounter {encounter_id!r}", tip="check the link")
+        row = self._row(encounter_id)
         given = token_digest(token or "")
         is_gm = hmac.compare_digest(given, row.gm_digest)
         is_player = hmac.compare_digest(given, row.player_digest)
@@ -125,10 +125,7 @@ class Tracker:
             )
             enc = Encounter.begin(engine, SeededDice(_seed(seed)))
         side = self._players_side(enc, players_side)
-        if enemy_detail not in ENEMY_DETAILS:
-            raise InputError(
-                f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}"
-            )
+        _check_detail(enemy_detail)
         created = Created(
             secrets.token_hex(8), secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         )
@@ -244,8 +241,11 @@ class Tracker:
     def player(self, encounter_id: str) -> dict[str, Any]:
         with self._lock(encounter_id):
             held = self._load(encounter_id)
-            detail: EnemyDetail = "names" if held.row.enemy_detail == "names" else "status"
-            return {"version": held.version, **player_view(held.enc, held.row.players_side, detail)}
+            if held.player is None:
+                detail: EnemyDetail = "names" if held.row.enemy_detail == "names" else "status"
+                view = player_view(held.enc, held.row.players_side, detail)
+                held.player = {"version": held.version, **view}
+            return held.player
 
     def record(self, encounter_id: str) -> dict[str, Any]:
         """The record, exactly as ``firefight encounter`` saves it (import it there or here)."""
@@ -290,10 +290,7 @@ class Tracker:
         return self._write(encounter_id, lambda enc: enc.redo())
 
     def set_enemy_detail(self, encounter_id: str, enemy_detail: str) -> dict[str, Any]:
-        if enemy_detail not in ENEMY_DETAILS:
-            raise InputError(
-                f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}"
-            )
+        _check_detail(enemy_detail)
         with self._lock(encounter_id):
             held = self._load(encounter_id)
             version = self.store.write(encounter_id, held.version, enemy_detail=enemy_detail)
@@ -313,7 +310,7 @@ class Tracker:
                 enc.steps, enc.states, enc.redo_stack = before
                 self._forget(encounter_id)
                 raise
-            held.version, held.odds = version, {}
+            held.version, held.odds, held.player = version, {}, None
             state = _state_json(enc)
         self._notify(encounter_id, version)
         return state
@@ -388,6 +385,11 @@ class Tracker:
     def _forget(self, encounter_id: str) -> None:
         with self._guard:
             self._open.pop(encounter_id, None)
+
+
+def _check_detail(enemy_detail: str) -> None:
+    if enemy_detail not in ENEMY_DETAILS:
+        raise InputError(f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}")
 
 
 def _scenario(text: str) -> Any:
