@@ -18,8 +18,8 @@ Fraction table in both tools first.
   same arithmetic and a plain-Python loop.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
-of docs/performance.md; ``--no-write`` only prints; ``--only startup`` runs and prints the
-whole-process rows alone).
+of docs/performance.md; ``--no-write`` only prints; ``--only startup|keep|abc|big`` runs and prints
+one part alone: the whole-process rows, the keep-highest rows, queries A B C, or the big pools).
 """
 
 from __future__ import annotations
@@ -422,12 +422,16 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--only",
-        choices=["startup"],
-        help="run one part and print it (never writes): startup = the whole-process rows",
+        choices=["startup", "keep", "abc", "big"],
+        help="run one part and print it (never writes): startup = the whole-process rows, "
+        "keep = keep-highest, abc = queries A B C, big = 1000d6 and 200d20",
     )
     args = parser.parse_args()
     if args.only == "startup":
         print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
+        return
+    if args.only is not None:  # the part prints its own rows as it runs
+        {"keep": keep_rows, "abc": abc_rows, "big": big_rows}[args.only](args.runs)
         return
     data: dict[str, object] = {
         "sampling": sampling_rates(args.sample_n),
