@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from firefight.dice.dist import INT64_SAFE, Dist
+from firefight.dice.dist import Dist
+from firefight.dice.poly import unpack
 
 
 def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
@@ -47,16 +46,5 @@ def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
                 new[n + m] += (poly * row[m]) << (slot * face * m)
         states = new
     # every kept sum from keep to keep * sides can occur: the weights from `keep` on are trimmed
-    weights = _unpack(result, slot, keep * sides + 1, total)[keep:]
+    weights = unpack(result, slot, keep * sides + 1)[keep:]
     return Dist._raw(keep, weights, total, total)
-
-
-def _unpack(packed: int, slot: int, length: int, total: int) -> np.ndarray:
-    """The coefficients of a packed polynomial as int64 (if ``total`` fits) or Python ints."""
-    data = packed.to_bytes(slot // 8 * length, "little")
-    if total < INT64_SAFE:  # slot is one 64-bit word
-        return np.frombuffer(data, dtype="<u8").astype(np.int64)
-    step = slot // 8
-    out = np.empty(length, dtype=object)
-    out[:] = [int.from_bytes(data[i : i + step], "little") for i in range(0, len(data), step)]
-    return out
