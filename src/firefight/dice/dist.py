@@ -97,7 +97,7 @@ def _as_int(value: object) -> int | None:
 class Dist:
     """An exact distribution over integers: dense integer weights and a denominator."""
 
-    __slots__ = ("_arr", "_cum", "_kept", "_lo", "_total", "_w")
+    __slots__ = ("_arr", "_cum", "_fractions", "_kept", "_lo", "_total", "_w")
 
     def __init__(self, lo: int, weights: Iterable[int] | WeightArray, total: int | None = None):
         raw = weights.tolist() if hasattr(weights, "tolist") else weights
@@ -120,6 +120,7 @@ class Dist:
         self._kept = kept
         self._cum: list[int] | None = None
         self._arr: WeightArray | None = None
+        self._fractions: dict[int, Fraction] = {}
 
     @classmethod
     def _raw(cls, lo: int, w: list[int], total: int, kept: int) -> Dist:
@@ -132,6 +133,7 @@ class Dist:
         self._kept = kept
         self._cum = None
         self._arr = None
+        self._fractions = {}
         return self
 
     # -- construction -----------------------------------------------------------------------
@@ -224,12 +226,18 @@ class Dist:
     def __len__(self) -> int:
         return len(self._w) - self._w.count(0)
 
+    def _share(self, weight: int) -> Fraction:
+        """``weight / total``, memoised: a table asks for the same few probabilities again and
+        again (121 cells of a 2d20 delta need 21 distinct), and a Fraction costs a gcd."""
+        share = self._fractions.get(weight)
+        if share is None:
+            share = self._fractions[weight] = Fraction(weight, self._total)
+        return share
+
     def p(self, value: int) -> Fraction:
         """P(X = value)."""
         i = value - self._lo
-        if 0 <= i < len(self._w):
-            return Fraction(self._w[i], self._total)
-        return Fraction(0)
+        return self._share(self._w[i] if 0 <= i < len(self._w) else 0)
 
     def probabilities(self) -> list[tuple[int, Fraction]]:
         """``(value, P(X = value))`` for every value with weight, ascending."""
@@ -263,16 +271,16 @@ class Dist:
 
     def _at_most(self, value: int) -> int:
         """Kept weight of ``X <= value``."""
-        cum = self._cumulative()
+        cum = self._cum if self._cum is not None else self._cumulative()
         return cum[min(max(value - self._lo + 1, 0), len(self._w))]
 
     def cdf(self, value: int) -> Fraction:
         """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded)."""
-        return Fraction(self._at_most(value), self._total)
+        return self._share(self._at_most(value))
 
     def at_least(self, value: int) -> Fraction:
         """P(X >= value): the "X or more" column of a table."""
-        return Fraction(self._kept - self._at_most(value - 1), self._total)
+        return self._share(self._kept - self._at_most(value - 1))
 
     def at_most(self, value: int) -> Fraction:
         """P(X <= value): the "X or less" column of a table (same as :meth:`cdf`)."""

@@ -31,8 +31,11 @@ SMALL_PACKED_BITS = 200_000
 #: recurrence costs len(f) big-integer products per coefficient.
 MILLER_MAX_LEN = 64
 
-_WORD = array("Q").itemsize * 8  # 64 on every platform numpy and FLINT support
+_WORD = 64
 _LITTLE = sys.byteorder == "little"
+#: array typecodes by their width in bits (unsigned: B, H, I or L, Q).
+_ARRAY_CODES = {array(code).itemsize * 8: code for code in "QLIHB"}
+_ARRAY_WIDTHS = sorted(_ARRAY_CODES)
 
 
 def check_size(length: int, largest: int, tip: str) -> None:
@@ -42,9 +45,11 @@ def check_size(length: int, largest: int, tip: str) -> None:
 
 
 def pack(coeffs: Sequence[int], slot: int) -> int:
-    """Non-negative coefficients as one integer, coefficient ``i`` in bits ``i*slot ..``."""
-    if slot == _WORD:
-        words = array("Q", coeffs)
+    """Non-negative coefficients as one integer, coefficient ``i`` in bits ``i*slot ..``
+    (``slot`` a whole number of bytes, each coefficient below ``2**slot``)."""
+    code = _ARRAY_CODES.get(slot)
+    if code is not None:
+        words = array(code, coeffs)
         if not _LITTLE:  # pragma: no cover - big-endian hosts
             words.byteswap()
         return int.from_bytes(words.tobytes(), "little")
@@ -56,8 +61,9 @@ def unpack(packed: int, slot: int, length: int) -> list[int]:
     """The ``length`` coefficients of a packed polynomial (inverse of :func:`pack`)."""
     step = slot // 8
     data = packed.to_bytes(step * length, "little")
-    if slot == _WORD:
-        words = array("Q")
+    code = _ARRAY_CODES.get(slot)
+    if code is not None:
+        words = array(code)
         words.frombytes(data)
         if not _LITTLE:  # pragma: no cover - big-endian hosts
             words.byteswap()
@@ -67,8 +73,13 @@ def unpack(packed: int, slot: int, length: int) -> list[int]:
 
 
 def slot_bits(bound: int) -> int:
-    """Slot width (a whole number of 64-bit words) that holds every integer up to ``bound``."""
-    return _WORD * max(1, -(-bound.bit_length() // _WORD))
+    """The narrowest slot that holds every integer up to ``bound``: 8, 16, 32 or 64 bits (packed
+    by :mod:`array`), else whole bytes. Narrow slots make the one multiplication short."""
+    bits = bound.bit_length()
+    for width in _ARRAY_WIDTHS:
+        if bits <= width:
+            return width
+    return 8 * -(-bits // 8)
 
 
 def multiply(a: list[int], b: list[int], bound: int, tip: str) -> list[int]:
