@@ -276,7 +276,12 @@ class Dist:
 
     def cdf(self, value: int) -> Fraction:
         """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded)."""
-        return self._share(self._at_most(value))
+        cum = self._cum if self._cum is not None else self._cumulative()
+        weight = cum[min(max(value - self._lo + 1, 0), len(self._w))]
+        share = self._fractions.get(weight)  # inlined _share: a table calls this per cell
+        if share is None:
+            share = self._fractions[weight] = Fraction(weight, self._total)
+        return share
 
     def at_least(self, value: int) -> Fraction:
         """P(X >= value): the "X or more" column of a table."""
