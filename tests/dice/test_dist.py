@@ -167,11 +167,13 @@ def test_mix_and_scaled_keep_left_out_mass() -> None:
         ([0, 0], None, "needs some weight"),
         ([1, -1, 2], None, "non-negative"),
         ([3, 3], 5, "at most total"),
+        ([[1, 2]], None, "one-dimensional integers"),
+        ([1.5, 2], None, "one-dimensional integers"),
     ],
 )
-def test_bad_weights_are_refused(weights: list[int], total: int | None, message: str) -> None:
+def test_bad_weights_are_refused(weights: list[object], total: int | None, message: str) -> None:
     with pytest.raises(DiceError, match=message):
-        Dist(0, weights, total)
+        Dist(0, weights, total)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 6, 7, 8, 12, 13])

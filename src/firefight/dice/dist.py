@@ -101,9 +101,10 @@ class Dist:
 
     def __init__(self, lo: int, weights: Iterable[int] | WeightArray, total: int | None = None):
         raw = weights.tolist() if hasattr(weights, "tolist") else weights
-        if hasattr(weights, "ndim") and weights.ndim != 1:
-            raise DiceError("distribution weights must be one-dimensional")
-        ws = list(map(int, raw))
+        try:
+            ws = list(map(operator.index, raw))
+        except TypeError:
+            raise DiceError("distribution weights must be one-dimensional integers") from None
         nz = [i for i, w in enumerate(ws) if w]
         if not nz:
             raise DiceError("a distribution needs some weight")
