@@ -97,7 +97,7 @@ def _as_int(value: object) -> int | None:
 class Dist:
     """An exact distribution over integers: dense integer weights and a denominator."""
 
-    __slots__ = ("_arr", "_cum", "_fractions", "_kept", "_lo", "_total", "_w")
+    __slots__ = ("_arr", "_cdfs", "_cum", "_fractions", "_kept", "_lo", "_total", "_w")
 
     def __init__(self, lo: int, weights: Iterable[int] | WeightArray, total: int | None = None):
         raw = weights.tolist() if hasattr(weights, "tolist") else weights
@@ -122,6 +122,7 @@ class Dist:
         self._cum: list[int] | None = None
         self._arr: WeightArray | None = None
         self._fractions: dict[int, Fraction] = {}
+        self._cdfs: dict[int, Fraction] = {}
 
     @classmethod
     def _raw(cls, lo: int, w: list[int], total: int, kept: int) -> Dist:
@@ -135,6 +136,7 @@ class Dist:
         self._cum = None
         self._arr = None
         self._fractions = {}
+        self._cdfs = {}
         return self
 
     # -- construction -----------------------------------------------------------------------
@@ -228,8 +230,8 @@ class Dist:
         return len(self._w) - self._w.count(0)
 
     def _share(self, weight: int) -> Fraction:
-        """``weight / total``, memoised: a table asks for the same few probabilities again and
-        again (121 cells of a 2d20 delta need 21 distinct), and a Fraction costs a gcd."""
+        """``weight / total``, memoised: a Fraction costs a gcd, and the cumulative weights
+        of ``cdf`` and ``at_least`` repeat across values outside the support."""
         share = self._fractions.get(weight)
         if share is None:
             share = self._fractions[weight] = Fraction(weight, self._total)
@@ -273,15 +275,19 @@ class Dist:
     def _at_most(self, value: int) -> int:
         """Kept weight of ``X <= value``."""
         cum = self._cum if self._cum is not None else self._cumulative()
-        return cum[min(max(value - self._lo + 1, 0), len(self._w))]
+        i = value - self._lo + 1
+        return cum[0 if i < 0 else i if i < len(cum) else -1]
 
     def cdf(self, value: int) -> Fraction:
-        """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded)."""
-        cum = self._cum if self._cum is not None else self._cumulative()
-        weight = cum[min(max(value - self._lo + 1, 0), len(self._w))]
-        share = self._fractions.get(weight)  # inlined _share: a table calls this per cell
+        """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded).
+
+        Memoised by value (at most one entry per value from ``lo - 1`` to ``hi``): a table asks
+        each threshold many times (121 cells of a 2d20 delta ask 21)."""
+        share = self._cdfs.get(value)
         if share is None:
-            share = self._fractions[weight] = Fraction(weight, self._total)
+            share = self._share(self._at_most(value))
+            if self._lo <= value + 1 <= self._lo + len(self._w):
+                self._cdfs[value] = share
         return share
 
     def at_least(self, value: int) -> Fraction:
