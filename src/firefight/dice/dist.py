@@ -243,9 +243,17 @@ class Dist:
         return self._share(self._w[i] if 0 <= i < len(self._w) else 0)
 
     def probabilities(self) -> list[tuple[int, Fraction]]:
-        """``(value, P(X = value))`` for every value with weight, ascending."""
+        """``(value, P(X = value))`` for every value with weight, ascending. Equal weights share
+        one Fraction (a sum of dice is symmetric: half the gcds of ``200d20``)."""
         t = self._total
-        return [(v, Fraction(w, t)) for v, w in self.items()]
+        shares: dict[int, Fraction] = {}
+        out = []
+        for v, w in self.items():
+            share = shares.get(w)
+            if share is None:
+                share = shares[w] = Fraction(w, t)
+            out.append((v, share))
+        return out
 
     # -- summaries (over the kept mass) -----------------------------------------------------
     def _moments(self) -> tuple[int, int]:
