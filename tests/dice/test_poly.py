@@ -4,7 +4,11 @@ recurrence, Miller's recurrence and FLINT powers."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import icepool
 import pytest
@@ -79,3 +83,23 @@ def test_big_pools_match_icepool(count: int, sides: int) -> None:
     ice = count @ icepool.d(sides)
     assert d.total == ice.denominator()
     assert d.weight_list() == [int(ice.quantity(v)) for v in range(count, count * sides + 1)]
+
+
+def test_exact_answers_import_neither_numpy_nor_flint() -> None:
+    """A small answer and a big pool's power are pure Python: numpy (~100 ms of CPU) and FLINT
+    are loaded only for arrays and big products."""
+    code = (
+        "import sys\n"
+        "from firefight.dice import exact\n"
+        "exact('abs(2d20-2d20)').cdf(10), exact('1000d6').cdf(3500)\n"
+        "exact('9d6kh3').probabilities(), exact('200d20').mean\n"
+        "print(sorted(m for m in ('numpy', 'flint') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(poly.__file__).parents[2])},
+    )
+    assert out.stdout.strip() == "[]"
