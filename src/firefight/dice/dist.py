@@ -105,10 +105,10 @@ class Dist:
             ws = list(map(operator.index, raw))
         except TypeError:
             raise DiceError("distribution weights must be one-dimensional integers") from None
-        nz = [i for i, w in enumerate(ws) if w]
-        if not nz:
+        start = next((i for i, w in enumerate(ws) if w), None)
+        if start is None:
             raise DiceError("a distribution needs some weight")
-        start, end = nz[0], nz[-1] + 1
+        end = len(ws) - next(i for i, w in enumerate(reversed(ws)) if w)
         ws = ws[start:end]
         kept = sum(ws)
         total = kept if total is None else int(total)
@@ -127,7 +127,7 @@ class Dist:
     @classmethod
     def _raw(cls, lo: int, w: list[int], total: int, kept: int) -> Dist:
         """Trusted fast path for the arithmetic below: ``w`` is trimmed, non-negative Python
-        integers, and never written to again (a fresh list)."""
+        integers, and never written to again (values share their lists)."""
         self = object.__new__(cls)
         self._lo = lo
         self._w = w

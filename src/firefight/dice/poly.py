@@ -110,7 +110,7 @@ def power(f: list[int], count: int, bound: int, tip: str) -> list[int]:
     if count == 1 or len(f) == 1:
         return [f[0] ** count] if len(f) == 1 else list(f)
     if bound.bit_length() <= _WORD - 2 or length <= 64:  # small: a few packed products
-        return _binary_power(f, count, bound, tip)
+        return _binary_power(f, count, bound)
     if f.count(f[0]) == len(f):  # a die of equal faces
         scale = f[0] ** count
         half = _equal_faces_power(len(f), count, length)
@@ -122,7 +122,8 @@ def power(f: list[int], count: int, bound: int, tip: str) -> list[int]:
     return _coeffs(fmpz_poly(f) ** count, length)
 
 
-def _binary_power(f: list[int], count: int, bound: int, tip: str) -> list[int]:
+def _binary_power(f: list[int], count: int, bound: int) -> list[int]:
+    """``f**count`` as one packed integer raised to the power (FLINT past 800 kbit)."""
     slot = slot_bits(bound)
     if slot * len(f) * count > SMALL_PACKED_BITS * 4:
         from flint import fmpz_poly
