@@ -1,6 +1,6 @@
 """Exact polynomial products and powers (dice sums) against a schoolbook loop, FLINT and icepool,
-over every route: packed 64-bit and wide slots, FLINT products, binary powering, the equal-faces
-recurrence, Miller's recurrence and FLINT powers."""
+over every route: packed 64-bit and whole-byte slots (the 8-32 bit ones by every small dice test),
+FLINT products, binary powering, the equal-faces recurrence, Miller's recurrence, FLINT powers."""
 
 from __future__ import annotations
 
