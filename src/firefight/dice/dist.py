@@ -1,17 +1,19 @@
 """Exact distributions as immutable values with integer weights.
 
-:class:`Dist` is the integer-valued workhorse: a dense weight array over ``lo .. lo+len-1`` and a
+:class:`Dist` is the integer-valued workhorse: dense weights over ``lo .. lo+len-1`` and a
 ``total`` denominator. Probabilities are ``weight / total`` as exact :class:`~fractions.Fraction`.
 ``sum(weights) < total`` means some mass was left out on purpose (an open-ended explosion cut at a
 stated depth); :attr:`Dist.truncated_mass` reports it and every query is over the kept mass only
 (``cdf`` and friends never pretend the missing mass is somewhere).
 
-Weights are numpy ``int64`` while ``total`` fits; past that they switch to exact Python integers
-(``dtype=object``) so nothing ever overflows silently. Every operation works on whole arrays:
-convolution (numpy on ``int64``, FLINT's ``fmpz_poly`` on big integers), cumulative sums for
-``cdf`` / ``at_least`` / ``quantile``, and an exact dot product for comparisons of two independent
-distributions: no Python loop over outcomes. Small dice answer in microseconds; big pools (past
-int64) cost what their big-integer arithmetic costs (``docs/performance.md`` has figures).
+Weights are a plain list of exact Python integers, so nothing ever overflows and a small answer
+never imports numpy (its import costs more CPU than a whole small query). The work still runs in C:
+sums of dice are one big-integer product or an exact power recurrence (:mod:`firefight.dice.poly`,
+FLINT for the biggest products), cumulative sums are :func:`itertools.accumulate`, comparisons of
+two independent distributions one dot product over slices. numpy is loaded only when an array is
+asked for (:attr:`Dist.weights`, :attr:`Dist.support`, :meth:`Dist.cdf_array`). Small dice answer
+in microseconds; big pools cost what their big-integer arithmetic costs (``docs/performance.md``
+has figures).
 
 :class:`Weighted` holds any hashable outcomes (sorted dice tuples, rule outcomes) with the same
 integer-weight contract.
@@ -21,45 +23,34 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import reduce
-from typing import Any, Generic, TypeVar
+from itertools import accumulate, compress
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
+from firefight.dice import poly
 from firefight.errors import DiceError
 
-#: Totals at or above this switch the weights to exact Python integers.
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    WeightArray = npt.NDArray[Any]
+    Number = int | np.integer[Any]
+
+#: Totals at or above this make :attr:`Dist.weights` an object array of Python integers (int64
+#: below) and products pack their coefficients in wider slots.
 INT64_SAFE = 2**62
-_INT64_MAX = 2**63 - 1
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
-WeightArray = npt.NDArray[Any]
-Number = int | np.integer[Any]
-
 _COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
-
-
-def _int_array(values: Sequence[int]) -> WeightArray:
-    """Integers as ``int64`` when they fit, else as exact Python integers."""
-    try:
-        return np.array(values, dtype=np.int64)
-    except OverflowError:
-        return np.array([int(v) for v in values], dtype=object)
-
-
-def _exact_sum(arr: WeightArray) -> int:
-    if arr.dtype == object or (len(arr) and int(arr.max()) > _INT64_MAX // len(arr)):
-        return sum(arr.tolist())
-    return int(arr.sum())
-
 
 #: Most values one exact distribution may span (keeps memory and time bounded).
 MAX_SPAN = 2_000_000
-#: Most multiply-adds one int64 convolution may take (about a tenth of a second).
+#: Most multiply-adds one product of distributions below :data:`INT64_SAFE` may take.
 MAX_CONVOLVE_WORK = 200_000_000
 _TOO_LARGE_TIP = "roll or sample it instead, or use fewer dice / sides"
 
@@ -72,83 +63,87 @@ def _check_span(span: int) -> None:
         )
 
 
-def _convolve(a: WeightArray, b: WeightArray, big: bool) -> WeightArray:
-    """Exact polynomial product of two non-negative weight arrays: numpy while the product fits
-    int64, FLINT past that."""
+def _convolve(a: list[int], b: list[int], bound: int) -> list[int]:
+    """Exact product of two non-negative weight lists; ``bound`` bounds every coefficient."""
     _check_span(len(a) + len(b) - 1)
-    if not big:
-        if len(a) * len(b) > MAX_CONVOLVE_WORK:
-            raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
-        return np.convolve(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False))
-    from firefight.dice import bigpoly
-
-    return bigpoly.multiply(a, b, _TOO_LARGE_TIP)
+    if bound < INT64_SAFE and len(a) * len(b) > MAX_CONVOLVE_WORK:
+        raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
+    return poly.multiply(a, b, bound, _TOO_LARGE_TIP)
 
 
-def _dot(a: WeightArray, b: WeightArray) -> int:
-    """Exact ``sum(a[i] * b[i])`` for non-negative integer arrays (no int64 overflow)."""
-    if len(a) == 0:
-        return 0
-    if a.dtype != object and b.dtype != object:
-        amax, bmax = int(a.max()), int(b.max())
-        if amax * bmax * len(a) <= _INT64_MAX:
-            return int(np.dot(a, b))
-    return sum(map(operator.mul, a.tolist(), b.tolist()))
+def _window(seq: list[int], start: int, n: int, before: int, after: int) -> list[int]:
+    """``seq[start + i]`` for ``i`` in ``0 .. n-1``, ``before`` / ``after`` where that index
+    falls before / after ``seq`` (slices, no Python loop)."""
+    lo, hi = max(start, 0), min(start + n, len(seq))
+    if lo >= hi:
+        return [before if start + n <= 0 else after] * n
+    return [before] * (lo - start) + seq[lo:hi] + [after] * (start + n - hi)
+
+
+def _dot(a: Iterable[int], b: Iterable[int]) -> int:
+    return sum(map(operator.mul, a, b))
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` as an int if it is an integer (Python or numpy), else None."""
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 class Dist:
     """An exact distribution over integers: dense integer weights and a denominator."""
 
-    __slots__ = ("_big", "_cum", "_kept", "_lo", "_total", "_w")
+    __slots__ = ("_arr", "_cdfs", "_cum", "_fractions", "_kept", "_lo", "_total", "_w")
 
     def __init__(self, lo: int, weights: Iterable[int] | WeightArray, total: int | None = None):
-        arr = weights if isinstance(weights, np.ndarray) else _int_array(list(weights))
-        if arr.ndim != 1:
-            raise DiceError("distribution weights must be one-dimensional")
-        nz = np.flatnonzero(arr)
-        if len(nz) == 0:
+        raw = weights.tolist() if hasattr(weights, "tolist") else weights
+        try:
+            ws = list(map(operator.index, raw))
+        except TypeError:
+            raise DiceError("distribution weights must be one-dimensional integers") from None
+        start = next((i for i, w in enumerate(ws) if w), None)
+        if start is None:
             raise DiceError("a distribution needs some weight")
-        start, end = int(nz[0]), int(nz[-1]) + 1
-        arr = arr[start:end]
-        kept = _exact_sum(arr)
-        if total is None:
-            total = kept
-        total = int(total)
-        if kept > total or (arr < 0).any():
+        end = len(ws) - next(i for i, w in enumerate(reversed(ws)) if w)
+        ws = ws[start:end]
+        kept = sum(ws)
+        total = kept if total is None else int(total)
+        if kept > total or min(ws) < 0:
             raise DiceError("distribution weights must be non-negative and sum to at most total")
-        self._big = total >= INT64_SAFE
         # Equal distributions get one shape: zero weights trimmed at both ends.
         self._lo = int(lo) + start
-        if self._big:
-            # astype(object) turns int64 into Python ints; an object array is copied as it is.
-            self._w = arr.astype(object, copy=True)
-        else:
-            self._w = arr.astype(np.int64, copy=True)
-        self._w.setflags(write=False)
+        self._w = ws
         self._total = total
         self._kept = kept
-        self._cum: WeightArray | None = None
+        self._cum: list[int] | None = None
+        self._arr: WeightArray | None = None
+        self._fractions: dict[int, Fraction] = {}
+        self._cdfs: dict[int, Fraction] = {}
 
     @classmethod
-    def _raw(cls, lo: int, w: WeightArray, total: int, kept: int) -> Dist:
-        """Trusted fast path for the arithmetic below: ``w`` is trimmed, non-negative, of the
-        right dtype for ``total``, and never written to again (a fresh array or a view of one)."""
+    def _raw(cls, lo: int, w: list[int], total: int, kept: int) -> Dist:
+        """Trusted fast path for the arithmetic below: ``w`` is trimmed, non-negative Python
+        integers, and never written to again (values share their lists)."""
         self = object.__new__(cls)
-        self._big = total >= INT64_SAFE
         self._lo = lo
-        if w.flags.writeable:
-            w.setflags(write=False)
         self._w = w
         self._total = total
         self._kept = kept
         self._cum = None
+        self._arr = None
+        self._fractions = {}
+        self._cdfs = {}
         return self
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def constant(cls, value: int) -> Dist:
         """Certainty: ``value`` with probability 1 (a modifier in an expression)."""
-        return cls._raw(int(value), np.ones(1, dtype=np.int64), 1, 1)
+        return cls._raw(int(value), [1], 1, 1)
 
     @classmethod
     def uniform(cls, lo: int, hi: int) -> Dist:
@@ -158,7 +153,7 @@ class Dist:
         n = hi - lo + 1
         if n >= INT64_SAFE:  # pragma: no cover - far past any die firefight allows
             raise DiceError(f"a die with {n} faces is too large")
-        return cls._raw(int(lo), np.ones(n, dtype=np.int64), n, n)
+        return cls._raw(int(lo), [1] * n, n, n)
 
     @classmethod
     def from_mapping(cls, weights: Mapping[int, int], total: int | None = None) -> Dist:
@@ -168,9 +163,9 @@ class Dist:
         keys = [int(k) for k in weights]
         lo, hi = min(keys), max(keys)
         _check_span(hi - lo + 1)
-        ws = _int_array([int(w) for w in weights.values()])
-        dense = np.zeros(hi - lo + 1, dtype=ws.dtype)
-        dense[np.array(keys, dtype=np.int64) - lo] = ws
+        dense = [0] * (hi - lo + 1)
+        for k, w in zip(keys, weights.values(), strict=True):
+            dense[k - lo] = int(w)
         return cls(lo, dense, total)
 
     # -- basic facts ------------------------------------------------------------------------
@@ -191,12 +186,25 @@ class Dist:
 
     @property
     def weights(self) -> WeightArray:
-        """Read-only weights for ``lo .. hi``."""
-        return self._w
+        """Read-only numpy weights for ``lo .. hi``: ``int64`` while :attr:`total` is below
+        :data:`INT64_SAFE`, else Python integers (``dtype=object``). Imports numpy."""
+        if self._arr is None:
+            import numpy as np
+
+            arr = np.array(self._w, dtype=np.int64 if self._total < INT64_SAFE else object)
+            arr.setflags(write=False)
+            self._arr = arr
+        return self._arr
+
+    def weight_list(self) -> list[int]:
+        """The weights for ``lo .. hi`` as a new list of Python integers (no numpy)."""
+        return list(self._w)
 
     @property
     def support(self) -> npt.NDArray[np.int64]:
-        """The values ``lo .. hi`` as an array aligned with :attr:`weights`."""
+        """The values ``lo .. hi`` as an array aligned with :attr:`weights` (imports numpy)."""
+        import numpy as np
+
         return np.arange(self._lo, self.hi + 1, dtype=np.int64)
 
     @property
@@ -211,34 +219,47 @@ class Dist:
 
     def items(self) -> Iterator[tuple[int, int]]:
         """``(value, weight)`` for every value with non-zero weight, ascending."""
-        nz = np.flatnonzero(self._w)
-        return zip((nz + self._lo).tolist(), [int(w) for w in self._w[nz].tolist()], strict=True)
+        lo = self._lo
+        return ((lo + i, w) for i, w in enumerate(self._w) if w)
 
     def values(self) -> list[int]:
         """The values with non-zero weight, ascending."""
-        return [int(v) for v in (np.flatnonzero(self._w) + self._lo).tolist()]
+        return list(compress(range(self._lo, self.hi + 1), self._w))
 
     def __len__(self) -> int:
-        return int(np.count_nonzero(self._w))
+        return len(self._w) - self._w.count(0)
+
+    def _share(self, weight: int) -> Fraction:
+        """``weight / total``, memoised: a Fraction costs a gcd, and the cumulative weights
+        of ``cdf`` and ``at_least`` repeat across values outside the support."""
+        share = self._fractions.get(weight)
+        if share is None:
+            share = self._fractions[weight] = Fraction(weight, self._total)
+        return share
 
     def p(self, value: int) -> Fraction:
         """P(X = value)."""
         i = value - self._lo
-        if 0 <= i < len(self._w):
-            return Fraction(int(self._w[i]), self._total)
-        return Fraction(0)
+        return self._share(self._w[i] if 0 <= i < len(self._w) else 0)
 
     def probabilities(self) -> list[tuple[int, Fraction]]:
-        """``(value, P(X = value))`` for every value with weight, ascending."""
-        return [(v, Fraction(w, self._total)) for v, w in self.items()]
+        """``(value, P(X = value))`` for every value with weight, ascending. Equal weights share
+        one Fraction (a sum of dice is symmetric: half the gcds of ``200d20``)."""
+        t = self._total
+        shares: dict[int, Fraction] = {}
+        out = []
+        for v, w in self.items():
+            share = shares.get(w)
+            if share is None:
+                share = shares[w] = Fraction(w, t)
+            out.append((v, share))
+        return out
 
     # -- summaries (over the kept mass) -----------------------------------------------------
     def _moments(self) -> tuple[int, int]:
         """Exact ``sum(u*w)`` and ``sum(u*u*w)`` with ``u = value - lo`` (non-negative)."""
-        u = np.arange(len(self._w), dtype=np.int64)
-        if self._big:
-            u = u.astype(object)
-        return _dot(u, self._w), _dot(u * u, self._w)
+        uw = list(map(operator.mul, range(len(self._w)), self._w))
+        return sum(uw), _dot(uw, range(len(self._w)))
 
     @property
     def mean(self) -> Fraction:
@@ -253,42 +274,51 @@ class Dist:
         k = self._kept
         return Fraction(s2 * k - s1 * s1, k * k)
 
-    def _cumulative(self) -> WeightArray:
+    def _cumulative(self) -> list[int]:
         """``c[i]`` = weight of values below ``lo + i`` (length ``len + 1``, starts at 0)."""
         if self._cum is None:
-            cum = np.zeros(len(self._w) + 1, dtype=self._w.dtype)
-            cum[0] = 0
-            np.cumsum(self._w, out=cum[1:])
-            cum.setflags(write=False)
-            self._cum = cum
+            self._cum = list(accumulate(self._w, initial=0))
         return self._cum
 
-    def _weight_at_most(self, values: npt.NDArray[np.int64]) -> WeightArray:
-        """Kept weight of ``X <= v`` for each ``v`` (vectorised)."""
-        idx = np.minimum(np.maximum(values - (self._lo - 1), 0), len(self._w))
-        return self._cumulative()[idx]
+    def _at_most(self, value: int) -> int:
+        """Kept weight of ``X <= value``."""
+        cum = self._cum if self._cum is not None else self._cumulative()
+        i = value - self._lo + 1
+        return cum[0 if i < 0 else i if i < len(cum) else -1]
 
     def cdf(self, value: int) -> Fraction:
-        """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded)."""
-        i = min(max(value - self._lo + 1, 0), len(self._w))
-        return Fraction(int(self._cumulative()[i]), self._total)
+        """P(X <= value) among kept outcomes, as a share of the whole (truncated mass excluded).
+
+        Memoised by value (at most one entry per value from ``lo - 1`` to ``hi``): a table asks
+        each threshold many times (121 cells of a 2d20 delta ask 21)."""
+        share = self._cdfs.get(value)
+        if share is None:
+            share = self._share(self._at_most(value))
+            if self._lo <= value + 1 <= self._lo + len(self._w):
+                self._cdfs[value] = share
+        return share
 
     def at_least(self, value: int) -> Fraction:
         """P(X >= value): the "X or more" column of a table."""
-        i = min(max(value - self._lo, 0), len(self._w))
-        return Fraction(self._kept - int(self._cumulative()[i]), self._total)
+        return self._share(self._kept - self._at_most(value - 1))
 
     def at_most(self, value: int) -> Fraction:
         """P(X <= value): the "X or less" column of a table (same as :meth:`cdf`)."""
         return self.cdf(value)
 
     def cdf_array(self, values: npt.ArrayLike) -> WeightArray:
-        """Numerators of ``P(X <= v)`` over :attr:`total` for an array of ``v`` (one call)."""
-        return self._weight_at_most(np.asarray(values, dtype=np.int64))
+        """Numerators of ``P(X <= v)`` over :attr:`total` for an array of ``v`` (imports numpy)."""
+        import numpy as np
+
+        cum = np.array(self._cumulative(), dtype=self.weights.dtype)
+        v = np.asarray(values, dtype=np.int64)
+        return cum[np.minimum(np.maximum(v - (self._lo - 1), 0), len(self._w))]
 
     def at_least_array(self, values: npt.ArrayLike) -> WeightArray:
-        """Numerators of ``P(X >= v)`` over :attr:`total` for an array of ``v`` (one call)."""
-        return self._kept - self._weight_at_most(np.asarray(values, dtype=np.int64) - 1)
+        """Numerators of ``P(X >= v)`` over :attr:`total` for an array of ``v`` (imports numpy)."""
+        import numpy as np
+
+        return self._kept - self.cdf_array(np.asarray(values, dtype=np.int64) - 1)
 
     def quantile(self, q: Fraction | float) -> int:
         """Smallest value v with P(X <= v) >= q (over the kept mass)."""
@@ -296,19 +326,20 @@ class Dist:
         if not 0 <= q <= 1:
             raise DiceError(f"quantile {q} is outside 0..1")
         need = -((-q.numerator * self._kept) // q.denominator)  # ceil(q * kept)
-        i = int(np.searchsorted(self._cumulative()[1:], need, side="left"))
+        i = bisect_left(self._cumulative(), need, 1) - 1
         return self._lo + min(i, len(self._w) - 1)
 
     # -- arithmetic: every operation returns a new value ------------------------------------
     def __add__(self, other: Dist | Number) -> Dist:
-        if isinstance(other, (int, np.integer)):
-            return Dist._raw(self._lo + int(other), self._w, self._total, self._kept)
         if not isinstance(other, Dist):
-            return NotImplemented
-        total = self._total * other._total
-        w = _convolve(self._w, other._w, total >= INT64_SAFE)
+            shift = _as_int(other)
+            if shift is None:
+                return NotImplemented
+            return Dist._raw(self._lo + shift, self._w, self._total, self._kept)
+        kept = self._kept * other._kept
+        w = _convolve(self._w, other._w, kept)
         # trimmed ends multiply to non-zero ends: the product is trimmed too
-        return Dist._raw(self._lo + other._lo, w, total, self._kept * other._kept)
+        return Dist._raw(self._lo + other._lo, w, self._total * other._total, kept)
 
     __radd__ = __add__
 
@@ -316,11 +347,14 @@ class Dist:
         return Dist._raw(-self.hi, self._w[::-1], self._total, self._kept)
 
     def __sub__(self, other: Dist | Number) -> Dist:
-        if isinstance(other, Dist):  # convolve with the reversed weights: no negated copy
-            total = self._total * other._total
-            w = _convolve(self._w, other._w[::-1], total >= INT64_SAFE)
-            return Dist._raw(self._lo - other.hi, w, total, self._kept * other._kept)
-        return self + (-other)
+        if isinstance(other, Dist):  # the product with the reversed weights
+            kept = self._kept * other._kept
+            w = _convolve(self._w, other._w[::-1], kept)
+            return Dist._raw(self._lo - other.hi, w, self._total * other._total, kept)
+        shift = _as_int(other)
+        if shift is None:
+            return NotImplemented
+        return self + (-shift)
 
     def __rsub__(self, other: Number) -> Dist:
         return (-self) + other
@@ -335,32 +369,24 @@ class Dist:
         if factor == 1:
             return self
         _check_span((len(self._w) - 1) * factor + 1)
-        out = np.zeros((len(self._w) - 1) * factor + 1, dtype=self._w.dtype)
+        out = [0] * ((len(self._w) - 1) * factor + 1)
         out[::factor] = self._w
         return Dist._raw(self._lo * factor, out, self._total, self._kept)
 
     def repeat(self, count: int) -> Dist:
-        """Sum of ``count`` independent copies (binary powering; FLINT's power past int64)."""
+        """Sum of ``count`` independent copies: one exact power (see :mod:`firefight.dice.poly`)."""
         if count < 1:
             raise DiceError("repeat needs a count of at least 1")
-        total = self._total**count
+        if count == 1:
+            return self
         span = (len(self._w) - 1) * count + 1
-        if count > 1 and total >= INT64_SAFE and span > 512:  # big pools: one FLINT power
-            from firefight.dice import bigpoly
-
-            _check_span(span)
-            w = bigpoly.power(self._w, count, total, _TOO_LARGE_TIP)
-            return Dist._raw(self._lo * count, w, total, self._kept**count)
-        base, n = self, count
-        while not n & 1:  # count >= 1: the lowest set bit starts the sum
-            base, n = base + base, n >> 1
-        result, n = base, n >> 1
-        while n:
-            base = base + base
-            if n & 1:
-                result = result + base
-            n >>= 1
-        return result
+        _check_span(span)
+        kept = self._kept**count
+        # the limit of the products binary powering would take (its last one is half by half)
+        if kept < INT64_SAFE and (span // 2) ** 2 > MAX_CONVOLVE_WORK:
+            raise DiceError("this exact distribution takes too long to compute", tip=_TOO_LARGE_TIP)
+        w = poly.power(self._w, count, kept, _TOO_LARGE_TIP)
+        return Dist._raw(self._lo * count, w, self._total**count, kept)
 
     def map(self, fn: Callable[[int], int]) -> Dist:
         """The distribution of ``fn(X)``: values that map together add their weights."""
@@ -372,21 +398,20 @@ class Dist:
 
     def abs(self) -> Dist:
         """The distribution of ``|X|`` (``abs(2d20-2d20)``: the warfare2d20 delta)."""
-        if self._lo >= 0:
+        lo, hi, w = self._lo, self.hi, self._w
+        if lo >= 0:
             return self
-        if self.hi <= 0:
+        if hi <= 0:
             return -self
-        lo, w = self._lo, self._w
-        out = np.zeros(max(-lo, self.hi) + 1, dtype=w.dtype)
-        out[: self.hi + 1] += w[-lo:]  # values 0..hi
-        out[1 : -lo + 1] += w[:-lo][::-1]  # values lo..-1 fold onto 1..-lo
+        out = [0] * (max(-lo, hi) + 1)
+        out[: hi + 1] = w[-lo:]  # values 0..hi
+        folded = w[-lo - 1 :: -1]  # values -1, -2, .., lo fold onto 1..-lo
+        out[1 : len(folded) + 1] = map(operator.add, out[1 : len(folded) + 1], folded)
         return Dist._raw(0, out, self._total, self._kept)
 
     def scaled(self, factor: int) -> Dist:
         """Same probabilities, weights and total multiplied by ``factor`` (for mixing)."""
-        total = self._total * factor
-        w = self._w.astype(object) if total >= INT64_SAFE else self._w
-        return Dist(self._lo, w * factor, total)
+        return Dist(self._lo, [w * factor for w in self._w], self._total * factor)
 
     @staticmethod
     def mix(parts: Iterable[tuple[int, Dist]], total: int) -> Dist:
@@ -401,13 +426,12 @@ class Dist:
         common = reduce(math.lcm, (d.total for _, d in parts), 1)
         lo = min(d.lo for _, d in parts)
         hi = max(d.hi for _, d in parts)
-        big = total * common >= INT64_SAFE
         _check_span(hi - lo + 1)
-        out = np.zeros(hi - lo + 1, dtype=object if big else np.int64)
+        out = [0] * (hi - lo + 1)
         for weight, d in parts:
             k = weight * (common // d.total)
-            w = d.weights.astype(object) if big else d.weights
-            out[d.lo - lo : d.hi - lo + 1] += w * k
+            a, b = d.lo - lo, d.hi - lo + 1
+            out[a:b] = map(operator.add, out[a:b], [w * k for w in d._w])
         return Dist(lo, out, total * common)
 
     # -- comparisons between independent distributions -------------------------------------
@@ -419,33 +443,27 @@ class Dist:
         """
         if op not in _COMPARISONS:
             raise DiceError(f"unknown comparison {op!r}", tip="use one of < <= > >= == !=")
-        if isinstance(other, (int, np.integer)):
-            other = Dist.constant(int(other))
         if not isinstance(other, Dist):
-            raise DiceError(f"cannot compare a distribution with {other!r}")
-        x = self.support
-        if op in ("==", "!="):
-            idx = x - other._lo
-            ok = (idx >= 0) & (idx < len(other._w))
-            same = np.zeros(len(x), dtype=other._w.dtype)
-            same[ok] = other._w[idx[ok]]
-            g = same if op == "==" else other._kept - same
-        elif op == ">=":  # Y <= x
-            g = other._weight_at_most(x)
-        elif op == ">":  # Y <= x - 1
-            g = other._weight_at_most(x - 1)
-        elif op == "<":  # Y > x
-            g = other._kept - other._weight_at_most(x)
-        else:  # "<=": Y >= x
-            g = other._kept - other._weight_at_most(x - 1)
-        return Fraction(_dot(self._w, g), self._total * other._total)
+            value = _as_int(other)
+            if value is None:
+                raise DiceError(f"cannot compare a distribution with {other!r}")
+            other = Dist.constant(value)
+        n, both = len(self._w), self._kept * other._kept
+        if op in ("==", "!="):  # Y's weight at each x
+            same = _dot(self._w, _window(other._w, self._lo - other._lo, n, 0, 0))
+            hits = same if op == "==" else both - same
+        else:  # Y's cumulative weight at each x (index of "Y <= x" is x - Y.lo + 1)
+            cum = other._cumulative()
+            start = self._lo - other._lo + (1 if op in (">=", "<") else 0)
+            at_most = _dot(self._w, _window(cum, start, n, 0, other._kept))
+            hits = at_most if op in (">=", ">") else both - at_most
+        return Fraction(hits, self._total * other._total)
 
     # -- identity ---------------------------------------------------------------------------
     def normalized(self) -> tuple[int, tuple[int, ...], int]:
         """Canonical form: weights and total divided by their common gcd."""
-        ws = [int(x) for x in self._w.tolist()]
-        g = reduce(math.gcd, ws, self._total)
-        return self._lo, tuple(w // g for w in ws), self._total // g
+        g = math.gcd(self._total, *self._w)
+        return self._lo, tuple(w // g for w in self._w), self._total // g
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Dist):

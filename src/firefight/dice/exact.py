@@ -1,4 +1,4 @@
-"""Syntax tree -> exact distribution, with integer weights and numpy convolution.
+"""Syntax tree -> exact distribution, with integer weights and exact polynomial products.
 
 Some dice carry *tags* that rule code may need beside the value: a CP2020 ``d10x`` whose first face
 was 1 (``natural 1``), a Dragon Warriors ``pm6`` whose first throw was a double six. An
@@ -17,15 +17,14 @@ conventions for what happens at the limit:
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import NoReturn
-
-import numpy as np
+from typing import TYPE_CHECKING, NoReturn
 
 from firefight.dice.depth import Depth, resolve_depth
-from firefight.dice.dist import INT64_SAFE, Dist, Weighted
+from firefight.dice.dist import Dist, Weighted
 from firefight.dice.keep import keep_sum
 from firefight.dice.nodes import (
     DOUBLE_SIX,
@@ -44,6 +43,9 @@ from firefight.dice.nodes import (
 )
 from firefight.dice.parse import as_node
 from firefight.errors import DiceError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Most distinct sorted tuples an exact ``sort(NdX)`` may enumerate.
 SORTED_BUDGET = 200_000
@@ -82,11 +84,6 @@ def _map(groups: Tagged, fn: Callable[[Dist], Dist]) -> Tagged:
     return tuple((tags, fn(d)) for tags, d in groups)
 
 
-def _zeros(n: int, total: int) -> np.ndarray:
-    """A weight array that can hold weights of a distribution with this denominator."""
-    return np.zeros(n, dtype=object if total >= INT64_SAFE else np.int64)
-
-
 @lru_cache(maxsize=256)
 def chain(sides: int, rerolls: int, stop: bool) -> Dist:
     """One open-ended die: the top face adds another roll, up to ``rerolls`` more rolls.
@@ -96,9 +93,9 @@ def chain(sides: int, rerolls: int, stop: bool) -> Dist:
     top face, is the mass left out.
     """
     total = sides ** (rerolls + 1)
-    w = _zeros(sides * (rerolls + 1), total)
+    w = [0] * (sides * (rerolls + 1))
     for j in range(rerolls + 1):
-        w[j * sides : j * sides + sides - 1] = sides ** (rerolls - j)
+        w[j * sides : j * sides + sides - 1] = [sides ** (rerolls - j)] * (sides - 1)
     if stop:
         w[-1] = 1
     return Dist(1, w, total)
@@ -109,10 +106,9 @@ def _cp2020_die(sides: int, rerolls: int, stop: bool) -> Tagged:
     inner = chain(sides, rerolls - 1, stop)
     total = sides * inner.total
     # values 2 .. sides + inner.hi; faces 2..sides-1 carry one face's share, sides+v the chain.
-    w = _zeros(sides + inner.hi - 1, total)
-    w[: sides - 2] = inner.total
-    w[sides + inner.lo - 2 :] = inner.weights
-    natural_one = Dist(-inner.hi, inner.weights[::-1], total)
+    weights = inner.weight_list()
+    w = [inner.total] * (sides - 2) + [0] * inner.lo + weights
+    natural_one = Dist(-inner.hi, weights[::-1], total)
     return ((NO_TAGS, Dist(2, w, total)), (frozenset({NATURAL_ONE}), natural_one))
 
 
@@ -122,13 +118,14 @@ def _plus_minus(sides: int, rerolls: int, stop: bool) -> Tagged:
     whole = one - one
     inner = chain(sides, rerolls - 1, stop)
     double = inner - inner  # both first faces were the top face: the two tops cancel
-    rest = whole.weights.copy()
+    rest = whole.weight_list()
+    cut = double.weight_list()
     offset = double.lo - whole.lo
-    rest[offset : offset + len(double.weights)] -= double.weights
+    rest[offset : offset + len(cut)] = map(operator.sub, rest[offset : offset + len(cut)], cut)
     tag = frozenset({DOUBLE_SIX}) if sides == 6 else frozenset({f"double {sides}"})
     return (
         (NO_TAGS, Dist(whole.lo, rest, whole.total)),
-        (tag, Dist(double.lo, double.weights, whole.total)),
+        (tag, Dist(double.lo, cut, whole.total)),
     )
 
 
@@ -275,4 +272,4 @@ def exact_sorted(expr: str | Node) -> Weighted[tuple[int, ...]]:
 
 def support_array(d: Dist) -> np.ndarray:
     """Values of a Dist as an array aligned with its weights (for vectorised consumers)."""
-    return np.arange(d.lo, d.hi + 1)
+    return d.support

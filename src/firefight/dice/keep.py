@@ -17,21 +17,22 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from firefight.dice.dist import INT64_SAFE, Dist
+from firefight.dice.dist import Dist
+from firefight.dice.poly import slot_bits, unpack
 
 
 def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
     """Exact sum of the ``keep`` highest (or lowest) of ``count`` dice of ``sides`` faces."""
     total = sides**count
-    slot = 64 * -(-(total.bit_length() + 1) // 64)
-    binom = [[math.comb(n, m) for m in range(n + 1)] for n in range(count + 1)]
+    slot = slot_bits(total)  # no coefficient exceeds total: no carry between slots
+    # C(left, m) for the m < keep dice a face may take without settling the kept sum
+    binom = [[math.comb(n, m) for m in range(keep)] for n in range(count + 1)]
     states = [1] + [0] * (keep - 1)  # states[n]: n dice placed on the faces walked so far
     result = 0
     faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
     for walked, face in enumerate(faces, start=1):
         below = sides - walked  # faces the remaining dice may still show
+        shift = slot * face
         new = [0] * keep
         for n, poly in enumerate(states):
             if not poly:
@@ -39,24 +40,15 @@ def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
             left = count - n
             row = binom[left]
             need = keep - n  # dice this face must take to settle the kept sum
-            # m >= need dice here settle it; the other left - m show any of the `below` faces
-            settled = (below + 1) ** left - sum(row[m] * below ** (left - m) for m in range(need))
-            if settled:
-                result += (poly * settled) << (slot * face * need)
+            unsettled = 0  # ways fewer than `need` dice show this face, the rest below it
             for m in range(need):
-                new[n + m] += (poly * row[m]) << (slot * face * m)
+                unsettled += row[m] * below ** (left - m)
+                new[n + m] += (poly * row[m]) << (shift * m)
+            # m >= need dice here settle it; the other left - m show any of the `below` faces
+            settled = (below + 1) ** left - unsettled
+            if settled:
+                result += (poly * settled) << (shift * need)
         states = new
     # every kept sum from keep to keep * sides can occur: the weights from `keep` on are trimmed
-    weights = _unpack(result, slot, keep * sides + 1, total)[keep:]
+    weights = unpack(result, slot, keep * sides + 1)[keep:]
     return Dist._raw(keep, weights, total, total)
-
-
-def _unpack(packed: int, slot: int, length: int, total: int) -> np.ndarray:
-    """The coefficients of a packed polynomial as int64 (if ``total`` fits) or Python ints."""
-    data = packed.to_bytes(slot // 8 * length, "little")
-    if total < INT64_SAFE:  # slot is one 64-bit word
-        return np.frombuffer(data, dtype="<u8").astype(np.int64)
-    step = slot // 8
-    out = np.empty(length, dtype=object)
-    out[:] = [int.from_bytes(data[i : i + step], "little") for i in range(0, len(data), step)]
-    return out

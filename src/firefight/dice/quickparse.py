@@ -29,7 +29,11 @@ from firefight.dice.nodes import (
     Sub,
 )
 
-_TOKEN = re.compile(r"[ \t\f\r\n]*(?:([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*]))")
+#: One token after optional blanks: a number, a word or sign, or (third group) any other character,
+#: which makes the reader give up. ``findall`` reads the whole text in one call.
+_TOKEN = re.compile(
+    r"[ \t\f\r\n]*(?:([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n]))"
+)
 #: Deepest tree this reader builds; deeper ones go to Lark, which enforces the real limit.
 _MAX_DEPTH = 40
 
@@ -40,15 +44,14 @@ class _GiveUp(Exception):
     """The text is not plain, valid notation: let Lark read it (and explain any error)."""
 
 
-def _tokens(text: str) -> list[str]:
-    out: list[str] = []
-    pos, end = 0, len(text.rstrip(" \t\f\r\n"))
-    while pos < end:
-        m = _TOKEN.match(text, pos)
-        if m is None:
+def _tokens(text: str) -> list[str | None]:
+    """The tokens of ``text`` and a closing None (so looking ahead needs no bounds check)."""
+    out: list[str | None] = []
+    for number, word, other in _TOKEN.findall(text):
+        if other:
             raise _GiveUp
-        out.append(m.group(1) or m.group(2))
-        pos = m.end()
+        out.append(number or word)
+    out.append(None)
     return out
 
 
@@ -60,7 +63,7 @@ def _join(node: Node, *depths: int) -> Built:
 
 
 class _Reader:
-    def __init__(self, tokens: list[str], max_sides: int, max_constant: int) -> None:
+    def __init__(self, tokens: list[str | None], max_sides: int, max_constant: int) -> None:
         self.toks = tokens
         self.i = 0
         self.max_sides = max_sides
@@ -68,7 +71,7 @@ class _Reader:
         self.nesting = 0
 
     def peek(self) -> str | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
+        return self.toks[self.i]  # the closing None stops every reader before the end
 
     def take(self, want: str | None = None) -> str:
         tok = self.peek()
@@ -204,7 +207,7 @@ def quick_parse(text: str, max_sides: int, max_constant: int) -> Node | None:
         node, _ = reader.expr()
     except _GiveUp:
         return None
-    return node if reader.i == len(reader.toks) else None
+    return node if reader.toks[reader.i] is None else None
 
 
 def _small(tok: str) -> int:
