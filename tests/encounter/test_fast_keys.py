@@ -96,18 +96,22 @@ def test_a_wrong_promise_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _mismatches(engine, pairs, most=40)
 
 
-def test_shared_kernels_agree_with_the_reference_loop() -> None:
+@pytest.mark.parametrize("policy", ["first", "random"])
+def test_shared_kernels_agree_with_the_reference_loop(policy: str) -> None:
     """The warfare2d20 duel (hit points spread wide): most lanes draw from kernels shared by
-    states that differ in unread fields, and the win rates, rounds and harm dealt agree."""
+    states that differ in unread fields (one action per state, or the random policy's
+    mixture), and the win rates, rounds and harm dealt agree."""
     path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
-    engine = Engine(read_scenario(path))
+    policies = {"marines": policy, "insurgents": policy}
+    engine = Engine(read_scenario(path, policies=policies))
     sampler = KernelSampler(engine)
     run_chunk(sampler, 4_000, np.random.default_rng(1))
     shared = [k for k in sampler.keys if k.unread is not None and k.offset >= 0]
     assert shared and sampler.transitions  # the shared path ran
-    n_fast, n_ref = 30_000, 1_500
-    fast, _ = simulate_fast(Engine(read_scenario(path)), n_fast, 21)
-    ref = simulate_reference(Engine(read_scenario(path)), n_ref, 21)
+    assert bool(sampler.mixed_keys) == (policy == "random")
+    n_fast, n_ref = 20_000, 1_000
+    fast, _ = simulate_fast(Engine(read_scenario(path, policies=policies)), n_fast, 21)
+    ref = simulate_reference(Engine(read_scenario(path, policies=policies)), n_ref, 21)
     for side in ("marines", "insurgents"):
         pf, pr = fast.wins.get(side, 0) / n_fast, ref.wins.get(side, 0) / n_ref
         p = (pf * n_fast + pr * n_ref) / (n_fast + n_ref)

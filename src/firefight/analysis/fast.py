@@ -1,10 +1,15 @@
-"""The fast path: many fights at once, sampling cached exact kernels, lanes grouped by state.
+"""The fast path: many fights at once, sampling cached exact kernels shared by many states.
 
-Every fight is a lane holding the id of its current state. Each pass groups the lanes still
-fighting by state; for each group the policy's action is chosen once (or per lane, for the random
-policy), and the next states of all its lanes are drawn in one numpy call from that state's exact
-transition kernel (``Engine.kernel``: the step's every branch, by the rule code), built once and
-cached as an alias table. Cost grows with the distinct states visited, not with the fights.
+Every fight is a lane holding the id of its current state. Each pass finds every lane's *key*:
+the policy's action (chosen once per state, or per lane for the random policy) and the state
+with the fields that step does not read set aside (``Turns.unread``, ``Engine.masked``: the
+hit points of a warfare2d20 duellist who is not being shot at), so one exact transition kernel
+(``Engine.kernel``: the step's every branch, by the rule code) serves every state that agrees on
+the rest. All lanes draw their outcome in one numpy pass over the built kernels' concatenated
+alias tables; (state, outcome) -> next state (the outcome given the lane's unread fields back)
+is worked out once and then looked up. Keys met by few lanes are stepped plainly on seeded
+dice, so a big fight whose every state is new costs about what the reference loop does. Cost
+grows with the distinct states and transitions met, not with the fights.
 
 Work is cut into chunks of :data:`CHUNK` fights, chunk ``k`` drawing from a generator seeded by
 ``(seed, k)``, and the chunks' tallies are merged in order: the same seed gives the same report
@@ -336,8 +341,12 @@ def _keys_of(
         return active, plans
     lanes = [active[~mixed]]
     kids = [plans[~mixed]]
-    for sid in np.unique(ids[mixed]).tolist():
-        group = active[mixed][ids[mixed] == sid]
+    their, states = active[mixed], ids[mixed]
+    order = np.argsort(states, kind="stable")
+    uniq, starts = np.unique(states[order], return_index=True)
+    bounds = [*starts.tolist(), len(order)]
+    for g, sid in enumerate(uniq.tolist()):
+        group = their[order[bounds[g] : bounds[g + 1]]]
         for action, chosen in _split_by_action(sampler, sid, group, rng):
             found = sampler.mixed_keys.get((sid, action.id))
             if found is None:
@@ -366,11 +375,11 @@ def _step(
         plain = np.flatnonzero(~built)
         if plain.size:
             engine = sampler.engine
-            dice = SeededDice(rng)
             for lane, kid in zip(lanes[plain].tolist(), kids[plain].tolist(), strict=True):
                 key = sampler.keys[kid]
                 before = sampler.states[state_of[lane]]
-                after = engine.step(before, key.action, dice)
+                # dice of its own per step: a transcript of every lane's step would only grow
+                after = engine.step(before, key.action, SeededDice(rng))
                 state_of[lane] = sampler.intern(after)
                 dealt[lane, key.column] += harm_dealt(engine, before, after, key.action.striker)
             lanes, kids = lanes[built], kids[built]
