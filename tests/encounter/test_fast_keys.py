@@ -80,6 +80,45 @@ def test_unread_fields_leave_the_kernel_as_it_was(ruleset: str, path: Path) -> N
     assert _mismatches(engine, pairs[::2], most=60) == []
 
 
+@pytest.mark.parametrize(("ruleset", "path"), CASES, ids=[p.stem for _, p in CASES])
+def test_idle_fields_change_nothing_to_come(ruleset: str, path: Path) -> None:
+    """A state lumped (``Turns.idle`` fields at their initial values) has the same legal
+    actions and, lumped alike, the same kernel; and the report reads nothing idle."""
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    turns = engine.turns
+    lumped_any = False
+    for k, (state, action) in enumerate(_visited(engine, 4, seed=8)[::3][:50]):
+        same = engine.lumped(state)
+        lumped_any = lumped_any or same != state
+        assert engine.legal_actions(same) == engine.legal_actions(state)
+        for a, b in zip(same.combatants, state.combatants, strict=True):
+            assert (turns.can_fight(a), turns.is_dead(a), turns.harm(a)) == (
+                turns.can_fight(b),
+                turns.is_dead(b),
+                turns.harm(b),
+            )
+        if k % 3 == 0:
+            try:
+                mine = engine.kernel(state, action, max_paths=5_000)
+                theirs = engine.kernel(same, action, max_paths=5_000)
+            except TooManyPaths:
+                continue
+
+            def lump(d: Weighted[FightState]) -> dict[FightState, Fraction]:
+                out: dict[FightState, Fraction] = {}
+                for s, p in _odds(d).items():
+                    out[engine.lumped(s)] = out.get(engine.lumped(s), Fraction(0)) + p
+                return out
+
+            assert lump(mine) == lump(theirs)
+    alone = any(
+        [c.side for c in engine.initial().combatants].count(c.side) == 1
+        for c in engine.initial().combatants
+    )
+    assert lumped_any == alone  # a duellist's W10 result is idle; a team member's is not
+
+
 def test_a_wrong_promise_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Claiming the target's hit points unread changes kernels: the check above would fail."""
     path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"

@@ -130,6 +130,7 @@ class KernelSampler:
             pass  # many combatants' initiative: each lane rolls its own start
 
     def intern(self, state: FightState) -> int:
+        state = self.engine.lumped(state)
         found = self.ids.get(state)
         if found is None:
             found = self.ids[state] = len(self.states)

@@ -260,6 +260,14 @@ class Turns(ABC):
         own. A test holds each answer to the state's own kernel."""
         return None
 
+    def idle(self, state: FightState) -> Unread | None:
+        """Fields that nothing reads from ``state`` on: no step, legal action or policy of the
+        rest of the fight, nor ``can_fight``, ``is_dead`` or ``harm`` (a W10 result that could
+        only ever unlock a signal to allies, where there are none). The fast path carries its
+        lanes' states with them at their initial values (``Engine.lumped``), so fights that
+        differ only there share states; the default, ``None``, lumps nothing."""
+        return None
+
     @abstractmethod
     def harm(self, combatant: Any) -> int:
         """How much harm the combatant has taken, in the text's units (damage, wounds, ...):

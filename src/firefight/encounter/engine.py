@@ -221,11 +221,23 @@ class Engine:
         unread = self.turns.unread(state, action)
         if not unread:
             return None
+        return self._reset(state, unread), unread
+
+    def lumped(self, state: FightState) -> FightState:
+        """The state with the fields nothing reads any more (:meth:`Turns.idle`) set to their
+        initial values: the fight goes on from it as from ``state``."""
+        idle = self.turns.idle(state)
+        return self._reset(state, idle) if idle else state
+
+    def _reset(self, state: FightState, fields: Unread) -> FightState:
         first = self._first.combatants
         people = list(state.combatants)
-        for i, names in unread:
-            people[i] = _replaced(people[i], {n: getattr(first[i], n) for n in names})
-        return _replaced(state, {"combatants": tuple(people)}), unread
+        for i, names in fields:
+            old = people[i]
+            if any(getattr(old, n) != getattr(first[i], n) for n in names):
+                people[i] = _replaced(old, {n: getattr(first[i], n) for n in names})
+        reset: FightState = _replaced(state, {"combatants": tuple(people)})
+        return reset
 
     def unmask(
         self, state: FightState, masked: FightState, unread: Unread, after: FightState

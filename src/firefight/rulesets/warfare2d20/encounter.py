@@ -65,6 +65,10 @@ class Warfare2d20Turns(Actions, Turns):
         check_ranges(spec, tuple(self.fighters.values()))
         #: Each combatant as the fight starts (what ``Engine.masked`` sets unread fields to).
         self._first = self.initial().combatants
+        sides = [c.side for c in self._first]
+        self._alone = tuple(
+            (i, ("initiative",)) for i, s in enumerate(sides) if sides.count(s) == 1
+        )
 
     # -- the protocol ------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -245,6 +249,11 @@ class Warfare2d20Turns(Actions, Turns):
                     names += ("status",)
             out.append((i, names))
         return tuple(out)
+
+    def idle(self, state: FightState) -> Unread | None:
+        """The W10 result of a combatant with no allies in the scenario: only the signal reads
+        it, and the signal needs allies."""
+        return self._alone or None
 
     def harm(self, combatant: Any) -> int:
         """Damage taken: stamina and hit points lost (W08)."""
