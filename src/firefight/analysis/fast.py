@@ -1,10 +1,15 @@
-"""The fast path: many fights at once, sampling cached exact kernels, lanes grouped by state.
+"""The fast path: many fights at once, sampling cached exact kernels shared by many states.
 
-Every fight is a lane holding the id of its current state. Each pass groups the lanes still
-fighting by state; for each group the policy's action is chosen once (or per lane, for the random
-policy), and the next states of all its lanes are drawn in one numpy call from that state's exact
-transition kernel (``Engine.kernel``: the step's every branch, by the rule code), built once and
-cached as an alias table. Cost grows with the distinct states visited, not with the fights.
+Every fight is a lane holding the id of its current state. Each pass finds every lane's *key*:
+the policy's action (chosen once per state, or per lane for the random policy) and the state
+with the fields that step does not read set aside (``Turns.unread``, ``Engine.masked``: the
+hit points of a warfare2d20 duellist who is not being shot at), so one exact transition kernel
+(``Engine.kernel``: the step's every branch, by the rule code) serves every state that agrees on
+the rest. All lanes draw their outcome in one numpy pass over the built kernels' concatenated
+alias tables; (state, outcome) -> next state (the outcome given the lane's unread fields back)
+is worked out once and then looked up. Keys met by few lanes are stepped plainly on seeded
+dice, so a big fight whose every state is new costs about what the reference loop does. Cost
+grows with the distinct states and transitions met, not with the fights.
 
 Work is cut into chunks of :data:`CHUNK` fights, chunk ``k`` drawing from a generator seeded by
 ``(seed, k)``, and the chunks' tallies are merged in order: the same seed gives the same report
@@ -13,7 +18,7 @@ whether the chunks run in this process or on several.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +28,7 @@ import numpy.typing as npt
 from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.sampling import AliasTable
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, Unread
 from firefight.dice import SeededDice, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import Engine
@@ -37,36 +42,80 @@ START_PATHS = 20_000
 KERNEL_PATHS = 20_000
 #: Lanes that must reach a (state, action) before its exact kernel is built.
 KERNEL_FROM = 48
+#: Fewest lanes meeting a new key at once for its kernel to be considered at the first meeting.
+FRESH = 4
 
 
 @dataclass(frozen=True)
 class _Kernel:
     table: AliasTable[FightState]
     next_ids: npt.NDArray[np.int64]
-    dealt: npt.NDArray[np.float64]
+
+
+@dataclass
+class _Key:
+    """One kernel the lanes share: a step (``action``) from ``state``, which is a lane's state
+    with the fields the step does not read set aside (``Engine.masked``; ``unread`` names
+    them, None: the lane's state itself). Every lane state that agrees with it on the rest
+    draws from its kernel; the outcome, given that lane's own unread fields back, is the
+    lane's next state."""
+
+    state: FightState
+    action: Action
+    unread: Unread | None
+    column: int
+    #: Index of its first outcome in the sampler's flat outcome arrays, once built (-1: not).
+    offset: int = -1
+    too_big: bool = False
 
 
 class KernelSampler:
-    """Interned states and their cached kernels, for one engine (one scenario)."""
+    """Interned states and the kernels their lanes share, for one engine (one scenario).
+
+    Lanes are stepped in bulk: every lane's step is a draw from its key's kernel (alias tables
+    of every built kernel concatenated, so all lanes draw in one numpy pass), then a look-up of
+    (state, outcome) in the transitions met so far. Python runs once per new state, new key
+    and new transition, and for the lanes of keys too rarely met to be worth a kernel.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.states: list[FightState] = []
         self.ids: dict[FightState, int] = {}
         #: Per state id (numpy arrays grown by doubling, so a pass reads them without copying
-        #: every state seen so far): ended, who is out of the fight, the round.
+        #: every state seen so far): ended, who is out of the fight, the round, and its plan:
+        #: the key of its policy's one action (-2: not worked out yet, -1: a mixture).
         self.ended = np.zeros(1024, dtype=bool)
         self.out_flags = np.zeros((1024, len(engine.scenario.spec.combatants)), dtype=bool)
         self.rounds = np.zeros(1024, dtype=np.int64)
-        self.kernels: dict[tuple[int, str], _Kernel] = {}
-        #: Lanes that reached (situation, action) so far, stepped plainly until worth a kernel.
-        self.visits: dict[tuple[int, str], int] = {}
-        #: State id -> its situation's number; situation (round-1 twin) -> number.
-        self.situations: dict[int, int] = {}
-        self.twins: dict[FightState, int] = {}
-        #: (state, action) whose kernel has too many branches: always stepped plainly.
-        self.too_big: set[tuple[int, str]] = set()
+        self.plan = np.full(1024, -2, dtype=np.int64)
+        self.keys: list[_Key] = []
+        #: (masked state or state id, action id) -> key.
+        self.key_ids: dict[tuple[Hashable, str], int] = {}
+        #: (state id, action id) -> key, for the actions of a policy's mixture.
+        self.mixed_keys: dict[tuple[int, str], int] = {}
+        #: Per key: its outcomes' offset and count in the flat arrays (-1, 0: not built), and
+        #: the lanes that met it so far.
+        self.offsets = np.full(64, -1, dtype=np.int64)
+        self.sizes = np.zeros(64, dtype=np.int64)
+        self.met = np.zeros(64, dtype=np.int64)
+        #: Every built kernel's alias table, concatenated (aliases as flat indices), and the
+        #: outcome states (masked) and the key each belongs to, by flat index.
+        self.prob = np.zeros(0)
+        self.alias = np.zeros(0, dtype=np.int64)
+        self.outcomes: list[FightState] = []
+        self.owner: list[int] = []
+        #: (state id << 32 | flat outcome) -> transition; per transition: next state id, harm
+        #: dealt, the striker's column.
+        self.transitions: dict[int, int] = {}
+        self.next_id = np.zeros(1024, dtype=np.int64)
+        self.dealt = np.zeros(1024)
+        self.striker = np.zeros(1024, dtype=np.int64)
+        #: Lanes that reached a key's situation (its round-1 twin) so far, stepped plainly
+        #: until worth a kernel.
+        self.visits: dict[tuple[FightState, str], int] = {}
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
+        self.summaries: dict[int, Hashable] = {}
         names = [c.name for c in engine.scenario.spec.combatants]
         self.column = {n: i for i, n in enumerate(names)}
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
@@ -74,89 +123,25 @@ class KernelSampler:
         self.start: _Kernel | None = None
         try:
             start = enumerate_outcomes(engine.start, max_paths=START_PATHS)
-            self.start = self._table(start, None)
+            table: AliasTable[FightState] = AliasTable.build(start)
+            ids = np.array([self.intern(s) for s in table.outcomes], dtype=np.int64)
+            self.start = _Kernel(table, ids)
         except TooManyPaths:
             pass  # many combatants' initiative: each lane rolls its own start
 
     def intern(self, state: FightState) -> int:
+        state = self.engine.lumped(state)
         found = self.ids.get(state)
         if found is None:
             found = self.ids[state] = len(self.states)
             self.states.append(state)
             if found >= len(self.ended):
-                self._grow()
+                self.ended, self.rounds = _grown(self.ended), _grown(self.rounds)
+                self.plan, self.out_flags = _grown(self.plan, -2), _grown(self.out_flags)
             self.ended[found] = state.ending is not None
             turns = self.engine.turns
             self.out_flags[found] = [not turns.can_fight(c) for c in state.combatants]
             self.rounds[found] = state.round
-        return found
-
-    def _table(self, dist: Any, before: FightState | None, actor: str | None = None) -> _Kernel:
-        table: AliasTable[FightState] = AliasTable.build(dist)
-        next_ids = np.array([self.intern(s) for s in table.outcomes], dtype=np.int64)
-        if before is None or actor is None:
-            dealt = np.zeros(len(next_ids))
-        else:
-            dealt = np.array(
-                [harm_dealt(self.engine, before, s, actor) for s in table.outcomes], dtype=float
-            )
-        return _Kernel(table, next_ids, dealt)
-
-    def kernel(self, sid: int, action: Action) -> _Kernel:
-        key = (sid, action.id)
-        found = self.kernels.get(key)
-        if found is None:
-            state = self.states[sid]
-            dist = self.engine.kernel(state, action)
-            found = self.kernels[key] = self._table(dist, state, action.striker)
-        return found
-
-    def _grow(self) -> None:
-        size = 2 * len(self.ended)
-        self.ended = np.resize(self.ended, size)
-        self.rounds = np.resize(self.rounds, size)
-        flags = np.zeros((size, self.out_flags.shape[1]), dtype=bool)
-        flags[: len(self.out_flags)] = self.out_flags
-        self.out_flags = flags
-
-    def worth_a_kernel(self, sid: int, action: Action, lanes: int) -> bool:
-        """Build (or use) the exact kernel, or step these few lanes one by one on seeded dice?
-
-        A kernel costs one enumeration of the step's every branch, which in a big fight (a burst
-        at three targets: 1,599 joint outcomes) is worth hundreds of plain steps; states that
-        few lanes share are stepped plainly, so a big fight is never slower than the reference.
-        """
-        key = (sid, action.id)
-        if key in self.kernels:
-            return True
-        if key in self.too_big:
-            return False
-        state = self.states[sid]
-        known = self.engine.known_kernel(state, action, max_paths=KERNEL_PATHS)
-        if known is not None:  # enumerated already, for this state in another round
-            self.kernels[key] = self._table(known, state, action.striker)
-            return True
-        # lanes are counted by situation: the same one in any round shares a kernel
-        situation = (self._situation(sid), action.id)
-        self.visits[situation] = seen = self.visits.get(situation, 0) + lanes
-        if seen < KERNEL_FROM:
-            return False
-        try:
-            dist = self.engine.kernel(state, action, max_paths=KERNEL_PATHS)
-        except TooManyPaths:
-            self.too_big.add(key)
-            return False
-        self.kernels[key] = self._table(dist, state, action.striker)
-        return True
-
-    def _situation(self, sid: int) -> int:
-        """A number for the state's situation: its round-1 twin (``Engine.round_one``), or the
-        state itself where the ruleset does not share kernels across rounds."""
-        found = self.situations.get(sid)
-        if found is None:
-            state = self.states[sid]
-            twin = self.engine.round_one(state) or state
-            found = self.situations[sid] = self.twins.setdefault(twin, len(self.twins))
         return found
 
     def choice(self, sid: int) -> list[tuple[Action, float]] | None:
@@ -169,6 +154,135 @@ class KernelSampler:
             mixed = mixture(name, self.engine, state, actions)
             self.choices[sid] = None if mixed is None else [(a, float(p)) for a, p in mixed]
         return self.choices[sid]
+
+    def summary(self, sid: int) -> Hashable:
+        """What :meth:`Tally.add` reads of an ending state: its ending, winner and round, and
+        each combatant's being out, dead and harm taken."""
+        found = self.summaries.get(sid)
+        if found is None:
+            state = self.states[sid]
+            turns = self.engine.turns
+            found = self.summaries[sid] = (
+                state.ending,
+                state.winner,
+                state.round,
+                *((turns.can_fight(c), turns.is_dead(c), turns.harm(c)) for c in state.combatants),
+            )
+        return found
+
+    def plan_of(self, sid: int) -> int:
+        """Work out the state's plan (see :attr:`plan`)."""
+        mixed = self.choice(sid)
+        found = -1 if mixed is None or len(mixed) != 1 else self.key_of(sid, mixed[0][0])
+        self.plan[sid] = found
+        return found
+
+    def key_of(self, sid: int, action: Action) -> int:
+        """The key whose kernel steps ``action`` from state ``sid``."""
+        state = self.states[sid]
+        masked = self.engine.masked(state, action)
+        # a state keyed by itself is found by its id: hashing a big state again costs
+        shared, unread = masked if masked is not None else (state, None)
+        look: tuple[Hashable, str] = (sid, action.id) if masked is None else (shared, action.id)
+        found = self.key_ids.get(look)
+        if found is None:
+            found = self.key_ids[look] = len(self.keys)
+            self.keys.append(_Key(shared, action, unread, self.column[action.striker]))
+            if found >= len(self.offsets):
+                self.offsets, self.sizes = _grown(self.offsets, -1), _grown(self.sizes)
+                self.met = _grown(self.met)
+        return found
+
+    def worth_a_kernel(self, kid: int, lanes: int) -> bool:
+        """Build (or use) the key's exact kernel, or step these few lanes one by one?
+
+        A kernel costs one enumeration of the step's every branch, which in a big fight (a burst
+        at three targets: 1,599 joint outcomes) is worth hundreds of plain steps; keys that few
+        lanes share are stepped plainly, so a big fight is never much slower than the reference.
+        Lanes are counted by situation: a key's round-1 twin, whose kernel every round shares.
+        A key first met by fewer than :data:`FRESH` lanes is stepped plainly with no more
+        asked (in a big fight nearly every step is new, and looking for its twin costs).
+        """
+        key = self.keys[kid]
+        if key.offset >= 0:
+            return True
+        if key.too_big:
+            return False
+        met = self.met[kid]
+        self.met[kid] += lanes
+        if not met and lanes < FRESH:
+            return False
+        engine = self.engine
+        dist = engine.known_kernel(key.state, key.action, max_paths=KERNEL_PATHS)
+        if dist is None:
+            twin = engine.round_one(key.state) or key.state
+            situation = (twin, key.action.id)
+            self.visits[situation] = seen = self.visits.get(situation, 0) + lanes
+            if seen < KERNEL_FROM:
+                return False
+            try:
+                dist = engine.kernel(key.state, key.action, max_paths=KERNEL_PATHS)
+            except TooManyPaths:
+                key.too_big = True
+                return False
+        self._add_kernel(kid, AliasTable.build(dist))
+        return True
+
+    def _add_kernel(self, kid: int, table: AliasTable[FightState]) -> None:
+        offset = len(self.outcomes)
+        self.outcomes.extend(table.outcomes)
+        self.owner.extend([kid] * len(table.outcomes))
+        self.prob = np.concatenate([self.prob, table.prob])
+        self.alias = np.concatenate([self.alias, offset + table.alias.astype(np.int64)])
+        self.keys[kid].offset = self.offsets[kid] = offset
+        self.sizes[kid] = len(table.outcomes)
+
+    def draw(self, kids: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
+        """One outcome (a flat index) of each key's kernel: Walker's alias method, every kernel
+        in one pass (as :meth:`AliasTable.sample` does for one)."""
+        size = self.sizes[kids]
+        u = rng.random(len(kids))
+        u *= size
+        column = u.astype(np.int64)
+        np.minimum(column, size - 1, out=column)
+        u -= column
+        flat = self.offsets[kids] + column
+        return np.where(u < self.prob[flat], flat, self.alias[flat])
+
+    def follow(self, sids: npt.NDArray[np.int64], flat: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """The transitions of (state, drawn outcome): looked up, or made where new."""
+        codes = (sids << 32) | flat
+        known = self.transitions
+        found = np.fromiter((known.get(c, -1) for c in codes.tolist()), np.int64, len(codes))
+        for i in np.flatnonzero(found < 0).tolist():
+            found[i] = self._transition(int(sids[i]), int(flat[i]))
+        return found
+
+    def _transition(self, sid: int, flat: int) -> int:
+        code = (sid << 32) | flat
+        found = self.transitions.get(code)
+        if found is not None:  # met earlier in the same pass
+            return found
+        state = self.states[sid]
+        key = self.keys[self.owner[flat]]
+        after = self.outcomes[flat]
+        if key.unread is not None:
+            after = self.engine.unmask(state, key.state, key.unread, after)
+        t = self.transitions[code] = len(self.transitions)
+        if t >= len(self.next_id):
+            self.next_id, self.dealt = _grown(self.next_id), _grown(self.dealt)
+            self.striker = _grown(self.striker)
+        self.next_id[t] = self.intern(after)
+        self.dealt[t] = harm_dealt(self.engine, state, after, key.action.striker)
+        self.striker[t] = key.column
+        return t
+
+
+def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
+    """``a`` at twice its length, the new rows ``fill``."""
+    b = np.full((2 * len(a), *a.shape[1:]), fill, dtype=a.dtype)
+    b[: len(a)] = a
+    return b
 
 
 def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
@@ -185,34 +299,20 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
     active = np.arange(n)
     active = active[~sampler.ended[state_of[active]]]
     while active.size:
-        ids = state_of[active]
-        order = np.argsort(ids, kind="stable")
-        uniq, starts = np.unique(ids[order], return_index=True)
-        bounds = [*starts.tolist(), len(order)]
-        for g, sid in enumerate(uniq.tolist()):
-            lanes = active[order[bounds[g] : bounds[g + 1]]]
-            for action, group in _split_by_action(sampler, sid, lanes, rng):
-                column = sampler.column[action.striker]
-                if not sampler.worth_a_kernel(sid, action, len(group)):
-                    dice = SeededDice(rng)
-                    for lane in group.tolist():
-                        after = sampler.intern(engine.step(sampler.states[sid], action, dice))
-                        state_of[lane] = after
-                        before = sampler.states[sid]
-                        dealt[lane, column] += harm_dealt(
-                            engine, before, sampler.states[after], action.striker
-                        )
-                    continue
-                k = sampler.kernel(sid, action)
-                picks = k.table.sample(len(group), rng)
-                state_of[group] = k.next_ids[picks]
-                dealt[group, column] += k.dealt[picks]
+        lanes, kids = _keys_of(sampler, state_of, active, rng)
+        _step(sampler, lanes, kids, state_of, dealt, rng)
         _mark_fallen(sampler, state_of, active, fell, never)
         active = active[~sampler.ended[state_of[active]]]
     tally = new_tally(engine)
     initial = engine.initial()
     finals, counts = np.unique(state_of, return_counts=True)
+    # ending states that a tally cannot tell apart are added once, with their summed count
+    alike: dict[Hashable, tuple[int, int]] = {}
     for sid, count in zip(finals.tolist(), counts.tolist(), strict=True):
+        mark = sampler.summary(sid)
+        first, before = alike.get(mark, (sid, 0))
+        alike[mark] = (first, before + count)
+    for sid, count in alike.values():
         tally.add(engine.turns, sampler.states[sid], count, initial)
     for name, col in sampler.column.items():
         tally.add_dealt(name, float(dealt[:, col].sum()))
@@ -220,6 +320,74 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
         for r, count in zip(rounds.tolist(), counts.tolist(), strict=True):
             tally.add_fell(name, r, count)
     return tally
+
+
+def _keys_of(
+    sampler: KernelSampler,
+    state_of: npt.NDArray[np.int64],
+    active: npt.NDArray[Any],
+    rng: np.random.Generator,
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
+    """Each active lane and the key of its step: the state's plan, or (a mixture) the action
+    its policy picks for this lane."""
+    ids = state_of[active]
+    plans = sampler.plan[ids]
+    new = plans == -2
+    if new.any():
+        for sid in np.unique(ids[new]).tolist():
+            sampler.plan_of(sid)
+        plans = sampler.plan[ids]
+    mixed = plans < 0
+    if not mixed.any():
+        return active, plans
+    lanes = [active[~mixed]]
+    kids = [plans[~mixed]]
+    their, states = active[mixed], ids[mixed]
+    order = np.argsort(states, kind="stable")
+    uniq, starts = np.unique(states[order], return_index=True)
+    bounds = [*starts.tolist(), len(order)]
+    for g, sid in enumerate(uniq.tolist()):
+        group = their[order[bounds[g] : bounds[g + 1]]]
+        for action, chosen in _split_by_action(sampler, sid, group, rng):
+            found = sampler.mixed_keys.get((sid, action.id))
+            if found is None:
+                found = sampler.mixed_keys[sid, action.id] = sampler.key_of(sid, action)
+            lanes.append(chosen)
+            kids.append(np.full(len(chosen), found, dtype=np.int64))
+    return np.concatenate(lanes), np.concatenate(kids)
+
+
+def _step(
+    sampler: KernelSampler,
+    lanes: npt.NDArray[Any],
+    kids: npt.NDArray[np.int64],
+    state_of: npt.NDArray[np.int64],
+    dealt: npt.NDArray[np.float64],
+    rng: np.random.Generator,
+) -> None:
+    """One step of every lane: drawn from its key's kernel, or (a key not worth one yet)
+    played plainly on seeded dice."""
+    built = sampler.offsets[kids] >= 0
+    if not built.all():
+        waiting, counts = np.unique(kids[~built], return_counts=True)
+        for kid, count in zip(waiting.tolist(), counts.tolist(), strict=True):
+            sampler.worth_a_kernel(kid, count)
+        built = sampler.offsets[kids] >= 0
+        plain = np.flatnonzero(~built)
+        if plain.size:
+            engine = sampler.engine
+            for lane, kid in zip(lanes[plain].tolist(), kids[plain].tolist(), strict=True):
+                key = sampler.keys[kid]
+                before = sampler.states[state_of[lane]]
+                # dice of its own per step: a transcript of every lane's step would only grow
+                after = engine.step(before, key.action, SeededDice(rng))
+                state_of[lane] = sampler.intern(after)
+                dealt[lane, key.column] += harm_dealt(engine, before, after, key.action.striker)
+            lanes, kids = lanes[built], kids[built]
+    if lanes.size:
+        t = sampler.follow(state_of[lanes], sampler.draw(kids, rng))
+        state_of[lanes] = sampler.next_id[t]
+        dealt[lanes, sampler.striker[t]] += sampler.dealt[t]
 
 
 def _mark_fallen(

@@ -36,6 +36,9 @@ from firefight.dice import DiceSource
 from firefight.errors import InputError
 
 Ending = Literal["terminated", "truncated"]
+#: Combatants (by index in ``FightState.combatants``) and the names of their fields a step
+#: neither reads nor writes (:meth:`Turns.unread`).
+Unread = tuple[tuple[int, tuple[str, ...]], ...]
 
 
 class CombatantState(Protocol):
@@ -245,6 +248,24 @@ class Turns(ABC):
         that answers promises that stepping the moved state is the step moved (and that
         ``can_fight`` and ``harm`` read no round number): the engine then enumerates one kernel
         for all the rounds of a situation instead of one per round (``Engine.kernel``)."""
+        return None
+
+    def unread(self, state: FightState, action: Action) -> Unread | None:
+        """Fields of combatants (by index) that the whole step from ``state`` by ``action``
+        neither reads nor writes (the action, the turn passed on, rounds ended and begun, and
+        ``can_fight`` as the engine judges the ending), or ``None`` (the default): nothing is
+        promised. The fast path keys the step's kernel by the state with those fields set
+        aside (``Engine.masked``), so one kernel serves every state that differs only there:
+        hit points spread wide would otherwise give every fight states (and kernels) of its
+        own. A test holds each answer to the state's own kernel."""
+        return None
+
+    def idle(self, state: FightState) -> Unread | None:
+        """Fields that nothing reads from ``state`` on: no step, legal action or policy of the
+        rest of the fight, nor ``can_fight``, ``is_dead`` or ``harm`` (a W10 result that could
+        only ever unlock a signal to allies, where there are none). The fast path carries its
+        lanes' states with them at their initial values (``Engine.lumped``), so fights that
+        differ only there share states; the default, ``None``, lumps nothing."""
         return None
 
     @abstractmethod

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from firefight.core.transcript import Note
-from firefight.core.turns import Action, FightState, Turns
+from firefight.core.turns import Action, FightState, Turns, Unread
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.scenario import Scenario
@@ -78,6 +78,8 @@ class Engine:
         self.share_rounds = share_rounds
         #: (state, action) -> its kernel and the path budget it was enumerated under.
         self._kernels: OrderedDict[tuple[FightState, Action], _Budgeted] = OrderedDict()
+        #: The state before round 1: what :meth:`masked` sets unread fields to.
+        self._first = self.turns.initial()
 
     # -- the fight ---------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -212,6 +214,46 @@ class Engine:
             out[moved] = w
         return Weighted(out, dist.total)
 
+    def masked(self, state: FightState, action: Action) -> tuple[FightState, Unread] | None:
+        """The state with the fields the step does not read (:meth:`Turns.unread`) set to
+        their initial values, and those fields; None where the ruleset promises nothing. Its
+        kernel, each outcome given back the fields (:meth:`unmask`), is the state's own."""
+        unread = self.turns.unread(state, action)
+        if not unread:
+            return None
+        return self._reset(state, unread), unread
+
+    def lumped(self, state: FightState) -> FightState:
+        """The state with the fields nothing reads any more (:meth:`Turns.idle`) set to their
+        initial values: the fight goes on from it as from ``state``."""
+        idle = self.turns.idle(state)
+        return self._reset(state, idle) if idle else state
+
+    def _reset(self, state: FightState, fields: Unread) -> FightState:
+        first = self._first.combatants
+        people = list(state.combatants)
+        for i, names in fields:
+            old = people[i]
+            if any(getattr(old, n) != getattr(first[i], n) for n in names):
+                people[i] = _replaced(old, {n: getattr(first[i], n) for n in names})
+        reset: FightState = _replaced(state, {"combatants": tuple(people)})
+        return reset
+
+    def unmask(
+        self, state: FightState, masked: FightState, unread: Unread, after: FightState
+    ) -> FightState:
+        """``after`` (a step from ``masked``) with ``state``'s own values of the unread fields
+        back; a combatant the step left alone is ``state``'s own."""
+        people = list(after.combatants)
+        for i, names in unread:
+            if people[i] is masked.combatants[i] or people[i] == masked.combatants[i]:
+                people[i] = state.combatants[i]
+            else:
+                own = state.combatants[i]
+                people[i] = _replaced(people[i], {n: getattr(own, n) for n in names})
+        moved: FightState = _replaced(after, {"combatants": tuple(people)})
+        return moved
+
     def known_kernel(
         self, state: FightState, action: Action, max_paths: int | None = None
     ) -> Weighted[FightState] | None:
@@ -318,6 +360,21 @@ class _CountingDice:
 
     def record(self, event: Any) -> None:
         self.inner.record(event)
+
+
+def _replaced(obj: Any, changes: dict[str, Any]) -> Any:
+    """``dataclasses.replace`` without running ``__init__`` again for a plain frozen record
+    (the fast path masks and unmasks states by the thousand); a cached hash (``_hash``) is
+    dropped with the old values. Records with slots or a ``__post_init__`` are replaced."""
+    kind = type(obj)
+    if not hasattr(obj, "__dict__") or hasattr(kind, "__post_init__"):
+        return dataclasses.replace(obj, **changes)
+    new = object.__new__(kind)
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.update(changes)
+    values.pop("_hash", None)
+    return new
 
 
 def _probabilities(dist: Weighted[FightState]) -> list[tuple[FightState, Fraction]]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, Unread
 from firefight.dice import DiceSource
 from firefight.errors import present
 from firefight.rulesets.warfare2d20.encounter_actions import (
@@ -63,6 +63,12 @@ class Warfare2d20Turns(Actions, Turns):
         self.house = house
         self.fighters = {f.name: f for f in load_fighters(spec, catalog_for(spec), house)}
         check_ranges(spec, tuple(self.fighters.values()))
+        #: Each combatant as the fight starts (what ``Engine.masked`` sets unread fields to).
+        self._first = self.initial().combatants
+        sides = [c.side for c in self._first]
+        self._alone = tuple(
+            (i, ("initiative",)) for i, s in enumerate(sides) if sides.count(s) == 1
+        )
 
     # -- the protocol ------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -224,6 +230,30 @@ class Warfare2d20Turns(Actions, Turns):
         if isinstance(board, Volley):
             board = updated(board, shooter=_moved(board.shooter, delta))
         return updated(state, round=state.round + delta, combatants=people, board=board)
+
+    def unread(self, state: FightState, action: Action) -> Unread | None:
+        """Hit points and stamina are read only by an attack on their owner (W08, W09); a
+        status only by ``can_fight`` unless its owner is attacked (any status of one still
+        fighting answers the same); the W10 result only by ``legal_actions`` (the signal),
+        and rewritten only where initiative is rolled each round. A burst or mortar round
+        keeps its firer whole on the board: nothing promised there."""
+        if state.board is not None or action.kind == "mortar" or action.param("targets"):
+            return None
+        each_round = self.house.initiative_each_round
+        out = []
+        for i, c in enumerate(state.combatants):
+            names: tuple[str, ...] = () if each_round else ("initiative",)
+            if c.name != action.target:
+                names += ("hit_points", "stamina")
+                if self.can_fight(c) and self.can_fight(self._first[i]):
+                    names += ("status",)
+            out.append((i, names))
+        return tuple(out)
+
+    def idle(self, state: FightState) -> Unread | None:
+        """The W10 result of a combatant with no allies in the scenario: only the signal reads
+        it, and the signal needs allies."""
+        return self._alone or None
 
     def harm(self, combatant: Any) -> int:
         """Damage taken: stamina and hit points lost (W08)."""

@@ -1,0 +1,166 @@
+"""The fast path's shared kernels (``Turns.unread``, ``Engine.masked``): a kernel built for a
+state with the unread fields set aside, each outcome given the fields back, is the state's own
+kernel, exactly; and fights drawn from shared kernels agree with the reference loop.
+
+Tolerance of the statistical test: win rates within 4 standard errors of each other (a false
+alarm about once in 15,000 seeds); the seeds are fixed, so the test is repeatable.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from firefight.analysis.fast import KernelSampler, run_chunk, simulate_fast
+from firefight.analysis.reference import simulate_reference
+from firefight.core.turns import Action, FightState
+from firefight.dice import SeededDice, Weighted
+from firefight.dice.sources import TooManyPaths
+from firefight.encounter import Engine, read_scenario
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+#: Every ruleset whose turns answer ``unread``, and its example encounters.
+SHARING = {"warfare2d20": sorted((EXAMPLES / "warfare2d20" / "encounters").glob("*.toml"))}
+CASES = [(rid, p) for rid, paths in SHARING.items() for p in paths]
+
+
+def _odds(dist: Weighted[FightState]) -> dict[FightState, Fraction]:
+    return {s: Fraction(w, dist.total) for s, w in dist.items()}
+
+
+def _visited(engine: Engine, fights: int, seed: int) -> list[tuple[FightState, Action]]:
+    """(state, action) pairs met in fights of random play, each action legal there."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for _ in range(fights):
+        dice = SeededDice(rng)
+        state = engine.start(dice)
+        while state.ending is None:
+            actions = engine.legal_actions(state)
+            for a in actions:
+                pairs.append((state, a))
+            state = engine.step(state, actions[int(rng.integers(len(actions)))], dice)
+    return pairs
+
+
+def _mismatches(engine: Engine, pairs: list[tuple[FightState, Action]], most: int) -> list[Any]:
+    """Pairs (at most ``most`` checked) whose shared kernel, unmasked, is not their own."""
+    wrong: list[Any] = []
+    checked = 0
+    for state, action in pairs:
+        masked = engine.masked(state, action)
+        if masked is None:
+            continue
+        shared, unread = masked
+        try:
+            own = _odds(engine.kernel(state, action, max_paths=5_000))
+            lifted = engine.kernel(shared, action, max_paths=5_000)
+        except TooManyPaths:
+            continue
+        back = {engine.unmask(state, shared, unread, s): p for s, p in _odds(lifted).items()}
+        if back != own:
+            wrong.append((state, action.id))
+        checked += 1
+        if checked >= most:
+            break
+    assert checked, "no pair had fields to set aside"
+    return wrong
+
+
+@pytest.mark.parametrize(("ruleset", "path"), CASES, ids=[p.stem for _, p in CASES])
+def test_unread_fields_leave_the_kernel_as_it_was(ruleset: str, path: Path) -> None:
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    pairs = _visited(engine, 6, seed=5)
+    # every other pair, spread over the fights (early, wounded, late, truncated near the end)
+    assert _mismatches(engine, pairs[::2], most=60) == []
+
+
+@pytest.mark.parametrize(("ruleset", "path"), CASES, ids=[p.stem for _, p in CASES])
+def test_idle_fields_change_nothing_to_come(ruleset: str, path: Path) -> None:
+    """A state lumped (``Turns.idle`` fields at their initial values) has the same legal
+    actions and, lumped alike, the same kernel; and the report reads nothing idle."""
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    turns = engine.turns
+    lumped_any = False
+    for k, (state, action) in enumerate(_visited(engine, 4, seed=8)[::3][:50]):
+        same = engine.lumped(state)
+        lumped_any = lumped_any or same != state
+        assert engine.legal_actions(same) == engine.legal_actions(state)
+        for a, b in zip(same.combatants, state.combatants, strict=True):
+            assert (turns.can_fight(a), turns.is_dead(a), turns.harm(a)) == (
+                turns.can_fight(b),
+                turns.is_dead(b),
+                turns.harm(b),
+            )
+        if k % 3 == 0:
+            try:
+                mine = engine.kernel(state, action, max_paths=5_000)
+                theirs = engine.kernel(same, action, max_paths=5_000)
+            except TooManyPaths:
+                continue
+
+            def lump(d: Weighted[FightState]) -> dict[FightState, Fraction]:
+                out: dict[FightState, Fraction] = {}
+                for s, p in _odds(d).items():
+                    out[engine.lumped(s)] = out.get(engine.lumped(s), Fraction(0)) + p
+                return out
+
+            assert lump(mine) == lump(theirs)
+    alone = any(
+        [c.side for c in engine.initial().combatants].count(c.side) == 1
+        for c in engine.initial().combatants
+    )
+    assert lumped_any == alone  # a duellist's W10 result is idle; a team member's is not
+
+
+def test_a_wrong_promise_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claiming the target's hit points unread changes kernels: the check above would fail."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    turns = engine.turns
+    honest = turns.unread
+
+    def greedy(state: FightState, action: Action) -> Any:
+        found = honest(state, action)
+        return None if found is None else tuple((i, (*f, "hit_points")) for i, f in found)
+
+    monkeypatch.setattr(turns, "unread", greedy)
+    pairs = [(s, a) for s, a in _visited(engine, 4, seed=3) if a.kind == "attack"]
+    assert _mismatches(engine, pairs, most=40)
+
+
+@pytest.mark.parametrize("policy", ["first", "random"])
+def test_shared_kernels_agree_with_the_reference_loop(policy: str) -> None:
+    """The warfare2d20 duel (hit points spread wide): most lanes draw from kernels shared by
+    states that differ in unread fields (one action per state, or the random policy's
+    mixture), and the win rates, rounds and harm dealt agree."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    policies = {"marines": policy, "insurgents": policy}
+    engine = Engine(read_scenario(path, policies=policies))
+    sampler = KernelSampler(engine)
+    run_chunk(sampler, 4_000, np.random.default_rng(1))
+    shared = [k for k in sampler.keys if k.unread is not None and k.offset >= 0]
+    assert shared and sampler.transitions  # the shared path ran
+    assert bool(sampler.mixed_keys) == (policy == "random")
+    n_fast, n_ref = 20_000, 1_000
+    fast, _ = simulate_fast(Engine(read_scenario(path, policies=policies)), n_fast, 21)
+    ref = simulate_reference(Engine(read_scenario(path, policies=policies)), n_ref, 21)
+    for side in ("marines", "insurgents"):
+        pf, pr = fast.wins.get(side, 0) / n_fast, ref.wins.get(side, 0) / n_ref
+        p = (pf * n_fast + pr * n_ref) / (n_fast + n_ref)
+        se = (p * (1 - p) * (1 / n_fast + 1 / n_ref)) ** 0.5
+        assert abs(pf - pr) < 4 * se, (side, pf, pr)
+
+    def mean_rounds(t: Any) -> float:
+        return sum(r * w for (_, r), w in t.ended_at.items()) / sum(t.ended_at.values())
+
+    assert abs(mean_rounds(fast) - mean_rounds(ref)) < 0.15
+    for name in ("Rivera", "Insurgent"):
+        df, dr = fast.dealt[name] / n_fast, ref.dealt[name] / n_ref
+        assert abs(df - dr) < 0.1 * dr + 0.5, (name, df, dr)
