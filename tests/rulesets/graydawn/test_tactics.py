@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firefight.dice import ScriptedDice
+from firefight.dice import DiceSource, ScriptedDice
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
 
@@ -74,3 +74,25 @@ def test_initiative_g33() -> None:
     assert tactics.reroll_keep_higher(ScriptedDice([2]), 12, 6) == 12
     assert tactics.reroll_keep_higher(ScriptedDice([9]), 12, 6) == 15
     assert [tactics.tactics_allies(t) for t in (9, 10, 14, 15, 21)] == [0, 1, 1, 2, 3]
+
+
+def test_keep_lower_reroll_on_exact_dice_g33() -> None:
+    """Exact dice branch on the kept score: every roll above the current score is one branch,
+    and the table equals replaying the re-roll path by path (and min(current, REF + d10x))."""
+    from firefight.dice import enumerate_outcomes, exact
+    from firefight.dice.sources import clear_derived, path_by_path
+
+    def rule(d: DiceSource) -> int:
+        return tactics.reroll_keep_lower(d, 12, 6, 3)
+
+    clear_derived()
+    fast = enumerate_outcomes(rule)
+    clear_derived()
+    with path_by_path():
+        slow = enumerate_outcomes(rule)
+    clear_derived()
+    assert fast.probabilities() == slow.probabilities()
+    assert max(fast.probabilities()) == 12
+    roll = exact("d10x")
+    assert fast.probabilities()[12] == sum(roll.p(v) for v in roll.support if 9 + v >= 12)
+    assert fast.probabilities()[11] == roll.p(2)

@@ -329,6 +329,25 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
     return _capped(dice, sit, hits)
 
 
+def hunker_hits(dice: DiceSource, sit: SuppressionSituation, in_open: bool, pen: int) -> int:
+    """:func:`_hunker` under fire as a sub-rule kept by content (the key of a planned hunker
+    step): exact odds branch on its hits, not on the roll."""
+    step: Step = ("hunker", in_open, pen, True)
+    why, fn, table = _step_rule(sit, step)
+    return dice.derive(why, fn, (content_key(sit), *step), exact=table, keep=True)
+
+
+def move_out_hits(dice: DiceSource, sit: SuppressionSituation, a: TargetAction, pen: int) -> int:
+    """:func:`_move_out` as a sub-rule kept by content: exact odds branch on its hits."""
+    return dice.derive(
+        "move",
+        partial(_move_out, sit=sit, a=a, pen=pen),
+        ("move out", content_key(sit), content_key(a), pen),
+        exact=partial(_miss_table, sit, _move_check(sit, a, pen), True),
+        keep=True,
+    )
+
+
 def _panicked(sit: SuppressionSituation, levels: int, result: CheckResult, dice: DiceSource) -> int:
     """G15 with G12: a panicked target still takes fire. In the open it is hunkering down
     "from panic": LUCK only, with the suppression penalty. Behind cover it flees at full speed
