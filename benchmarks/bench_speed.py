@@ -19,7 +19,7 @@ Fraction table in both tools first.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
 of docs/performance.md; ``--no-write`` only prints; ``--only startup`` runs and prints the
-whole-process rows alone).
+whole-process rows alone, ``--only odds [--example TEXT]`` the examples' exact odds).
 """
 
 from __future__ import annotations
@@ -199,10 +199,14 @@ print((time.process_time() - start) * 1e3)
 """
 
 
-def odds_rows(runs: int) -> list[tuple[str, float]]:
+def odds_rows(runs: int, only: list[str] | None = None) -> list[tuple[str, float]]:
+    """CPU ms of each example's exact odds (median of ``runs`` processes); ``only``: the
+    examples whose path contains one of these texts."""
     rows = []
     for path in sorted((ROOT / "examples").glob("*/*.toml")):
         rel = path.relative_to(ROOT)
+        if only and not any(text in str(rel) for text in only):
+            continue
         times = []
         for _ in range(runs):
             out = subprocess.run(
@@ -422,12 +426,22 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--only",
-        choices=["startup"],
-        help="run one part and print it (never writes): startup = the whole-process rows",
+        choices=["startup", "odds"],
+        help="run one part and print it (never writes): startup = the whole-process rows, "
+        "odds = the examples' exact odds",
+    )
+    parser.add_argument(
+        "--example",
+        action="append",
+        metavar="TEXT",
+        help="with --only odds: only the examples whose path contains TEXT (repeatable)",
     )
     args = parser.parse_args()
     if args.only == "startup":
         print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
+        return
+    if args.only == "odds":
+        odds_rows(args.odds_runs, args.example)
         return
     data: dict[str, object] = {
         "sampling": sampling_rates(args.sample_n),
