@@ -260,8 +260,11 @@ def _miss_table(sit: SuppressionSituation, terms: _Terms, counts: bool) -> Weigh
     totals = roll.support + offset
     missed = np.maximum(tn - totals, 0) // sit.rules.points_missed_per_hit
     hits = np.minimum(missed, cap) if counts else np.zeros_like(totals)
-    out = {int(h): int(roll.weights[hits == h].sum()) for h in np.unique(hits).tolist()}
-    return Weighted(out, roll.total)
+    # summed in Python, not with np.unique: its first call imports numpy.ma (tens of ms cold)
+    summed: dict[int, int] = {}
+    for h, w in zip(hits.tolist(), roll.weights.tolist(), strict=True):
+        summed[h] = summed.get(h, 0) + int(w)
+    return Weighted({h: summed[h] for h in sorted(summed)}, roll.total)
 
 
 def _act_check(sit: SuppressionSituation, a: TargetAction, pen: int, multi: int) -> _Terms:

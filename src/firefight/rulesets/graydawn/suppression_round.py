@@ -10,7 +10,7 @@ G35, G15), then takes its actions under the penalty (:mod:`.suppression_actions`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from firefight.core.house import house_events
@@ -309,11 +309,18 @@ def _check_base(sit: SuppressionSituation) -> int:
 def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[CheckResult]:
     """:func:`_check` on exact dice: its result from the d10x's distribution (split by the
     natural-1 tag), not from replaying the check once per value."""
-    base, out = _check_base(sit), dict[CheckResult, int]()
+    return _check_weights(_check_base(sit), tn, sit.rules)
+
+
+@lru_cache(maxsize=4096)
+def _check_weights(base: int, tn: int, rules: SuppressionHouse) -> Weighted[CheckResult]:
+    """:func:`_check_table` by the numbers it reads: every level count with the same TN (the
+    TN stops growing at 30) shares one table."""
+    out = dict[CheckResult, int]()
     groups = exact_tagged("d10x")
     for tags, d in groups:
         for v, w in d.items():
-            result = check_result(base + v, NATURAL_ONE in tags, tn, sit.rules)
+            result = check_result(base + v, NATURAL_ONE in tags, tn, rules)
             out[result] = out.get(result, 0) + w
     return Weighted(out, groups[0][1].total)
 
