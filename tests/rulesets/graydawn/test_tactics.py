@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from firefight.dice import DiceSource, ScriptedDice
+from functools import partial
+
+from firefight.dice import ScriptedDice
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
+
+from .helpers import both_routes
 
 
 def test_order_of_operations_g16() -> None:
@@ -80,17 +84,9 @@ def test_keep_lower_reroll_on_exact_dice_g33() -> None:
     """Exact dice branch on the kept score: every roll above the current score is one branch,
     and the table equals replaying the re-roll path by path (and min(current, REF + d10x))."""
     from firefight.dice import enumerate_outcomes, exact
-    from firefight.dice.sources import clear_derived, path_by_path
 
-    def rule(d: DiceSource) -> int:
-        return tactics.reroll_keep_lower(d, 12, 6, 3)
-
-    clear_derived()
-    fast = enumerate_outcomes(rule)
-    clear_derived()
-    with path_by_path():
-        slow = enumerate_outcomes(rule)
-    clear_derived()
+    rule = partial(tactics.reroll_keep_lower, current=12, ref=6, modifiers=3)
+    fast, slow = both_routes(lambda: enumerate_outcomes(rule))
     assert fast.probabilities() == slow.probabilities()
     assert max(fast.probabilities()) == 12
     roll = exact("d10x")
