@@ -18,8 +18,9 @@ Fraction table in both tools first.
   same arithmetic and a plain-Python loop.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
-of docs/performance.md; ``--no-write`` only prints; ``--only startup|keep|abc|big`` runs and prints
-one part alone: the whole-process rows, the keep-highest rows, queries A B C, or the big pools).
+of docs/performance.md; ``--no-write`` only prints; ``--only startup|keep|abc|big|odds`` runs and
+prints one part alone: the whole-process rows, the keep-highest rows, queries A B C, the big pools,
+or the examples' exact odds (``--example TEXT`` picks some of them).
 """
 
 from __future__ import annotations
@@ -197,10 +198,14 @@ print((time.process_time() - start) * 1e3)
 """
 
 
-def odds_rows(runs: int) -> list[tuple[str, float]]:
+def odds_rows(runs: int, only: list[str] | None = None) -> list[tuple[str, float]]:
+    """CPU ms of each example's exact odds (median of ``runs`` processes); ``only``: the
+    examples whose path contains one of these texts."""
     rows = []
     for path in sorted((ROOT / "examples").glob("*/*.toml")):
         rel = path.relative_to(ROOT)
+        if only and not any(text in str(rel) for text in only):
+            continue
         times = []
         for _ in range(runs):
             out = subprocess.run(
@@ -420,13 +425,23 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--only",
-        choices=["startup", "keep", "abc", "big"],
+        choices=["startup", "keep", "abc", "big", "odds"],
         help="run one part and print it (never writes): startup = the whole-process rows, "
-        "keep = keep-highest, abc = queries A B C, big = 1000d6 and 200d20",
+        "keep = keep-highest, abc = queries A B C, big = 1000d6 and 200d20, "
+        "odds = the examples' exact odds",
+    )
+    parser.add_argument(
+        "--example",
+        action="append",
+        metavar="TEXT",
+        help="with --only odds: only the examples whose path contains TEXT (repeatable)",
     )
     args = parser.parse_args()
     if args.only == "startup":
         print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
+        return
+    if args.only == "odds":
+        odds_rows(args.odds_runs, args.example)
         return
     if args.only is not None:  # the part prints its own rows as it runs
         {"keep": keep_rows, "abc": abc_rows, "big": big_rows}[args.only](args.runs)

@@ -136,9 +136,20 @@ def main() -> None:
         "--cap", type=int, default=120, help="seconds an example may take before it is cut off"
     )
     parser.add_argument("--rounds", type=int, default=5, help="GM steps in the fan-out test")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="TEXT",
+        help="time only the examples whose name contains TEXT (repeatable, e.g. graydawn/); "
+        "skips the fan-out test and only prints",
+    )
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str]] = []
     examples = sorted(f"{p.parent.parent.name}/{p.stem}" for p in EX.glob("*/encounters/*.toml"))
+    if args.only:
+        examples = [e for e in examples if any(text in e for text in args.only)]
+        if not examples:
+            parser.error(f"no example encounter matches --only {' '.join(args.only)}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         worst: dict[str, float] = {}
@@ -171,20 +182,21 @@ def main() -> None:
                 "Tracker.act(...); Tracker.actions(...)",
             )
         )
-        fans = fan_out(args.players, args.rounds, folder)
-        rows.append(
-            (
-                f"{args.players} players' pages on one encounter (a real server process): from "
-                "the GM's POST until every page fetched its new view",
-                "< 1 s",
-                f"worst {1000 * max(fans):.0f} ms, median {1000 * statistics.median(fans):.0f} ms "
-                f"over {len(fans)} steps",
-                "firefight serve; 20 x GET .../events",
+        if not args.only:  # a part of the examples: no fan-out, no table written
+            fans = fan_out(args.players, args.rounds, folder)
+            rows.append(
+                (
+                    f"{args.players} players' pages on one encounter (a real server process): from "
+                    "the GM's POST until every page fetched its new view",
+                    "< 1 s",
+                    f"worst {1000 * max(fans):.0f} ms, median "
+                    f"{1000 * statistics.median(fans):.0f} ms over {len(fans)} steps",
+                    "firefight serve; 20 x GET .../events",
+                )
             )
-        )
     for what, goal, measured, _ in rows:
         print(f"{what}: {measured} (goal {goal})")
-    if not args.no_write:
+    if not args.no_write and not args.only:
         import fastapi
 
         write_table(SECTION, "bench_tracker.py", f"FastAPI {fastapi.__version__}", rows)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from firefight.core.transcript import Check, Note
 from firefight.dice import ScriptedDice
+from firefight.dice.sources import clear_derived, path_by_path
 from firefight.rulesets import get_ruleset
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.situation import AttackSituation
+
+T = TypeVar("T")
 
 RULESET = get_ruleset("graydawn")
 
@@ -93,3 +97,15 @@ def notes(result) -> list[str]:  # type: ignore[no-untyped-def]
 
 def roll_exprs(result) -> list[str]:  # type: ignore[no-untyped-def]
     return [r.expr.replace(" ", "") for r in result.transcript.rolls()]
+
+
+def both_routes(compute: Callable[[], T]) -> tuple[T, T]:
+    """``compute()`` on exact dice by the tables and path by path, each from cold caches: a
+    rule's vectorised route must give the very fractions of replaying its code."""
+    clear_derived()
+    fast = compute()
+    clear_derived()
+    with path_by_path():
+        slow = compute()
+    clear_derived()
+    return fast, slow

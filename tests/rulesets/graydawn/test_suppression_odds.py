@@ -13,11 +13,13 @@ import numpy as np
 import pytest
 
 from firefight.core.loading import read_toml
-from firefight.dice import NATURAL_ONE, Dist, SeededDice, exact, exact_tagged
+from firefight.dice import NATURAL_ONE, Dist, SeededDice, enumerate_outcomes, exact, exact_tagged
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.odds import suppression_odds, suppression_outcomes
 from firefight.rulesets.graydawn.suppression_round import resolve_suppression
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation, load_suppression
+
+from .helpers import both_routes
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
 SEED = 20261121
@@ -155,16 +157,34 @@ def test_odds_json_has_levels_check_hits() -> None:
 
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("suppress_*.toml")))
 def test_check_and_hit_tables_equal_path_by_path_enumeration(name: str) -> None:
-    """The suppression check and the hits of the target's actions come from the rolls'
-    distributions on exact dice; replaying the sub-rules path by path gives the same fractions."""
-    from firefight.dice.sources import clear_derived, path_by_path
-
+    """The shooters' levels, the suppression check and the hits of the target's actions come
+    from the rolls' distributions on exact dice; replaying the sub-rules path by path gives the
+    same fractions."""
     sit = load_suppression(read_toml(EXAMPLES / name), name, GraydawnHouse())
-    clear_derived()
-    fast = suppression_outcomes(sit)
-    clear_derived()
-    with path_by_path():
-        slow = suppression_outcomes(sit)
-    clear_derived()
+    fast, slow = both_routes(lambda: suppression_outcomes(sit))
     assert fast.probabilities() == slow.probabilities()
     assert fast.truncated_mass == slow.truncated_mass
+
+
+@pytest.mark.parametrize("in_open", [False, True])
+def test_encounter_sub_rules_equal_path_by_path_enumeration(in_open: bool) -> None:
+    """What the encounter asks of the suppression half on exact dice (the levels, the check,
+    hunkering down, moving out) branches on the rules' results, from the same tables as the
+    odds; replayed path by path, the fractions are the same."""
+    from firefight.rulesets.graydawn.suppression import check_tn
+    from firefight.rulesets.graydawn.suppression_actions import hunker_hits, move_out_hits
+    from firefight.rulesets.graydawn.suppression_round import check, shooter_levels
+    from firefight.rulesets.graydawn.suppression_situation import TargetAction
+
+    sit = plain_suppression(20)
+    flee = TargetAction(kind="move", name="flees", moves=3)
+
+    def rule(d: Any) -> tuple[int, str, int, int]:
+        levels = shooter_levels(sit, 0, d)
+        result = check(sit, levels, check_tn(levels, sit.rules), d)
+        return levels, result, hunker_hits(d, sit, in_open, 4), move_out_hits(d, sit, flee, 4)
+
+    fast, slow = both_routes(lambda: enumerate_outcomes(rule))
+    assert fast.probabilities() == slow.probabilities()
+    assert fast.truncated_mass == slow.truncated_mass
+    assert {o[0] for o in fast.probabilities()} >= {2, 3, 4}

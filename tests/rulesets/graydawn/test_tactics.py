@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from firefight.dice import ScriptedDice
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
+
+from .helpers import both_routes
 
 
 def test_order_of_operations_g16() -> None:
@@ -74,3 +78,17 @@ def test_initiative_g33() -> None:
     assert tactics.reroll_keep_higher(ScriptedDice([2]), 12, 6) == 12
     assert tactics.reroll_keep_higher(ScriptedDice([9]), 12, 6) == 15
     assert [tactics.tactics_allies(t) for t in (9, 10, 14, 15, 21)] == [0, 1, 1, 2, 3]
+
+
+def test_keep_lower_reroll_on_exact_dice_g33() -> None:
+    """Exact dice branch on the kept score: every roll above the current score is one branch,
+    and the table equals replaying the re-roll path by path (and min(current, REF + d10x))."""
+    from firefight.dice import enumerate_outcomes, exact
+
+    rule = partial(tactics.reroll_keep_lower, current=12, ref=6, modifiers=3)
+    fast, slow = both_routes(lambda: enumerate_outcomes(rule))
+    assert fast.probabilities() == slow.probabilities()
+    assert max(fast.probabilities()) == 12
+    roll = exact("d10x")
+    assert fast.probabilities()[12] == sum(roll.p(v) for v in roll.support if 9 + v >= 12)
+    assert fast.probabilities()[11] == roll.p(2)

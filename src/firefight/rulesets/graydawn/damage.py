@@ -259,7 +259,12 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         gathered[(post_key, den)] = gathered.get((post_key, den), 0) + num
 
     no_graze = ([((False, spec.graze_luck.points), 1)], 1)
-    post: dict[tuple[int, bool, int], list[tuple[Wound, int, int]]] = {}
+    core = _core(spec)
+    post = _AFTER.get(core)
+    if post is None:
+        if len(_AFTER) >= _AFTER_LIMIT:
+            _AFTER.clear()
+        post = _AFTER[core] = {}
     graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
     for raw, weight in raws:
         _, penetrating = penetration(raw, spec)
@@ -286,11 +291,24 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         if post_key is None:
             found = unhurt
         else:
-            found = post.get(post_key) or post.setdefault(post_key, _after_graze(spec, *post_key))
+            found = post.get(post_key) or post.setdefault(post_key, _after_graze(core, *post_key))
         for wound, s_weight, s_total in found:
             key = (wound, den * s_total)
             acc[key] = acc.get(key, 0) + num * s_weight
     return combine(acc)
+
+
+#: The wounds :func:`_after_graze` gives, by the spec without its damage dice (the same for
+#: every hit count of a burst or spray at one location): core spec -> (after, grazed, luck) ->
+#: wounds. Kept for the process; at most this many specs before it starts over.
+_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], list[tuple[Wound, int, int]]]] = {}
+_AFTER_LIMIT = 10_000
+
+
+def _core(spec: WoundSpec) -> WoundSpec:
+    """The spec as :func:`_after_graze` reads it: the damage dice and the graze roll's
+    modifier (it grows with a spray's hits) play no part after BTM."""
+    return replace(wound_key(spec), dice=0, die=0, bonus=0, maximum=False, graze_modifier=0)
 
 
 def _after_graze(

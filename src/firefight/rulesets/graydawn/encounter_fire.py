@@ -338,7 +338,7 @@ def is_automatic(entry: Entry) -> bool:
 
 def shooter_levels(dice: DiceSource, sit: SuppressionSituation, index: int) -> int:
     """G09/G29: the levels one declared shooter puts on the target (attack vs range TN)."""
-    return round_._shooter_levels(sit, sit.shooters[index], dice)
+    return round_.shooter_levels(sit, index, dice)
 
 
 def covering_hits(dice: DiceSource, sit: SuppressionSituation) -> int:
@@ -351,19 +351,19 @@ def check(
 ) -> CheckResult:
     """G10: the suppression check against the levels' TN."""
     tn = check_tn(levels, sit.rules, shotgun_shots)
-    return round_._check(sit, levels, tn, dice)
+    return round_.check(sit, levels, tn, dice)
 
 
 def hunker(dice: DiceSource, sit: SuppressionSituation, in_open: bool, pen: int) -> int:
     """G12: hunkering down (LUCK + dodge/cover behind cover; LUCK only, with the penalty, in the
     open); hits per full 5 missed, capped by the rounds fired (G11)."""
-    return actions._hunker(dice, sit=sit, in_open=in_open, pen=pen, under_fire=True)
+    return actions.hunker_hits(dice, sit, in_open, pen)
 
 
 def move_out(dice: DiceSource, sit: SuppressionSituation, moves: int, pen: int) -> int:
     """G11: leaving cover (or moving in the open) under fire: dodge/cover vs 15/20/25."""
     action = TargetAction(kind="move", name="moves", moves=min(max(moves, 1), 3))
-    return actions._move_out(dice, sit=sit, a=action, pen=pen)
+    return actions.move_out_hits(dice, sit, action, pen)
 
 
 def penalty(f: Fighter, in_open: bool, house: GraydawnHouse) -> int:

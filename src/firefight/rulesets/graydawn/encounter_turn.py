@@ -9,6 +9,7 @@ only feeds them from the states and writes their outcomes back.
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import TYPE_CHECKING
 
 from firefight.core.transcript import Note, StateChange
@@ -17,6 +18,7 @@ from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
+from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import CheckResult
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
@@ -52,14 +54,12 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
     if not declared:
         return state
     start = state
-    levels: dict[str, int] = {}
+    shots = [_shot(t, start, d) for d in declared]
+    key = ("suppressing-fire levels", tuple((content_key(sit), i) for _, sit, i in shots))
+    levels = dict(dice.derive("suppressing-fire levels", partial(_levels, shots), key, keep=True))
     rounds: dict[str, int] = {}
     shotgun: dict[str, int] = {}
     for d in declared:
-        group = fire_at(t, start, d.target)
-        sit = t.sits.suppression(start.combatant(d.target), group)
-        index = [g[1] for g in group].index(d)
-        levels[d.target] = levels.get(d.target, 0) + fire.shooter_levels(dice, sit, index)
         rounds[d.target] = rounds.get(d.target, 0) + d.rounds
         w = t.entries[d.shooter].combatant.weapon
         if w is not None and w.kind == "shotgun" and d.fire == "covering":
@@ -81,6 +81,27 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
         result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
         state = state.with_combatant(_after_check(t, f, result, dice))
     return dataclasses.replace(state, order=t.order(state))
+
+
+def _shot(
+    t: GraydawnTurns, start: FightState, d: Declared
+) -> tuple[str, SuppressionSituation, int]:
+    """A declaration as (target, the suppression situation of all fire at it, its shooter)."""
+    group = fire_at(t, start, d.target)
+    sit = t.sits.suppression(start.combatant(d.target), group)
+    return d.target, sit, [g[1] for g in group].index(d)
+
+
+def _levels(
+    shots: list[tuple[str, SuppressionSituation, int]], dice: DiceSource
+) -> tuple[tuple[str, int], ...]:
+    """G09/G29: every declared shooter's levels, in declaration order, summed per target. One
+    sub-rule: exact dice branch on the targets' totals, not on each shooter's levels, and a
+    volley of fire with too many combinations is refused by its own cheap enumeration."""
+    levels: dict[str, int] = {}
+    for target, sit, index in shots:
+        levels[target] = levels.get(target, 0) + fire.shooter_levels(dice, sit, index)
+    return tuple(levels.items())
 
 
 def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSource) -> Fighter:

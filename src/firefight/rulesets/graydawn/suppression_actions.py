@@ -260,8 +260,11 @@ def _miss_table(sit: SuppressionSituation, terms: _Terms, counts: bool) -> Weigh
     totals = roll.support + offset
     missed = np.maximum(tn - totals, 0) // sit.rules.points_missed_per_hit
     hits = np.minimum(missed, cap) if counts else np.zeros_like(totals)
-    out = {int(h): int(roll.weights[hits == h].sum()) for h in np.unique(hits).tolist()}
-    return Weighted(out, roll.total)
+    # summed in Python, not with np.unique: its first call imports numpy.ma (tens of ms cold)
+    summed: dict[int, int] = {}
+    for h, w in zip(hits.tolist(), roll.weights.tolist(), strict=True):
+        summed[h] = summed.get(h, 0) + int(w)
+    return Weighted({h: summed[h] for h in sorted(summed)}, roll.total)
 
 
 def _act_check(sit: SuppressionSituation, a: TargetAction, pen: int, multi: int) -> _Terms:
@@ -327,6 +330,25 @@ def _actions(sit: SuppressionSituation, steps: tuple[Step, ...], dice: DiceSourc
         else:
             hits += dice.derive(why, fn, (content_key(sit), *step), exact=table, keep=True)
     return _capped(dice, sit, hits)
+
+
+def hunker_hits(dice: DiceSource, sit: SuppressionSituation, in_open: bool, pen: int) -> int:
+    """:func:`_hunker` under fire as a sub-rule kept by content (the key of a planned hunker
+    step): exact odds branch on its hits, not on the roll."""
+    step: Step = ("hunker", in_open, pen, True)
+    why, fn, table = _step_rule(sit, step)
+    return dice.derive(why, fn, (content_key(sit), *step), exact=table, keep=True)
+
+
+def move_out_hits(dice: DiceSource, sit: SuppressionSituation, a: TargetAction, pen: int) -> int:
+    """:func:`_move_out` as a sub-rule kept by content: exact odds branch on its hits."""
+    return dice.derive(
+        "move",
+        partial(_move_out, sit=sit, a=a, pen=pen),
+        ("move out", content_key(sit), content_key(a), pen),
+        exact=partial(_miss_table, sit, _move_check(sit, a, pen), True),
+        keep=True,
+    )
 
 
 def _panicked(sit: SuppressionSituation, levels: int, result: CheckResult, dice: DiceSource) -> int:

@@ -10,13 +10,13 @@ G35, G15), then takes its actions under the penalty (:mod:`.suppression_actions`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from firefight.core.house import house_events
 from firefight.core.resolution import Resolution
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
-from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact_tagged
+from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagged
 from firefight.errors import present
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.house import SuppressionHouse
@@ -89,6 +89,45 @@ def fire_levels(s: Shooter, rules: SuppressionHouse) -> int:
     return lane_levels(rounds, s.lane_width_m)
 
 
+@dataclass(frozen=True)
+class _AttackTerms:
+    """The numbers of one shooter's G09 attack, before its roll."""
+
+    base: int  # levels from the rounds and the weapon, before the attack roll
+    band: str
+    tn: int
+    before: int  # (REF+CL)/2 before and after wound penalties
+    after: int
+    skill: int
+    mods: int
+    wa: int
+    luck: int
+
+    @property
+    def bonus(self) -> int:
+        """What the attack adds to its d10x."""
+        return self.after + self.skill + self.mods + self.wa + self.luck
+
+
+def _attack_terms(sit: SuppressionSituation, s: Shooter) -> _AttackTerms:
+    """G09: the attack's numbers, read by the rule (:func:`_shooter_levels`) and its table."""
+    rules, w = sit.rules, s.armed()
+    base = base_levels(w, shooter_rounds(s, rules), rules)
+    band = shooter_band(s, sit.house)
+    before, after = wounded_base(s, "CL", False)
+    return _AttackTerms(
+        base,
+        band,
+        range_tn(band, rules),
+        before,
+        after,
+        s.skill(w.skill),
+        sum(s.modifiers.values()),
+        w.wa if rules.suppressing_fire_wa and w.wa else 0,
+        s.luck_spent * sit.house.luck_point_bonus,
+    )
+
+
 def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> int:
     """G09 / G29 / G30: the levels one shooter puts on the target."""
     rules, w = sit.rules, s.armed()
@@ -101,38 +140,33 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
         return levels
     base = base_levels(w, rounds, rules)
     dice.record(Note(f"{s.name}: {rounds} rounds from a {w.kind} -> {base} base level(s)", "G09"))
-    band = shooter_band(s, sit.house)
-    tn = range_tn(band, rules)
-    before, after = wounded_base(s, "CL", False)
-    if after != before:
+    a = _attack_terms(sit, s)
+    if a.after != a.before:
         dice.record(
-            Modifier("wound state", after - before, "suppressing-fire attack", s.name, "G20")
+            Modifier("wound state", a.after - a.before, "suppressing-fire attack", s.name, "G20")
         )
-    ra = after + s.skill(w.skill)
-    extra = _mods(dice, s.modifiers, "suppressing-fire attack", s.name, "G09")
-    if rules.suppressing_fire_wa and w.wa:
+    _mods(dice, s.modifiers, "suppressing-fire attack", s.name, "G09")
+    if a.wa:
         dice.record(
-            Modifier("weapon accuracy (WA)", w.wa, "suppressing-fire attack", w.name, "G09")
+            Modifier("weapon accuracy (WA)", a.wa, "suppressing-fire attack", w.name, "G09")
         )
-        extra += w.wa
-    luck = s.luck_spent * sit.house.luck_point_bonus
-    if luck:
-        dice.record(Modifier("luck points", luck, "suppressing-fire attack", s.name, "G17"))
+    if a.luck:
+        dice.record(Modifier("luck points", a.luck, "suppressing-fire attack", s.name, "G17"))
     dice.record(
         Note(
-            f"{s.name} attack base: (REF+CL)/2 {after} + {w.skill} {s.skill(w.skill)} "
-            f"+ modifiers {extra + luck:+d} = {ra + extra + luck}; TN {tn} at {band} range",
+            f"{s.name} attack base: (REF+CL)/2 {a.after} + {w.skill} {a.skill} "
+            f"+ modifiers {a.mods + a.wa + a.luck:+d} = {a.bonus}; TN {a.tn} at {a.band} range",
             "G09",
         )
     )
-    total, _ = _roll_total(dice, f"{s.name} suppressing-fire attack (G09)", ra + extra + luck)
-    more = levels_from_attack(total, tn, rules)
+    total, _ = _roll_total(dice, f"{s.name} suppressing-fire attack (G09)", a.bonus)
+    more = levels_from_attack(total, a.tn, rules)
     dice.record(
         Check(
-            f"{s.name} suppressing-fire attack at {band} range",
+            f"{s.name} suppressing-fire attack at {a.band} range",
             total,
-            tn,
-            total >= tn,
+            a.tn,
+            total >= a.tn,
             "G09",
             f"+{more} level(s), {base + more} in all",
         )
@@ -140,13 +174,35 @@ def _shooter_levels(sit: SuppressionSituation, s: Shooter, dice: DiceSource) -> 
     return base + more
 
 
+def _levels_table(sit: SuppressionSituation, index: int) -> Weighted[int]:
+    """:func:`_shooter_levels` on exact dice: the levels from the attack d10x's distribution,
+    not from replaying the attack once per value of an open-ended roll."""
+    s, rules = sit.shooters[index], sit.rules
+    if s.fire != "suppressing":
+        return Weighted({fire_levels(s, rules): 1}, 1)
+    a, out = _attack_terms(sit, s), dict[int, int]()
+    roll = exact("d10x")
+    for v, w in roll.items():
+        levels = a.base + levels_from_attack(a.bonus + v, a.tn, rules)
+        out[levels] = out.get(levels, 0) + w
+    return Weighted(out, roll.total)
+
+
+def shooter_levels(sit: SuppressionSituation, index: int, dice: DiceSource) -> int:
+    """G09 / G29 / G30: one shooter's levels as a sub-rule kept by content, so exact odds
+    branch on the levels (a few values), not on the attack roll (hundreds)."""
+    s = sit.shooters[index]
+    return dice.derive(
+        f"{s.name} levels",
+        partial(_shooter_levels, sit, s),
+        ("levels", content_key(sit), index),
+        exact=partial(_levels_table, sit, index),
+        keep=True,
+    )
+
+
 def _all_levels(sit: SuppressionSituation, dice: DiceSource) -> int:
-    total = 0
-    for i, s in enumerate(sit.shooters):
-        total += dice.derive(
-            f"{s.name} levels", partial(_shooter_levels, sit, s), key=("lv", id(sit), i)
-        )
-    return total
+    return sum(shooter_levels(sit, i, dice) for i in range(len(sit.shooters)))
 
 
 def _defence_hit(dice: DiceSource, *, sit: SuppressionSituation, why: str) -> bool:
@@ -253,11 +309,18 @@ def _check_base(sit: SuppressionSituation) -> int:
 def _check_table(sit: SuppressionSituation, tn: int) -> Weighted[CheckResult]:
     """:func:`_check` on exact dice: its result from the d10x's distribution (split by the
     natural-1 tag), not from replaying the check once per value."""
-    base, out = _check_base(sit), dict[CheckResult, int]()
+    return _check_weights(_check_base(sit), tn, sit.rules)
+
+
+@lru_cache(maxsize=4096)
+def _check_weights(base: int, tn: int, rules: SuppressionHouse) -> Weighted[CheckResult]:
+    """:func:`_check_table` by the numbers it reads: every level count with the same TN (the
+    TN stops growing at 30) shares one table."""
+    out = dict[CheckResult, int]()
     groups = exact_tagged("d10x")
     for tags, d in groups:
         for v, w in d.items():
-            result = check_result(base + v, NATURAL_ONE in tags, tn, sit.rules)
+            result = check_result(base + v, NATURAL_ONE in tags, tn, rules)
             out[result] = out.get(result, 0) + w
     return Weighted(out, groups[0][1].total)
 
@@ -295,6 +358,17 @@ def _check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) ->
         )
     )
     return result
+
+
+def check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) -> CheckResult:
+    """:func:`_check` as a sub-rule kept by content: exact odds branch on its five results."""
+    return dice.derive(
+        "check",
+        partial(_check, sit, levels, tn),
+        ("check", content_key(sit), levels, tn),
+        exact=partial(_check_table, sit, tn),
+        keep=True,
+    )
 
 
 def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcome, dict[str, Any]]:
@@ -336,13 +410,7 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
     if levels > 0:
         tn = check_tn(levels, rules, shotgun_shots)
         summary["check TN"] = tn
-        result = dice.derive(
-            "check",
-            partial(_check, sit, levels, tn),
-            ("check", content_key(sit), levels, tn),
-            exact=partial(_check_table, sit, tn),
-            keep=True,
-        )
+        result = check(sit, levels, tn, dice)
         summary["check"] = result
         if result == "panic":
             panicked = True

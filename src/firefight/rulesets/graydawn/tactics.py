@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.graydawn.house import SuppressionHouse
 
 if TYPE_CHECKING:
@@ -220,8 +220,23 @@ def initiative_after_fumble(initiative: int, levels: int) -> tuple[int, bool]:
 
 def reroll_keep_lower(dice: DiceSource, current: int, ref: int, modifiers: int = 0) -> int:
     """G33: a critical failure (total <= 0) of a suppression check: re-roll initiative, keeping
-    any result higher than the current score out (i.e. keep the lower)."""
-    return min(current, roll_initiative(dice, ref, modifiers, "re-roll"))
+    any result higher than the current score out (i.e. keep the lower). A sub-rule kept by
+    content: exact odds branch on the kept score, one branch for every roll above it."""
+
+    def table() -> Weighted[int]:
+        roll, out = exact("d10x"), dict[int, int]()
+        for v, w in roll.items():
+            kept = min(current, ref + modifiers + v)
+            out[kept] = out.get(kept, 0) + w
+        return Weighted(out, roll.total)
+
+    return dice.derive(
+        "initiative re-roll",
+        lambda d: min(current, roll_initiative(d, ref, modifiers, "re-roll")),
+        ("initiative keep lower", current, ref, modifiers),
+        exact=table,
+        keep=True,
+    )
 
 
 def reroll_keep_higher(dice: DiceSource, current: int, ref: int, modifiers: int = 0) -> int:
