@@ -40,8 +40,9 @@ CHUNK = 1 << 15
 START_PATHS = 20_000
 #: Most enumeration paths of a kernel worth building.
 KERNEL_PATHS = 20_000
-#: Lanes that must reach a (state, action) before its exact kernel is built.
-KERNEL_FROM = 48
+#: Lanes of one chunk that must reach a (state, action) before its lanes draw from its exact
+#: kernel (built once, kept by the process).
+KERNEL_FROM = 16
 #: Fewest lanes meeting a new key at once for its kernel to be considered at the first meeting.
 FRESH = 4
 
@@ -98,7 +99,10 @@ class KernelSampler:
         #: the lanes that met it so far.
         self.offsets = np.full(64, -1, dtype=np.int64)
         self.sizes = np.zeros(64, dtype=np.int64)
+        #: Per key, in the current chunk only: the lanes that met it, and whether its lanes
+        #: draw from its kernel (see :meth:`begin_chunk`).
         self.met = np.zeros(64, dtype=np.int64)
+        self.using = np.zeros(64, dtype=bool)
         #: Every built kernel's alias table, concatenated (aliases as flat indices), and the
         #: outcome states (masked) and the key each belongs to, by flat index.
         self.prob = np.zeros(0)
@@ -111,8 +115,8 @@ class KernelSampler:
         self.next_id = np.zeros(1024, dtype=np.int64)
         self.dealt = np.zeros(1024)
         self.striker = np.zeros(1024, dtype=np.int64)
-        #: Lanes that reached a key's situation (its round-1 twin) so far, stepped plainly
-        #: until worth a kernel.
+        #: Lanes that reached a key's situation (its round-1 twin) in the current chunk,
+        #: stepped plainly until worth a kernel.
         self.visits: dict[tuple[FightState, str], int] = {}
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
         self.summaries: dict[int, Hashable] = {}
@@ -190,8 +194,20 @@ class KernelSampler:
             self.keys.append(_Key(shared, action, unread, self.column[action.striker]))
             if found >= len(self.offsets):
                 self.offsets, self.sizes = _grown(self.offsets, -1), _grown(self.sizes)
-                self.met = _grown(self.met)
+                self.met, self.using = _grown(self.met), _grown(self.using)
         return found
+
+    def begin_chunk(self) -> None:
+        """Forget which keys earned a kernel: a chunk decides from its own lanes alone.
+
+        Kernels built by earlier chunks stay cached, but whether a lane draws from one or is
+        stepped on dice must not depend on which chunks this process ran before (a
+        worker's share depends on scheduling), or the same seed would give another report
+        on another number of workers or cores.
+        """
+        self.met[:] = 0
+        self.using[:] = False
+        self.visits.clear()
 
     def worth_a_kernel(self, kid: int, lanes: int) -> bool:
         """Build (or use) the key's exact kernel, or step these few lanes one by one?
@@ -204,7 +220,7 @@ class KernelSampler:
         asked (in a big fight nearly every step is new, and looking for its twin costs).
         """
         key = self.keys[kid]
-        if key.offset >= 0:
+        if self.using[kid]:
             return True
         if key.too_big:
             return False
@@ -213,19 +229,19 @@ class KernelSampler:
         if not met and lanes < FRESH:
             return False
         engine = self.engine
-        dist = engine.known_kernel(key.state, key.action, max_paths=KERNEL_PATHS)
-        if dist is None:
-            twin = engine.round_one(key.state) or key.state
-            situation = (twin, key.action.id)
-            self.visits[situation] = seen = self.visits.get(situation, 0) + lanes
-            if seen < KERNEL_FROM:
-                return False
+        twin = engine.round_one(key.state) or key.state
+        situation = (twin, key.action.id)
+        self.visits[situation] = seen = self.visits.get(situation, 0) + lanes
+        if seen < KERNEL_FROM:
+            return False
+        if key.offset < 0:
             try:
                 dist = engine.kernel(key.state, key.action, max_paths=KERNEL_PATHS)
             except TooManyPaths:
                 key.too_big = True
                 return False
-        self._add_kernel(kid, AliasTable.build(dist))
+            self._add_kernel(kid, AliasTable.build(dist))
+        self.using[kid] = True
         return True
 
     def _add_kernel(self, kid: int, table: AliasTable[FightState]) -> None:
@@ -286,7 +302,9 @@ def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
 
 
 def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
-    """``n`` fights to their ends, tallied."""
+    """``n`` fights to their ends, tallied: the same ``rng`` gives the same tally whatever
+    chunks ``sampler`` ran before."""
+    sampler.begin_chunk()
     engine = sampler.engine
     if sampler.start is not None:
         state_of = sampler.start.next_ids[sampler.start.table.sample(n, rng)]
@@ -346,7 +364,10 @@ def _keys_of(
     order = np.argsort(states, kind="stable")
     uniq, starts = np.unique(states[order], return_index=True)
     bounds = [*starts.tolist(), len(order)]
-    for g, sid in enumerate(uniq.tolist()):
+    # groups in the order of their first lanes, so the generator is read in an order that does
+    # not depend on state ids (which depend on what this process met before)
+    for g in np.argsort(order[starts]).tolist():
+        sid = int(uniq[g])
         group = their[order[bounds[g] : bounds[g + 1]]]
         for action, chosen in _split_by_action(sampler, sid, group, rng):
             found = sampler.mixed_keys.get((sid, action.id))
@@ -367,12 +388,14 @@ def _step(
 ) -> None:
     """One step of every lane: drawn from its key's kernel, or (a key not worth one yet)
     played plainly on seeded dice."""
-    built = sampler.offsets[kids] >= 0
+    built = sampler.using[kids]
     if not built.all():
-        waiting, counts = np.unique(kids[~built], return_counts=True)
-        for kid, count in zip(waiting.tolist(), counts.tolist(), strict=True):
-            sampler.worth_a_kernel(kid, count)
-        built = sampler.offsets[kids] >= 0
+        # keys in the order their first lanes come (not by key id, which depends on what this
+        # process met before): keys sharing a situation count their lanes in the same order
+        waiting, first, counts = np.unique(kids[~built], return_index=True, return_counts=True)
+        for g in np.argsort(first).tolist():
+            sampler.worth_a_kernel(int(waiting[g]), int(counts[g]))
+        built = sampler.using[kids]
         plain = np.flatnonzero(~built)
         if plain.size:
             engine = sampler.engine

@@ -254,20 +254,6 @@ class Engine:
         moved: FightState = _replaced(after, {"combatants": tuple(people)})
         return moved
 
-    def known_kernel(
-        self, state: FightState, action: Action, max_paths: int | None = None
-    ) -> Weighted[FightState] | None:
-        """:meth:`kernel` if it needs no enumeration (cached for the state or its round-1
-        twin), else None."""
-        found = self._cached(state, action, max_paths)
-        if found is not None:
-            return found
-        twin = self.round_one(state)
-        if twin is None or twin is state:
-            return None
-        found = self._cached(twin, action, max_paths)
-        return None if found is None else self._move(found, state.round - 1)
-
     def _cached(
         self, state: FightState, action: Action, max_paths: int | None
     ) -> Weighted[FightState] | None:
