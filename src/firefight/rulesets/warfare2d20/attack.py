@@ -17,7 +17,8 @@ from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.models import Attack, Status, Target
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.models import Attack, Protection, Status, Target, Weapon
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 AIM_FIELDS = {"aiming": "aiming", "scope": "scope", "high-power scope": "high_power_scope"}
@@ -190,7 +191,7 @@ def hit_test(
         return Weighted(out, deltas.total)
 
     key = ("hit test", opposed, shared_total, th)
-    return dice.derive("hit test", run, key, exact=table)
+    return dice.derive("hit test", run, key, exact=table, keep=True)
 
 
 @per_object
@@ -227,8 +228,7 @@ def resolve_target(
             dice.record(StateChange(t.name, "suppressed", False, True, "W05"))
         return TargetOutcome(t.name, "shock", False, not cool, 0, 0, 0, body.status)
     layers = tuple(p for p in ((t.cover if ht.cover_struck else None), t.armour) if p is not None)
-    damage = damage_through(dice, a.weapon.damage, a.weapon.name, layers)
-    after = take_damage(dice, t.name, t.combatant, body, damage, h)
+    damage, after = wound(dice, a.weapon, layers, t, body, h)
     return TargetOutcome(
         t.name,
         "hit",
@@ -239,6 +239,35 @@ def resolve_target(
         body.hit_points_left - after.hit_points_left,
         after.status,
     )
+
+
+def wound(
+    dice: DiceSource,
+    weapon: Weapon,
+    layers: tuple[Protection, ...],
+    t: Target,
+    body: Body,
+    h: Warfare2d20House,
+) -> tuple[int, Body]:
+    """A hit's damage through soak and what it does to the body (W06-W09), as one derive kept
+    by content: exact mode branches over its few (damage, body) results, and a preview or an
+    odds table that meets the same hit again (another shared roll, another action at the same
+    target) reuses it instead of replaying every damage die and check path by path."""
+
+    def run(d: DiceSource) -> tuple[int, Body]:
+        damage = damage_through(d, weapon.damage, weapon.name, layers)
+        return damage, take_damage(d, t.name, t.combatant, body, damage, h)
+
+    key = (
+        "warfare2d20 wound",
+        weapon.damage,
+        tuple(p.soak for p in layers),
+        t.combatant,
+        body,
+        h.endurance_threshold_percent,
+        h.endurance_check_dice,
+    )
+    return dice.derive("damage and wound", run, key, keep=True)
 
 
 def open_attack(a: Attack, dice: DiceSource) -> int | None:
