@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from firefight.core.transcript import Note
@@ -26,6 +27,8 @@ from firefight.rulesets.warfare2d20.thrown import resolve_throw
 from firefight.rulesets.warfare2d20.wounds import STATUSES
 
 OUT = ("unconscious", "dead")
+#: Built situations one encounter keeps (see ``Actions._situation``) before it starts over.
+SITUATIONS_KEPT = 4096
 T = TypeVar("T")
 
 
@@ -121,6 +124,8 @@ class Actions:
     spec: ScenarioSpec
     house: Warfare2d20House
     fighters: dict[str, Fighter]
+    #: (shooter, targets, round, mode) -> the rule code's targets and attack (see _situation).
+    _situations: dict[tuple[Any, ...], tuple[tuple[Target, ...], Attack]]
 
     def can_fight(self, combatant: Any) -> bool:
         return combatant.status not in OUT
@@ -210,6 +215,22 @@ class Actions:
             named=self._breath(shooter),
         )
 
+    def _situation(
+        self, shooter: Soldier, people: tuple[Soldier, ...], r: int, mode: str
+    ) -> tuple[tuple[Target, ...], Attack]:
+        """The targets and attack for ``shooter`` firing at ``people`` in round ``r``: built once
+        per distinct state (an exact preview replays the same shot on every path, and the same
+        objects let the rule code's per-situation caches serve it)."""
+        key = (shooter, people, r, mode)
+        found = self._situations.get(key)
+        if found is None:
+            targets = tuple(self._target(t, shooter, r) for t in people)
+            found = (targets, self._attack(shooter, targets, mode))
+            if len(self._situations) >= SITUATIONS_KEPT:
+                self._situations.clear()
+            self._situations[key] = found
+        return found
+
     # -- actions -----------------------------------------------------------------------------
     def _apply(self, state: FightState, o: TargetOutcome, dice: DiceSource) -> FightState:
         """An attack's outcome on its target: stamina, hit points, status (W08, W09), and
@@ -238,16 +259,26 @@ class Actions:
     ) -> FightState:
         mode = str(action.param("mode"))
         names: tuple[str, ...] = action.param("targets") or (str(action.target),)
-        targets = tuple(self._target(state.combatant(n), me, state.round) for n in names)
-        attack = self._attack(me, targets, mode)
-        total = open_attack(attack, dice)
+        people = tuple(state.combatant(n) for n in names)
+        # one derive (per enumeration): exact mode branches over the shot's distinct results
+        # (the shared roll and the first target's outcome), not over every die behind them
+        key = ("warfare2d20 fire", me, people, state.round, mode)
+        shoot = partial(self._shoot, me, people, state.round, mode)
+        total, outcome = dice.derive(f"{me.name} fires", shoot, key)
         state = put(state, used)
-        if len(targets) > 1:
+        if len(names) > 1:
             total = present(total, "a shared attacker roll was not made (W01)")
             rest = tuple(names[1:])
             state = updated(state, board=Volley("burst", me, total, rest, mode))
-        outcome = resolve_target(dice, attack, targets[0], total)
         return self._apply(state, outcome, dice)
+
+    def _shoot(
+        self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
+    ) -> tuple[int | None, TargetOutcome]:
+        """The attacker's shared roll (if any) and the first target's outcome (W01-W09)."""
+        targets, attack = self._situation(me, people, r, mode)
+        total = open_attack(attack, dice)
+        return total, resolve_target(dice, attack, targets[0], total)
 
     def _volley_step(self, state: FightState, dice: DiceSource) -> FightState:
         """The next target of a burst or mortar round, against the same shared roll."""
@@ -259,8 +290,7 @@ class Actions:
         if not self.can_fight(t):  # pragma: no cover - a volley's targets are struck once each
             return state
         if v.kind == "burst":
-            target = self._target(t, v.shooter, state.round)
-            attack = self._attack(v.shooter, (target,), v.mode)
+            (target,), attack = self._situation(v.shooter, (t,), state.round, v.mode)
             return self._apply(state, resolve_target(dice, attack, target, v.total), dice)
         return self._blast(state, v.shooter, t, v.distances[0], v.total, dice)
 
