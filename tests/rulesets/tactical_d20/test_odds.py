@@ -196,3 +196,18 @@ def test_initiative_odds_equal_path_by_path() -> None:
         slow = outcome_distribution(sit.run)
     clear_derived()
     assert fast == slow
+
+
+@pytest.mark.parametrize(
+    "name", ["smg_burst_head", "coach_gun_buckshot", "turn_two_bursts", "rifle_single_torso"]
+)
+def test_attack_and_damage_tables_equal_path_by_path(name: str) -> None:
+    """The attack roll's verdicts and the summed damage dice, asked as derived requests with
+    tables, give the fractions of replaying every face."""
+    sit = load(read_toml(EXAMPLES / f"{name}.toml"))
+    fast = outcome_distribution(sit.run)
+    with path_by_path():
+        clear_derived()
+        slow = outcome_distribution(sit.run)
+    clear_derived()
+    assert fast == slow
