@@ -19,7 +19,8 @@ Fraction table in both tools first.
 
 Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
 of docs/performance.md; ``--no-write`` only prints; ``--only startup`` runs and prints the
-whole-process rows alone).
+whole-process rows alone, ``--only odds`` the example odds rows, ``--examples WORD`` only the
+examples whose path contains WORD).
 """
 
 from __future__ import annotations
@@ -199,10 +200,12 @@ print((time.process_time() - start) * 1e3)
 """
 
 
-def odds_rows(runs: int) -> list[tuple[str, float]]:
+def odds_rows(runs: int, only: str = "") -> list[tuple[str, float]]:
     rows = []
     for path in sorted((ROOT / "examples").glob("*/*.toml")):
         rel = path.relative_to(ROOT)
+        if only not in str(rel):
+            continue
         times = []
         for _ in range(runs):
             out = subprocess.run(
@@ -422,12 +425,21 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--only",
-        choices=["startup"],
-        help="run one part and print it (never writes): startup = the whole-process rows",
+        choices=["startup", "odds"],
+        help="run one part and print it (never writes): startup = the whole-process rows, "
+        "odds = the exact odds of the shipped examples",
+    )
+    parser.add_argument(
+        "--examples", default="", help="with --only odds: the examples whose path contains this"
     )
     args = parser.parse_args()
     if args.only == "startup":
         print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
+        return
+    if args.only == "odds":
+        rows = odds_rows(args.odds_runs, args.examples)
+        met = sum(ms < 20 for _, ms in rows)
+        print(f"{met} of {len(rows)} under 20 ms (load average {os.getloadavg()[0]:.1f})")
         return
     data: dict[str, object] = {
         "sampling": sampling_rates(args.sample_n),

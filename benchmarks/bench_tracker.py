@@ -8,13 +8,16 @@ child process, cut off after ``--cap`` seconds (a few graydawn previews run for 
 second starts a real ``firefight serve`` process, connects 20 players' event streams, and times
 from the GM's POST to the moment every page has fetched its refreshed view.
 
-Writes its section of docs/performance.md (``--no-write`` only prints).
+Writes its section of docs/performance.md (``--no-write`` only prints; ``--examples WORD``
+times only the example encounters whose name contains WORD, e.g. ``warfare2d20/``, and skips
+the fan-out test; it never writes).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -136,9 +139,13 @@ def main() -> None:
         "--cap", type=int, default=120, help="seconds an example may take before it is cut off"
     )
     parser.add_argument("--rounds", type=int, default=5, help="GM steps in the fan-out test")
+    parser.add_argument(
+        "--examples", default="", help="only the examples whose name contains this (no writing)"
+    )
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str]] = []
     examples = sorted(f"{p.parent.parent.name}/{p.stem}" for p in EX.glob("*/encounters/*.toml"))
+    examples = [e for e in examples if args.examples in e]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         worst: dict[str, float] = {}
@@ -171,6 +178,9 @@ def main() -> None:
                 "Tracker.act(...); Tracker.actions(...)",
             )
         )
+        if args.examples:
+            print(f"load average {os.getloadavg()[0]:.1f}")
+            return
         fans = fan_out(args.players, args.rounds, folder)
         rows.append(
             (
