@@ -9,6 +9,7 @@ endurance after a heavy hit).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +17,7 @@ from firefight.core.house import house_events
 from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
+from firefight.dice.sources import derived_distribution
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.models import Attack, Protection, Status, Target, Weapon
@@ -142,6 +144,22 @@ def hit_test(
     dice: DiceSource, a: Attack, t: Target, shared_total: int | None, th: Thresholds
 ) -> HitTest:
     """The opposed roll for one target, as a derive: exact mode branches over <= 3 results."""
+    key, run, table = _hit_test_rule(a, t, shared_total, th)
+    return dice.derive("hit test", run, key, exact=table, keep=True)
+
+
+def hit_test_odds(a: Attack, t: Target, shared_total: int | None) -> Weighted[HitTest]:
+    """The distribution :func:`hit_test` branches over (the same kept sub-rule): all that
+    :func:`resolve_target` reads of the shared roll, so rolls alike in it resolve alike."""
+    _, th, _ = _shot(a, t)
+    key, run, table = _hit_test_rule(a, t, shared_total, th)
+    return derived_distribution(run, key, exact=table)
+
+
+def _hit_test_rule(
+    a: Attack, t: Target, shared_total: int | None, th: Thresholds
+) -> tuple[Hashable, Callable[[DiceSource], HitTest], Callable[[], Weighted[HitTest]]]:
+    """The hit test's content key, its rule and its one-pass table."""
     opposed = a.house.opposed_dice
     node = pool(opposed)
 
@@ -190,8 +208,7 @@ def hit_test(
             out[r] = out.get(r, 0) + w
         return Weighted(out, deltas.total)
 
-    key = ("hit test", opposed, shared_total, th)
-    return dice.derive("hit test", run, key, exact=table, keep=True)
+    return ("hit test", opposed, shared_total, th), run, table
 
 
 @per_object
@@ -258,11 +275,12 @@ def wound(
         damage = damage_through(d, weapon.damage, weapon.name, layers)
         return damage, take_damage(d, t.name, t.combatant, body, damage, h)
 
+    c = t.combatant
     key = (
         "warfare2d20 wound",
         weapon.damage,
         tuple(p.soak for p in layers),
-        t.combatant,
+        (c.pain_threshold, c.hit_points, c.endurance),  # all take_damage reads of the character
         body,
         h.endurance_threshold_percent,
         h.endurance_check_dice,
