@@ -187,23 +187,13 @@ def test_rank_table_is_the_replay_of_the_rolls(mods: tuple[int, ...], die: int) 
     assert rank_table(mods, die) == enumerate_outcomes(rolls)
 
 
-def test_initiative_odds_equal_path_by_path() -> None:
-    """Initiative with a same-side tie: the rank tables give the fractions of the plain replay."""
-    sit = load({"kind": "initiative", "creatures": ["operator", "medic", "raider"]})
-    fast = outcome_distribution(sit.run)
-    with path_by_path():
-        clear_derived()
-        slow = outcome_distribution(sit.run)
-    clear_derived()
-    assert fast == slow
-
-
 @pytest.mark.parametrize(
-    "name", ["smg_burst_head", "coach_gun_buckshot", "turn_two_bursts", "rifle_single_torso"]
+    "name",
+    ["initiative", "smg_burst_head", "coach_gun_buckshot", "turn_two_bursts", "rifle_single_torso"],
 )
-def test_attack_and_damage_tables_equal_path_by_path(name: str) -> None:
-    """The attack roll's verdicts and the summed damage dice, asked as derived requests with
-    tables, give the fractions of replaying every face."""
+def test_tables_equal_path_by_path(name: str) -> None:
+    """The derived requests with tables (initiative ranks with a same-side tie, the attack
+    roll's verdicts, the summed damage dice) give the fractions of replaying every face."""
     sit = load(read_toml(EXAMPLES / f"{name}.toml"))
     fast = outcome_distribution(sit.run)
     with path_by_path():
