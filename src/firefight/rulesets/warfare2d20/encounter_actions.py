@@ -101,6 +101,10 @@ class Soldier:
             self.__dict__["_hash"] = h
         return h
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (another process salts string hashes anew)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 _SOLDIER_FIELDS = tuple(f.name for f in dataclasses.fields(Soldier))
 
