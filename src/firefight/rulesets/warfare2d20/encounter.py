@@ -63,6 +63,7 @@ class Warfare2d20Turns(Actions, Turns):
         self.house = house
         self.fighters = {f.name: f for f in load_fighters(spec, catalog_for(spec), house)}
         self._situations = {}
+        self._blasts = {}
         check_ranges(spec, tuple(self.fighters.values()))
 
     # -- the protocol ------------------------------------------------------------------------

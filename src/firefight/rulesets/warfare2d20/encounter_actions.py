@@ -9,6 +9,7 @@ applies the outcomes. The turn structure itself is :mod:`.encounter`.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -97,7 +98,7 @@ class Soldier:
         the same states over and over (:func:`updated` drops it from a changed copy)."""
         h: int | None = self.__dict__.get("_hash")
         if h is None:
-            h = hash(tuple(self.__dict__[f] for f in _SOLDIER_FIELDS))
+            h = hash(_soldier_values(self.__dict__))
             self.__dict__["_hash"] = h
         return h
 
@@ -107,6 +108,8 @@ class Soldier:
 
 
 _SOLDIER_FIELDS = tuple(f.name for f in dataclasses.fields(Soldier))
+#: The fields' values of a Soldier's ``__dict__``, as one tuple (one C call).
+_soldier_values = operator.itemgetter(*_SOLDIER_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,8 @@ class Actions:
     fighters: dict[str, Fighter]
     #: (shooter, targets, round, mode) -> the rule code's targets and attack (see _situation).
     _situations: dict[tuple[Any, ...], tuple[tuple[Target, ...], Attack]]
+    #: (shooter, target, distance) -> the one-target mortar situation (see _strike).
+    _blasts: dict[tuple[Any, ...], Mortar]
 
     def can_fight(self, combatant: Any) -> bool:
         return combatant.status not in OUT
@@ -307,24 +312,38 @@ class Actions:
         total: int,
         dice: DiceSource,
     ) -> FightState:
-        shell = present(self.fighters[shooter.name].mortar, f"{shooter.name} has no mortar (W12)")
-        g = self.fighters[t.name]
-        target = Target(
-            t.name,
-            g.stats,
-            g.armour,
-            None,
-            g.visibility,
-            "none",
-            t.hit_points,
-            t.stamina,
-            distance,
-            (),
-            t.status,
-        )
-        m = Mortar(f"{shell} on {t.name}", shell, 1, "each", (), (target,), self.house)
-        outcome = resolve_mortar(m, dice, mortar_total=total)
-        return self._apply(state, outcome.targets[0], dice)
+        # one derive (per enumeration): exact mode branches over the blast's outcomes
+        key = ("warfare2d20 blast", shooter.name, t, distance, total)
+        strike = partial(self._strike, shooter.name, t, distance, total)
+        return self._apply(state, dice.derive(f"blast on {t.name}", strike, key), dice)
+
+    def _strike(
+        self, shooter: str, t: Soldier, distance: float, total: int, dice: DiceSource
+    ) -> TargetOutcome:
+        """One target of a mortar round against the mortar's roll ``total`` (W12)."""
+        key = ("mortar", shooter, t, distance)
+        m: Mortar | None = self._blasts.get(key)
+        if m is None:  # built once per state: an exact preview strikes on every path
+            shell = present(self.fighters[shooter].mortar, f"{shooter} has no mortar (W12)")
+            g = self.fighters[t.name]
+            target = Target(
+                t.name,
+                g.stats,
+                g.armour,
+                None,
+                g.visibility,
+                "none",
+                t.hit_points,
+                t.stamina,
+                distance,
+                (),
+                t.status,
+            )
+            m = Mortar(f"{shell} on {t.name}", shell, 1, "each", (), (target,), self.house)
+            if len(self._blasts) >= SITUATIONS_KEPT:
+                self._blasts.clear()
+            self._blasts[key] = m
+        return resolve_mortar(m, dice, mortar_total=total).targets[0]
 
     def _mortar(
         self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
@@ -343,13 +362,20 @@ class Actions:
         placed = [(target, 0.0)] + [(c, f.mortar_spacing_m * (k + 1)) for k, c in enumerate(others)]
         inside = [(c, d) for c, d in placed if zone_of(zs, d) is not None]
         dice.record(Note(f"{me.name} calls a {mortar} round on {target.name}", "W12"))
-        total = roll_mortar(dice, self.house)
+
+        def first(d: DiceSource) -> tuple[int, TargetOutcome]:
+            total = roll_mortar(d, self.house)
+            return total, self._strike(me.name, target, 0.0, total, d)
+
+        # the mortar's roll and the first target's outcome, one derive (per enumeration)
+        key = ("warfare2d20 mortar round", me.name, target)
+        total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
         state = put(state, used)
         if len(inside) > 1:
             rest = tuple(c.name for c, _ in inside[1:])
             far = tuple(d for _, d in inside[1:])
             state = updated(state, board=Volley("mortar", me, total, rest, "", far))
-        return self._blast(state, me, target, 0.0, total, dice)
+        return self._apply(state, outcome, dice)
 
     def _smoke(
         self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
