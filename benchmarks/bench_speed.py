@@ -441,7 +441,9 @@ def main() -> None:
         print("\n".join(startup_table(startup_rows(args.startup_runs), args.startup_runs)))
         return
     if args.only == "odds":
-        odds_rows(args.odds_runs, args.example)
+        rows = odds_rows(args.odds_runs, args.example)
+        met = sum(ms < 20 for _, ms in rows)
+        print(f"{met} of {len(rows)} under 20 ms (load average {os.getloadavg()[0]:.1f})")
         return
     if args.only is not None:  # the part prints its own rows as it runs
         {"keep": keep_rows, "abc": abc_rows, "big": big_rows}[args.only](args.runs)

@@ -8,13 +8,16 @@ child process, cut off after ``--cap`` seconds (a few graydawn previews run for 
 second starts a real ``firefight serve`` process, connects 20 players' event streams, and times
 from the GM's POST to the moment every page has fetched its refreshed view.
 
-Writes its section of docs/performance.md (``--no-write`` only prints).
+Writes its section of docs/performance.md (``--no-write`` only prints; ``--only TEXT``
+(repeatable) times only the example encounters whose name contains TEXT, e.g. ``warfare2d20/``,
+skips the fan-out test, prints the load average and never writes).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -182,7 +185,9 @@ def main() -> None:
                 "Tracker.act(...); Tracker.actions(...)",
             )
         )
-        if not args.only:  # a part of the examples: no fan-out, no table written
+        if args.only:  # a part of the examples: no fan-out, no table written
+            print(f"load average {os.getloadavg()[0]:.1f}")
+        else:
             fans = fan_out(args.players, args.rounds, folder)
             rows.append(
                 (

@@ -138,3 +138,20 @@ def test_scripted_faces_are_checked(toy_scenario) -> None:  # type: ignore[no-un
     with pytest.raises(InputError, match="has no action 'attack:Zed'"):
         enc.act("attack:Zed", ScriptedDice([1]))
     assert enc.steps == [] and enc.state.round == 1
+
+
+def test_a_states_kept_hash_stays_behind_when_copied() -> None:
+    """FightState keeps its hash once worked out; pickle and deepcopy carry the fields only (a
+    process that salts string hashes anew works its own out), and equal states hash alike."""
+    import copy
+    import pickle
+
+    from firefight.core.turns import FightState
+
+    state = FightState(2, "turns", ("a", "b"), "a", (Fighter("a", "x", 5), Fighter("b", "y", 4)))
+    h = hash(state)
+    assert state.__dict__["_hash"] == h
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert "_hash" not in copied.__dict__
+        assert copied == state and hash(copied) == h
+    assert hash(FightState(2, "turns", ("a", "b"), "a", state.combatants)) == h

@@ -77,6 +77,31 @@ class FightState:
     ending: Ending | None = None
     winner: str | None = None
 
+    def __hash__(self) -> int:
+        """The fields' hash, kept once worked out: exact enumeration hashes each state it meets
+        several times (outcome tables, kernels, previews). A copy made from ``__dict__`` must
+        drop ``_hash`` (``__getstate__`` does, for pickle and deepcopy)."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(
+                (
+                    self.round,
+                    self.phase,
+                    self.order,
+                    self.acting,
+                    self.combatants,
+                    self.board,
+                    self.ending,
+                    self.winner,
+                )
+            )
+            self.__dict__["_hash"] = h
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (another process salts string hashes anew)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def combatant(self, name: str) -> Any:
         """The state of the combatant called ``name``."""
         for c in self.combatants:

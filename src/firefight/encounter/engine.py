@@ -291,25 +291,36 @@ class Engine:
             dist = self.act_distribution(state, action)
         except TooManyBranches as err:
             return Preview(action, {}, {}, Fraction(0), Fraction(0), exact=False, note=err.message)
-        probs = _probabilities(dist)
-        p_out: dict[str, Fraction] = {}
-        harm: dict[str, Fraction] = {}
-        p_effect = Fraction(0)
+        # only the combatants count: states alike in them (a burst's pending targets against
+        # each value of its shared roll) are read once, with integer weights over one total
+        people: dict[tuple[Any, ...], int] = {}
+        for after, w in dist.items():
+            people[after.combatants] = people.get(after.combatants, 0) + w
+        p_out: dict[str, int] = {}
+        harm: dict[str, int] = {}
+        p_effect = 0
         before = {c.name: c for c in state.combatants}
-        for after, p in probs:
+        for combatants, w in people.items():
             changed = False
-            for c in after.combatants:
+            for c in combatants:
                 old = before[c.name]
                 if c != old:
                     changed = True
                 if self.turns.can_fight(old) and not self.turns.can_fight(c):
-                    p_out[c.name] = p_out.get(c.name, Fraction(0)) + p
+                    p_out[c.name] = p_out.get(c.name, 0) + w
                 added = self.turns.harm(c) - self.turns.harm(old)
                 if added:
-                    harm[c.name] = harm.get(c.name, Fraction(0)) + p * added
+                    harm[c.name] = harm.get(c.name, 0) + w * added
             if changed:
-                p_effect += p
-        return Preview(action, p_out, harm, p_effect, dist.truncated_mass)
+                p_effect += w
+        total = dist.total
+        return Preview(
+            action,
+            {k: Fraction(v, total) for k, v in p_out.items()},
+            {k: Fraction(v, total) for k, v in harm.items()},
+            Fraction(p_effect, total),
+            dist.truncated_mass,
+        )
 
     def side_of(self, name: str) -> str:
         return self._sides[name]
@@ -361,7 +372,3 @@ def _replaced(obj: Any, changes: dict[str, Any]) -> Any:
     values.update(changes)
     values.pop("_hash", None)
     return new
-
-
-def _probabilities(dist: Weighted[FightState]) -> list[tuple[FightState, Fraction]]:
-    return [(k, Fraction(w, dist.total)) for k, w in dist.items()]

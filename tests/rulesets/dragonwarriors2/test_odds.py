@@ -180,3 +180,20 @@ def test_odds_equal_plain_enumeration_of_the_resolve_code() -> None:
     assert ours.probabilities() == plain.probabilities()
     assert ours.truncated_mass == plain.truncated_mass
     assert plain.probability(lambda k: k[3] == "dead") > 0
+
+
+def test_skipping_a_surely_too_loose_walk_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Aggressive parry leaves out too much at the first tail budget: the float estimate skips
+    that exact walk, and the answer is the one the exact loop reaches by walking it."""
+    from firefight.rulesets.dragonwarriors2 import odds
+
+    bout = load(read_toml(EXAMPLES / "aggressive_parry.toml")).bout
+    rolls = shared_roll_dists(bout.options.double_six_bonus)
+    eps = bout.options.odds_tolerance / 2000
+    assert odds._surely_too_loose(bout, rolls, eps)
+    assert not odds._surely_too_loose(bout, rolls, eps / 10)
+    skipped = exchange_odds(bout)
+    monkeypatch.setattr(odds, "_surely_too_loose", lambda *_: False)
+    walked = exchange_odds(bout)
+    assert skipped.outcomes == walked.outcomes
+    assert skipped.contests == walked.contests

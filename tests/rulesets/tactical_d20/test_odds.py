@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 
 from firefight.core.loading import read_toml
-from firefight.dice import Dist, SeededDice, exact
+from firefight.core.odds import outcome_distribution
+from firefight.dice import DiceSource, Dist, SeededDice, enumerate_outcomes, exact
+from firefight.dice.sources import clear_derived, path_by_path
 from firefight.rulesets.tactical_d20 import RULESET
+from firefight.rulesets.tactical_d20.initiative import rank_table, ranks
 
 from .helpers import EXAMPLES, attack, load
 
@@ -170,3 +173,31 @@ def test_initiative_odds_reroll_with_the_modifier() -> None:
     first = report.tables["acts_first"]["operator"]
     assert abs(first - F(229, 382)) < F(1, 10**12)
     assert abs(first - F(238, 400)) > F(4, 1000)
+
+
+@pytest.mark.parametrize(
+    ("mods", "die"), [((3, 1), 20), ((0, 0, 0), 20), ((2, -1, 2), 20), ((1, 0, 1, 3), 6)]
+)
+def test_rank_table_is_the_replay_of_the_rolls(mods: tuple[int, ...], die: int) -> None:
+    """The one-pass table of the scores' ranks equals replaying every roll path by path."""
+
+    def rolls(d: DiceSource) -> tuple[int, ...]:
+        return ranks([d.roll(f"1d{die}").total + m for m in mods])
+
+    assert rank_table(mods, die) == enumerate_outcomes(rolls)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["initiative", "smg_burst_head", "coach_gun_buckshot", "turn_two_bursts", "rifle_single_torso"],
+)
+def test_tables_equal_path_by_path(name: str) -> None:
+    """The derived requests with tables (initiative ranks with a same-side tie, the attack
+    roll's verdicts, the summed damage dice) give the fractions of replaying every face."""
+    sit = load(read_toml(EXAMPLES / f"{name}.toml"))
+    fast = outcome_distribution(sit.run)
+    with path_by_path():
+        clear_derived()
+        slow = outcome_distribution(sit.run)
+    clear_derived()
+    assert fast == slow

@@ -19,10 +19,15 @@ die, about 4e-12 a roll; 11 or 8 at deep levels of the chain whose whole share i
 that the cut stays within budget, which keeps the big integers shorter), the tails of each chain
 state's contest (at most ``odds_tolerance / 2000`` a state; tightened and recomputed if the total
 passes ``odds_tolerance``), and any chain still running after ``max_chain`` contests.
+
+The exact walk is bound by big-integer arithmetic (its weights grow by ~150 bits a contest), so a
+walk that would only be thrown away for leaving out too much is not run: the same walk on float
+shares (a few milliseconds) tells, with a wide margin, when the first tail budget is too loose.
 """
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,12 +103,15 @@ class _Margins:
     weights: np.ndarray[Any, np.dtype[np.object_]]
     cumulative: list[float]
     total: int
+    #: The weights as float shares of the total (for :func:`_surely_too_loose`).
+    shares: np.ndarray[Any, np.dtype[np.float64]]
 
     @classmethod
     def of(cls, d: Dist) -> _Margins:
         w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
-        cum = np.concatenate([[0.0], np.cumsum([int(x) / d.total for x in w.tolist()])])
-        return cls(d.lo, w, [float(x) for x in cum], d.total)
+        shares = np.array([int(x) / d.total for x in w.tolist()], dtype=np.float64)
+        cum = np.concatenate([[0.0], np.cumsum(shares)])
+        return cls(d.lo, w, [float(x) for x in cum], d.total, shares)
 
     def window(self, share: float, eps: float) -> tuple[int, int]:
         """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
@@ -130,10 +138,14 @@ class ChainOdds:
     total: int
 
 
-def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
-    """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09)."""
+def chain_odds(bout: Bout, rolls: RollDists, eps: float, *, floats: bool = False) -> ChainOdds:
+    """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09).
+
+    ``floats``: the same walk on float shares (weights over a total of 1), for a quick estimate
+    of the mass it leaves out; its windows and depths are those of the exact walk up to rounding.
+    """
     score0, _ = bout.opening_attack()
-    states: dict[int, int] = {score0: 1}
+    states: dict[int, Any] = {score0: 1}
     den = 1
     per_level: list[tuple[int, dict[Terminal, int]]] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
@@ -152,20 +164,21 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
                 z = z - rolls(dfn.name, "defence", depth)
             margins[zkey] = _Margins.of(z)
         mz = margins[zkey]
+        weights: np.ndarray[Any, Any] = mz.shares if floats else mz.weights
         # margin = score - defence + roll difference; gather weights by margin first
         base = min(states) - defence + mz.lo
-        acc = np.zeros(max(states) - min(states) + len(mz.weights), dtype=object)
+        acc = np.zeros(max(states) - min(states) + len(weights), dtype=weights.dtype)
         for score, w in states.items():
             i, j = mz.window(w / den, eps)
             if i < j:
                 at = score - defence + mz.lo - base
-                acc[at + i : at + j] += w * mz.weights[i:j]
+                acc[at + i : at + j] += w * weights[i:j]
         level_key: object = level if uses_choice else (level == 0, level % 2)
-        nxt: dict[int, int] = {}
-        ends: dict[Terminal, int] = {}
+        nxt: dict[int, Any] = {}  # exact ints (float shares in the estimate)
+        ends: dict[Terminal, Any] = {}
         for idx in np.flatnonzero(acc != 0).tolist():
             margin = base + idx
-            ww = int(acc[idx])
+            ww: Any = float(acc[idx]) if floats else int(acc[idx])
             step = judged.get((level_key, margin))
             if step is None:
                 step = judge_contest(bout, level, margin, explain=False)
@@ -175,7 +188,7 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
             else:
                 key: Terminal = (step.victim or "none", step.wounds)
                 ends[key] = ends.get(key, 0) + ww
-        den *= mz.total
+        den *= 1 if floats else mz.total
         per_level.append((den, ends))
         states = nxt
         if not states:
@@ -190,6 +203,23 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float) -> ChainOdds:
         if ends:
             lengths[n] = sum(ends.values()) * scale
     return ChainOdds(terminals, lengths, total)
+
+
+#: How far the float estimate must be past the tolerance before an exact walk is skipped: far
+#: more than rounding or a window that rounding tips (one tail, at most ``eps``, 1/2000 of it).
+_SURE = 1.05
+#: Tolerances too small for a float estimate of the mass left out to be trusted.
+_FLOAT_FLOOR = 1e-11
+
+
+def _surely_too_loose(bout: Bout, rolls: RollDists, eps: float) -> bool:
+    """True when the float walk leaves out clearly more than ``odds_tolerance``: the exact walk at
+    this ``eps`` would be tightened anyway, so it need not run (the answer is unchanged)."""
+    tol = bout.options.odds_tolerance
+    if tol < _FLOAT_FLOOR:
+        return False
+    chain = chain_odds(bout, rolls, eps, floats=True)
+    return bool(1 - math.fsum(chain.terminals.values()) > tol * _SURE)
 
 
 def stun_weights(
@@ -281,8 +311,12 @@ def exchange_odds(
         rolls = shared_roll_dists(bout.options.double_six_bonus)
     if eps is None:
         eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
+    tightened = 0
+    if not fixed and _surely_too_loose(bout, rolls, eps):
+        eps /= 10  # the exact walk at this eps would be thrown away: skip it
+        tightened = 1
     chain = chain_odds(bout, rolls, eps)
-    for _ in range(0 if fixed else 3):  # a long flurry visits many states: tighten if needed
+    for _ in range(0 if fixed else 3 - tightened):  # a long flurry visits many states: tighten
         left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
         if left < bout.options.odds_tolerance:
             break

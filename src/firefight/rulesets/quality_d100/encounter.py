@@ -515,8 +515,10 @@ class QualityTurns(Turns):
 
 
 def _replace(obj: _D, **changes: Any) -> _D:
-    """``dataclasses.replace`` without its per-field checks (exact odds call this a lot)."""
-    new: _D = type(obj)(**{**obj.__dict__, **changes})
+    """``dataclasses.replace`` without its per-field checks (exact odds call this a lot); a
+    kept hash (``FightState._hash``) is not a field and is not copied."""
+    fields = {k: v for k, v in obj.__dict__.items() if k != "_hash"}
+    new: _D = type(obj)(**{**fields, **changes})
     return new
 
 

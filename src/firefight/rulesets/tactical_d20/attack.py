@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange, Transcript
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, Weighted, exact
 from firefight.errors import RuleError
 from firefight.rulesets.tactical_d20.damage import (
     CoverEffect,
@@ -311,6 +311,51 @@ def _effects(region: str, critical: bool, house: TacticalD20House) -> tuple[Effe
     return ()
 
 
+def attack_roll(
+    dice: DiceSource, modifier: int, dodge: int, house: TacticalD20House
+) -> tuple[bool, bool]:
+    """T03: d20 + modifiers against Dodge, a natural critical; (hit, critical). One derived
+    request: exact mode branches over the two verdicts, not the twenty faces."""
+
+    def run(d: DiceSource) -> tuple[bool, bool]:
+        natural = d.roll("1d20", why="attack d20 (T03)").total
+        total = natural + modifier
+        critical = natural >= house.critical_natural
+        hit = total >= dodge or (critical and house.natural_critical_always_hits)
+        detail = f"natural {natural}" + (", critical hit" if critical and hit else "")
+        d.record(Check("attack roll", total, dodge, hit, "T03", detail))
+        return hit, critical
+
+    key = (
+        "tactical_d20 attack roll",
+        modifier,
+        dodge,
+        house.critical_natural,
+        house.natural_critical_always_hits,
+    )
+    return dice.derive("attack roll (T03)", run, key, keep=True)
+
+
+def damage_roll(
+    dice: DiceSource, count: int, size: int, why: str, extras: tuple[tuple[str, int], ...]
+) -> int:
+    """T03, T07, T12: the weapon dice and any extra dice (label, size), summed. One derived
+    request, its table the exact sum: exact mode branches over the totals, not each die."""
+
+    def run(d: DiceSource) -> int:
+        raw = d.roll(f"{count}d{size}", why=f"{why} (T03, T05)").total
+        for label, extra in extras:
+            raw += d.roll(f"1d{extra}", why=f"{label} (T07, T12)").total
+        return raw
+
+    def table() -> Weighted[int]:
+        total = exact("+".join([f"{count}d{size}", *(f"1d{e}" for _, e in extras)]))
+        return Weighted(dict(total.items()), total.total)
+
+    key = ("tactical_d20 damage roll", count, size, tuple(e for _, e in extras))
+    return dice.derive("damage roll", run, key, exact=table, keep=True)
+
+
 def roll_attack(
     p: PreparedAttack, dice: DiceSource, hp: dict[str, int] | None = None
 ) -> AttackOutcome:
@@ -330,12 +375,7 @@ def roll_attack(
     if not weapon.is_ranged and not f.grappling:
         for who in (p.attacker.name, p.targets[0].name):
             dice.record(StateChange(who, "condition", "-", "grappled", "T09"))
-    natural = dice.roll("1d20", why="attack d20 (T03)").total
-    total = natural + sum(m.value for m in p.modifiers)
-    critical = natural >= house.critical_natural
-    hit = total >= p.dodge or (critical and house.natural_critical_always_hits)
-    detail = f"natural {natural}" + (", critical hit" if critical and hit else "")
-    dice.record(Check("attack roll", total, p.dodge, hit, "T03", detail))
+    hit, critical = attack_roll(dice, sum(m.value for m in p.modifiers), p.dodge, house)
     if not hit:
         return AttackOutcome(hit=False)
     target = p.targets[0]
@@ -356,10 +396,11 @@ def roll_attack(
     )
     count, size = weapon_dice(weapon, doubled)
     why = "weapon damage dice" + (" (doubled)" if doubled else "")
-    raw = dice.roll(f"{count}d{size}", why=f"{why} (T03, T05)").total
-    for label in p.extra_dice:
-        extra = extra_die_size(weapon, doubled, critical, house, region=f.region)
-        raw += dice.roll(f"1d{extra}", why=f"{label} (T07, T12)").total
+    extras = tuple(
+        (label, extra_die_size(weapon, doubled, critical, house, region=f.region))
+        for label in p.extra_dice
+    )
+    raw = damage_roll(dice, count, size, why, extras)
     threshold = target.threshold(weapon.damage_type)
     if threshold:
         dice.record(

@@ -9,6 +9,7 @@ endurance after a heavy hit).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,8 +17,10 @@ from firefight.core.house import house_events
 from firefight.core.identity import per_object
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
+from firefight.dice.sources import derived_distribution
 from firefight.rulesets.warfare2d20.checks import house_modifier, pool, roll_under
-from firefight.rulesets.warfare2d20.models import Attack, Status, Target
+from firefight.rulesets.warfare2d20.house import Warfare2d20House
+from firefight.rulesets.warfare2d20.models import Attack, Protection, Status, Target, Weapon
 from firefight.rulesets.warfare2d20.wounds import Body, damage_through, take_damage
 
 AIM_FIELDS = {"aiming": "aiming", "scope": "scope", "high-power scope": "high_power_scope"}
@@ -141,6 +144,22 @@ def hit_test(
     dice: DiceSource, a: Attack, t: Target, shared_total: int | None, th: Thresholds
 ) -> HitTest:
     """The opposed roll for one target, as a derive: exact mode branches over <= 3 results."""
+    key, run, table = _hit_test_rule(a, t, shared_total, th)
+    return dice.derive("hit test", run, key, exact=table, keep=True)
+
+
+def hit_test_odds(a: Attack, t: Target, shared_total: int | None) -> Weighted[HitTest]:
+    """The distribution :func:`hit_test` branches over (the same kept sub-rule): all that
+    :func:`resolve_target` reads of the shared roll, so rolls alike in it resolve alike."""
+    _, th, _ = _shot(a, t)
+    key, run, table = _hit_test_rule(a, t, shared_total, th)
+    return derived_distribution(run, key, exact=table)
+
+
+def _hit_test_rule(
+    a: Attack, t: Target, shared_total: int | None, th: Thresholds
+) -> tuple[Hashable, Callable[[DiceSource], HitTest], Callable[[], Weighted[HitTest]]]:
+    """The hit test's content key, its rule and its one-pass table."""
     opposed = a.house.opposed_dice
     node = pool(opposed)
 
@@ -189,8 +208,7 @@ def hit_test(
             out[r] = out.get(r, 0) + w
         return Weighted(out, deltas.total)
 
-    key = ("hit test", opposed, shared_total, th)
-    return dice.derive("hit test", run, key, exact=table)
+    return ("hit test", opposed, shared_total, th), run, table
 
 
 @per_object
@@ -227,8 +245,7 @@ def resolve_target(
             dice.record(StateChange(t.name, "suppressed", False, True, "W05"))
         return TargetOutcome(t.name, "shock", False, not cool, 0, 0, 0, body.status)
     layers = tuple(p for p in ((t.cover if ht.cover_struck else None), t.armour) if p is not None)
-    damage = damage_through(dice, a.weapon.damage, a.weapon.name, layers)
-    after = take_damage(dice, t.name, t.combatant, body, damage, h)
+    damage, after = wound(dice, a.weapon, layers, t, body, h)
     return TargetOutcome(
         t.name,
         "hit",
@@ -239,6 +256,36 @@ def resolve_target(
         body.hit_points_left - after.hit_points_left,
         after.status,
     )
+
+
+def wound(
+    dice: DiceSource,
+    weapon: Weapon,
+    layers: tuple[Protection, ...],
+    t: Target,
+    body: Body,
+    h: Warfare2d20House,
+) -> tuple[int, Body]:
+    """A hit's damage through soak and what it does to the body (W06-W09), as one derive kept
+    by content: exact mode branches over its few (damage, body) results, and a preview or an
+    odds table that meets the same hit again (another shared roll, another action at the same
+    target) reuses it instead of replaying every damage die and check path by path."""
+
+    def run(d: DiceSource) -> tuple[int, Body]:
+        damage = damage_through(d, weapon.damage, weapon.name, layers)
+        return damage, take_damage(d, t.name, t.combatant, body, damage, h)
+
+    c = t.combatant
+    key = (
+        "warfare2d20 wound",
+        weapon.damage,
+        tuple(p.soak for p in layers),
+        (c.pain_threshold, c.hit_points, c.endurance),  # all take_damage reads of the character
+        body,
+        h.endurance_threshold_percent,
+        h.endurance_check_dice,
+    )
+    return dice.derive("damage and wound", run, key, keep=True)
 
 
 def open_attack(a: Attack, dice: DiceSource) -> int | None:

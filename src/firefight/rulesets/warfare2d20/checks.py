@@ -53,4 +53,4 @@ def roll_under(dice: DiceSource, name: str, expr: str, stat: int, rule: str, who
             out[v <= stat] = out.get(v <= stat, 0) + w
         return Weighted(out, d.total)
 
-    return dice.derive(name, run, key=("roll under", expr, stat), exact=table)
+    return dice.derive(name, run, key=("roll under", expr, stat), exact=table, keep=True)

@@ -62,6 +62,8 @@ class Warfare2d20Turns(Actions, Turns):
             raise spec.fail("house", "not warfare2d20 house rules")
         self.house = house
         self.fighters = {f.name: f for f in load_fighters(spec, catalog_for(spec), house)}
+        self._situations = {}
+        self._blasts = {}
         check_ranges(spec, tuple(self.fighters.values()))
         #: Each combatant as the fight starts (what ``Engine.masked`` sets unread fields to).
         self._first = self.initial().combatants

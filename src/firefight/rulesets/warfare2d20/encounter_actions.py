@@ -9,7 +9,9 @@ applies the outcomes. The turn structure itself is :mod:`.encounter`.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from firefight.core.transcript import Note
@@ -26,6 +28,8 @@ from firefight.rulesets.warfare2d20.thrown import resolve_throw
 from firefight.rulesets.warfare2d20.wounds import STATUSES
 
 OUT = ("unconscious", "dead")
+#: Built situations one encounter keeps (see ``Actions._situation``) before it starts over.
+SITUATIONS_KEPT = 4096
 T = TypeVar("T")
 
 
@@ -94,12 +98,18 @@ class Soldier:
         the same states over and over (:func:`updated` drops it from a changed copy)."""
         h: int | None = self.__dict__.get("_hash")
         if h is None:
-            h = hash(tuple(self.__dict__[f] for f in _SOLDIER_FIELDS))
+            h = hash(_soldier_values(self.__dict__))
             self.__dict__["_hash"] = h
         return h
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields without the kept hash (another process salts string hashes anew)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 _SOLDIER_FIELDS = tuple(f.name for f in dataclasses.fields(Soldier))
+#: The fields' values of a Soldier's ``__dict__``, as one tuple (one C call).
+_soldier_values = operator.itemgetter(*_SOLDIER_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,10 @@ class Actions:
     spec: ScenarioSpec
     house: Warfare2d20House
     fighters: dict[str, Fighter]
+    #: (shooter, targets, round, mode) -> the rule code's targets and attack (see _situation).
+    _situations: dict[tuple[Any, ...], tuple[tuple[Target, ...], Attack]]
+    #: (shooter, target, distance) -> the one-target mortar situation (see _strike).
+    _blasts: dict[tuple[Any, ...], Mortar]
 
     def can_fight(self, combatant: Any) -> bool:
         return combatant.status not in OUT
@@ -210,6 +224,22 @@ class Actions:
             named=self._breath(shooter),
         )
 
+    def _situation(
+        self, shooter: Soldier, people: tuple[Soldier, ...], r: int, mode: str
+    ) -> tuple[tuple[Target, ...], Attack]:
+        """The targets and attack for ``shooter`` firing at ``people`` in round ``r``: built once
+        per distinct state (an exact preview replays the same shot on every path, and the same
+        objects let the rule code's per-situation caches serve it)."""
+        key = (shooter, people, r, mode)
+        found = self._situations.get(key)
+        if found is None:
+            targets = tuple(self._target(t, shooter, r) for t in people)
+            found = (targets, self._attack(shooter, targets, mode))
+            if len(self._situations) >= SITUATIONS_KEPT:
+                self._situations.clear()
+            self._situations[key] = found
+        return found
+
     # -- actions -----------------------------------------------------------------------------
     def _apply(self, state: FightState, o: TargetOutcome, dice: DiceSource) -> FightState:
         """An attack's outcome on its target: stamina, hit points, status (W08, W09), and
@@ -238,16 +268,26 @@ class Actions:
     ) -> FightState:
         mode = str(action.param("mode"))
         names: tuple[str, ...] = action.param("targets") or (str(action.target),)
-        targets = tuple(self._target(state.combatant(n), me, state.round) for n in names)
-        attack = self._attack(me, targets, mode)
-        total = open_attack(attack, dice)
+        people = tuple(state.combatant(n) for n in names)
+        # one derive (per enumeration): exact mode branches over the shot's distinct results
+        # (the shared roll and the first target's outcome), not over every die behind them
+        key = ("warfare2d20 fire", me, people, state.round, mode)
+        shoot = partial(self._shoot, me, people, state.round, mode)
+        total, outcome = dice.derive(f"{me.name} fires", shoot, key)
         state = put(state, used)
-        if len(targets) > 1:
+        if len(names) > 1:
             total = present(total, "a shared attacker roll was not made (W01)")
             rest = tuple(names[1:])
             state = updated(state, board=Volley("burst", me, total, rest, mode))
-        outcome = resolve_target(dice, attack, targets[0], total)
         return self._apply(state, outcome, dice)
+
+    def _shoot(
+        self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
+    ) -> tuple[int | None, TargetOutcome]:
+        """The attacker's shared roll (if any) and the first target's outcome (W01-W09)."""
+        targets, attack = self._situation(me, people, r, mode)
+        total = open_attack(attack, dice)
+        return total, resolve_target(dice, attack, targets[0], total)
 
     def _volley_step(self, state: FightState, dice: DiceSource) -> FightState:
         """The next target of a burst or mortar round, against the same shared roll."""
@@ -259,8 +299,7 @@ class Actions:
         if not self.can_fight(t):  # pragma: no cover - a volley's targets are struck once each
             return state
         if v.kind == "burst":
-            target = self._target(t, v.shooter, state.round)
-            attack = self._attack(v.shooter, (target,), v.mode)
+            (target,), attack = self._situation(v.shooter, (t,), state.round, v.mode)
             return self._apply(state, resolve_target(dice, attack, target, v.total), dice)
         return self._blast(state, v.shooter, t, v.distances[0], v.total, dice)
 
@@ -273,24 +312,38 @@ class Actions:
         total: int,
         dice: DiceSource,
     ) -> FightState:
-        shell = present(self.fighters[shooter.name].mortar, f"{shooter.name} has no mortar (W12)")
-        g = self.fighters[t.name]
-        target = Target(
-            t.name,
-            g.stats,
-            g.armour,
-            None,
-            g.visibility,
-            "none",
-            t.hit_points,
-            t.stamina,
-            distance,
-            (),
-            t.status,
-        )
-        m = Mortar(f"{shell} on {t.name}", shell, 1, "each", (), (target,), self.house)
-        outcome = resolve_mortar(m, dice, mortar_total=total)
-        return self._apply(state, outcome.targets[0], dice)
+        # one derive (per enumeration): exact mode branches over the blast's outcomes
+        key = ("warfare2d20 blast", shooter.name, t, distance, total)
+        strike = partial(self._strike, shooter.name, t, distance, total)
+        return self._apply(state, dice.derive(f"blast on {t.name}", strike, key), dice)
+
+    def _strike(
+        self, shooter: str, t: Soldier, distance: float, total: int, dice: DiceSource
+    ) -> TargetOutcome:
+        """One target of a mortar round against the mortar's roll ``total`` (W12)."""
+        key = ("mortar", shooter, t, distance)
+        m: Mortar | None = self._blasts.get(key)
+        if m is None:  # built once per state: an exact preview strikes on every path
+            shell = present(self.fighters[shooter].mortar, f"{shooter} has no mortar (W12)")
+            g = self.fighters[t.name]
+            target = Target(
+                t.name,
+                g.stats,
+                g.armour,
+                None,
+                g.visibility,
+                "none",
+                t.hit_points,
+                t.stamina,
+                distance,
+                (),
+                t.status,
+            )
+            m = Mortar(f"{shell} on {t.name}", shell, 1, "each", (), (target,), self.house)
+            if len(self._blasts) >= SITUATIONS_KEPT:
+                self._blasts.clear()
+            self._blasts[key] = m
+        return resolve_mortar(m, dice, mortar_total=total).targets[0]
 
     def _mortar(
         self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
@@ -309,13 +362,20 @@ class Actions:
         placed = [(target, 0.0)] + [(c, f.mortar_spacing_m * (k + 1)) for k, c in enumerate(others)]
         inside = [(c, d) for c, d in placed if zone_of(zs, d) is not None]
         dice.record(Note(f"{me.name} calls a {mortar} round on {target.name}", "W12"))
-        total = roll_mortar(dice, self.house)
+
+        def first(d: DiceSource) -> tuple[int, TargetOutcome]:
+            total = roll_mortar(d, self.house)
+            return total, self._strike(me.name, target, 0.0, total, d)
+
+        # the mortar's roll and the first target's outcome, one derive (per enumeration)
+        key = ("warfare2d20 mortar round", me.name, target)
+        total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
         state = put(state, used)
         if len(inside) > 1:
             rest = tuple(c.name for c, _ in inside[1:])
             far = tuple(d for _, d in inside[1:])
             state = updated(state, board=Volley("mortar", me, total, rest, "", far))
-        return self._blast(state, me, target, 0.0, total, dice)
+        return self._apply(state, outcome, dice)
 
     def _smoke(
         self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource

@@ -52,9 +52,8 @@ def roll_initiative(
         )
         return r, ok, great
 
-    r, ok, great = dice.derive(
-        "initiative", run, key=("initiative", expr, c.mettle, house.exceptional_initiative_margin)
-    )
+    key = ("initiative", expr, c.mettle, house.exceptional_initiative_margin)
+    r, ok, great = dice.derive("initiative", run, key, keep=True)
     return InitiativeResult(c.name, r, ok, great)
 
 

@@ -215,7 +215,7 @@ def _group_reach(
         return Weighted(out, deltas.total)
 
     key = ("blast reach", opposed, mortar, delta_mod, delta_t, zs)
-    return dice.derive("blast reach", run, key, exact=table)
+    return dice.derive("blast reach", run, key, exact=table, keep=True)
 
 
 def _target_roll(
@@ -255,4 +255,4 @@ def _target_roll(
         return Weighted(out, deltas.total)
 
     key = ("blast target", opposed, mortar, delta_mod, delta_t)
-    return dice.derive("blast on target", run, key, exact=table)
+    return dice.derive("blast on target", run, key, exact=table, keep=True)

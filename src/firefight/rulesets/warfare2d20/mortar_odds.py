@@ -14,6 +14,7 @@ import math
 from functools import partial, reduce
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
+from firefight.dice.sources import derived_distribution
 from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome
 from firefight.rulesets.warfare2d20.models import Mortar, Target
@@ -70,8 +71,19 @@ def target_outcomes(m: Mortar) -> Weighted[TargetOutcome]:
                 for (hit, amount), _ in hits.items()
                 if hit
             }
+            c, h = t.combatant, m.house
             for body, amount in needed - wounds.keys():
-                wounds[(body, amount)] = enumerate_outcomes(partial(_wound, m, t, body, amount))
+                # kept by content: targets in other blast bands (or other files) share it
+                kept = (
+                    "warfare2d20 take damage",
+                    (c.pain_threshold, c.hit_points, c.endurance),
+                    body,
+                    amount,
+                    h.endurance_threshold_percent,
+                    h.endurance_check_dice,
+                )
+                fn = partial(_wound, m, t, body, amount)
+                wounds[(body, amount)] = derived_distribution(fn, kept)
             common = reduce(math.lcm, (wounds[k].total for k in needed), 1)
             scale = hits.total * common
             nxt: dict[State, int] = {}

@@ -18,7 +18,12 @@ from functools import partial
 from firefight.core.odds import OddsReport
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
 from firefight.rulesets.warfare2d20 import mortar_odds
-from firefight.rulesets.warfare2d20.attack import TargetOutcome, resolve_attack, resolve_target
+from firefight.rulesets.warfare2d20.attack import (
+    TargetOutcome,
+    hit_test_odds,
+    resolve_attack,
+    resolve_target,
+)
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import InitiativeResult, roll_initiative
@@ -91,7 +96,10 @@ def _marginals(s: Attack | Mortar) -> list[Weighted[TargetOutcome]]:
 
 
 def _renamed(o: TargetOutcome, name: str) -> TargetOutcome:
-    return replace(o, name=name)
+    """``o`` for the target called ``name`` (built directly: ``replace`` is slow per outcome)."""
+    return TargetOutcome(
+        name, o.result, o.cover_struck, o.suppressed, o.damage, o.stamina_lost, o.hp_lost, o.status
+    )
 
 
 def _alone_odds(s: Attack | Mortar, t: Target) -> Weighted[TargetOutcome]:
@@ -135,14 +143,25 @@ def target_counts(a: Attack, marginals: list[Weighted[TargetOutcome]]) -> dict[s
     roll = exact(pool(a.house.opposed_dice))
     parts: dict[str, list[tuple[int, Dist]]] = {k: [] for k in COUNTS}
     keys = [_odds_key(a, t) for t in a.targets]  # the counts ignore names: alike is alike
+    seen: dict[object, dict[str, Fraction]] = {}  # a target given a roll: P(hit), ...
+    counted: dict[tuple[object, ...], dict[str, Dist]] = {}
     for value, weight in roll.items():
-        seen: dict[object, Weighted[TargetOutcome]] = {}
+        alikes = []
         for t, key in zip(a.targets, keys, strict=True):
-            if key not in seen:
-                seen[key] = _given_roll(a, t, value)
-        given = [seen[key] for key in keys]
-        for k, f in COUNTS.items():
-            parts[k].append((weight, _count([w.probability(f) for w in given])))
+            # a target reads the shared roll only through its hit test: rolls alike in that
+            # (e.g. 21 - k and 21 + k, or all the rolls that miss) resolve alike
+            hit = hit_test_odds(a, t, value)
+            verdicts = sorted((h.result, h.cover_struck, w) for h, w in hit.items())
+            alike = (key, hit.total, tuple(verdicts))  # plain integers: cheap to hash
+            if alike not in seen:
+                w = _given_roll(a, t, value)
+                seen[alike] = {k: w.probability(f) for k, f in COUNTS.items()}
+            alikes.append(alike)
+        group = tuple(alikes)
+        if group not in counted:
+            counted[group] = {k: _count([seen[x][k] for x in alikes]) for k in COUNTS}
+        for k in COUNTS:
+            parts[k].append((weight, counted[group][k]))
     return {k: Dist.mix(v, roll.total) for k, v in parts.items()}
 
 

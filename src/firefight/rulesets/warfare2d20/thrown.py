@@ -78,7 +78,8 @@ def resolve_throw(th: Thrown, dice: DiceSource) -> ThrowOutcome:
             out[off_by(v)] = out.get(off_by(v), 0) + w
         return Weighted(out, deltas.total)
 
-    off = dice.derive("throw", run, ("throw", h.opposed_dice, delta_mod, delta_t), exact=table)
+    key = ("throw", h.opposed_dice, delta_mod, delta_t)
+    off = dice.derive("throw", run, key, exact=table, keep=True)
     if off == 0:
         dice.record(Note(f"the {th.item} lands where it was meant to", "W13"))
         return ThrowOutcome(True)

@@ -63,6 +63,7 @@ def damage_through(
         run,
         key=("damage through soak", damage, soaks),
         exact=lambda: damage_table(damage, soaks),
+        keep=True,
     )
 
 
