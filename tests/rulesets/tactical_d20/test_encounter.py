@@ -10,6 +10,7 @@ operator agility +3, Dodge 14, firearms +4, melee +2; knife 1d4, machete 1d6, pi
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -296,3 +297,22 @@ def test_exact_chain_of_a_one_hit_point_duel_by_hand() -> None:
     assert tally.wins["Rook"] == p_rook * first + (1 - p_rook) * second
     assert tally.wins["Sable"] == (1 - p_rook) * first + p_rook * second
     assert tally.truncated == m**3
+
+
+def test_an_exact_start_leaves_an_unbroken_tie_out_as_truncated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Exact odds stop re-rolling a same-side Initiative tie after EXACT_REROLL_DEPTH re-rolls
+    (T01); a fight whose order is still unsettled there ends ``truncated`` instead of starting
+    its turns on an order that names nobody (it raised KeyError, and `simulate --exact` showed
+    a traceback)."""
+    from firefight.dice import enumerate_outcomes
+    from firefight.rulesets.tactical_d20 import initiative
+
+    monkeypatch.setattr(initiative, "EXACT_REROLL_DEPTH", 1)  # a tie of a tie is cut
+    engine = Engine(read_scenario(ENCOUNTERS / "brawl_melee.toml"))
+    starts = enumerate_outcomes(engine.start)
+    cut = starts.probability(lambda s: s.ending == "truncated")
+    assert 0 < cut < Fraction(1, 100)
+    assert all(s.ending is None and s.acting for s, _ in starts.items() if s.ending is None)
+    assert sum(w for _, w in starts.items()) == starts.total

@@ -34,7 +34,7 @@ from firefight.rulesets.tactical_d20.encounter_state import (
     Pending,
     Zone,
 )
-from firefight.rulesets.tactical_d20.initiative import roll_initiative
+from firefight.rulesets.tactical_d20.initiative import UNRESOLVED, roll_initiative
 from firefight.rulesets.tactical_d20.models import (
     SuppressionSituation,
 )
@@ -107,6 +107,10 @@ class TacticalTurns(TacticalBase):
         if state.round == 0:
             fighting = [self.roster[c.name].creature for c in state.combatants if c.hp > 0]
             order = roll_initiative(fighting, dice, self.house)
+            if order == UNRESOLVED:
+                # exact odds only: a same-side tie still unbroken after EXACT_REROLL_DEPTH
+                # re-rolls is left out, as the text's other cut-off mass is (truncated)
+                return dataclasses.replace(state, round=1, ending="truncated", winner=None)
         else:
             dice.record(Note("the round repeats the Initiative order: " + " > ".join(order), "T01"))
         state = dataclasses.replace(
