@@ -42,9 +42,9 @@ START_PATHS = 20_000
 KERNEL_PATHS = 20_000
 #: Lanes of one chunk that must reach a (state, action) before its lanes draw from its exact
 #: kernel (built once, kept by the process).
-KERNEL_FROM = 16
+KERNEL_FROM = 8
 #: Fewest lanes meeting a new key at once for its kernel to be considered at the first meeting.
-FRESH = 4
+FRESH = 2
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,9 @@ class KernelSampler:
         #: (state id << 32 | flat outcome) -> transition; per transition: next state id, harm
         #: dealt, the striker's column.
         self.transitions: dict[int, int] = {}
+        #: Its codes sorted and their transitions, as of the last :meth:`_snapshot`.
+        self.snap_codes = np.zeros(0, dtype=np.int64)
+        self.snap_ids = np.zeros(0, dtype=np.int64)
         self.next_id = np.zeros(1024, dtype=np.int64)
         self.dealt = np.zeros(1024)
         self.striker = np.zeros(1024, dtype=np.int64)
@@ -266,13 +269,42 @@ class KernelSampler:
         return np.where(u < self.prob[flat], flat, self.alias[flat])
 
     def follow(self, sids: npt.NDArray[np.int64], flat: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """The transitions of (state, drawn outcome): looked up, or made where new."""
+        """The transitions of (state, drawn outcome): looked up, or made where new.
+
+        Most lanes are found in one ``searchsorted`` over a sorted copy of the transitions met
+        so far; only lanes meeting a transition newer than that copy go through the dict (and
+        the copy is made again once a quarter of the transitions are newer than it)."""
         codes = (sids << 32) | flat
-        known = self.transitions
-        found = np.fromiter((known.get(c, -1) for c in codes.tolist()), np.int64, len(codes))
-        for i in np.flatnonzero(found < 0).tolist():
-            found[i] = self._transition(int(sids[i]), int(flat[i]))
+        snap = self.snap_codes
+        if len(snap):
+            pos = np.searchsorted(snap, codes)
+            np.minimum(pos, len(snap) - 1, out=pos)
+            found = np.where(snap[pos] == codes, self.snap_ids[pos], -1)
+        else:
+            found = np.full(len(codes), -1, dtype=np.int64)
+        miss = np.flatnonzero(found < 0)
+        if miss.size:
+            known = self.transitions
+            for i, code, sid, f in zip(
+                miss.tolist(),
+                codes[miss].tolist(),
+                sids[miss].tolist(),
+                flat[miss].tolist(),
+                strict=True,
+            ):
+                t = known.get(code)
+                found[i] = t if t is not None else self._transition(sid, f)
+            if len(known) - len(snap) > max(1024, len(snap) // 4):
+                self._snapshot()
         return found
+
+    def _snapshot(self) -> None:
+        """A sorted copy of the transitions met so far, for :meth:`follow`."""
+        known = self.transitions
+        codes = np.fromiter(known.keys(), np.int64, len(known))
+        ids = np.fromiter(known.values(), np.int64, len(known))
+        order = np.argsort(codes)
+        self.snap_codes, self.snap_ids = codes[order], ids[order]
 
     def _transition(self, sid: int, flat: int) -> int:
         code = (sid << 32) | flat
