@@ -103,3 +103,18 @@ def test_exact_answers_import_neither_numpy_nor_flint() -> None:
         env={**os.environ, "PYTHONPATH": str(Path(poly.__file__).parents[2])},
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_dist_command_imports_no_numpy() -> None:
+    """`firefight dist` answers exactly, so it pays for neither numpy nor FLINT (the seeded
+    roller imports numpy when it is made, not when the dice package is)."""
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "firefight", "dist", "3d6"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(poly.__file__).parents[2])},
+    )
+    assert "10.5" in out.stdout  # the mean: the command did run
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()}
+    assert not loaded & {"numpy", "flint"}

@@ -54,8 +54,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
-import numpy as np
-
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.nodes import Node, Sorted
 from firefight.dice.parse import as_node
@@ -63,6 +61,8 @@ from firefight.dice.rolling import Rolled, Value, roll_tree
 from firefight.errors import DiceError, ScriptError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from firefight.dice.dist import Weighted
 
 T = TypeVar("T", bound=Hashable)
@@ -194,6 +194,8 @@ class SeededDice(_RollingDice):
     """Random faces from a numpy ``Generator`` (or a seed): reproducible on every machine."""
 
     def __init__(self, rng: np.random.Generator | int | None = None) -> None:
+        import numpy as np  # here: exact odds and scripted dice never need numpy
+
         super().__init__()
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
