@@ -188,6 +188,7 @@ def startup_rows(runs: int) -> dict[str, tuple[float, float]]:
 ODDS = """
 import sys, time
 from pathlib import Path
+import numpy  # after imports: the rulesets' array code loads it on first use, not at start
 from firefight.cli.ruleset_commands import load
 from firefight.rulesets import get_ruleset
 rs = get_ruleset(sys.argv[1])
