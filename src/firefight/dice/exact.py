@@ -21,7 +21,7 @@ import operator
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.dist import Dist, Weighted
@@ -43,9 +43,6 @@ from firefight.dice.nodes import (
 )
 from firefight.dice.parse import as_node
 from firefight.errors import DiceError
-
-if TYPE_CHECKING:
-    import numpy as np
 
 #: Most distinct sorted tuples an exact ``sort(NdX)`` may enumerate.
 SORTED_BUDGET = 200_000
@@ -268,8 +265,3 @@ def exact_sorted(expr: str | Node) -> Weighted[tuple[int, ...]]:
     if not isinstance(node, Sorted):
         raise DiceError(f"{node} is not a sorted-dice expression", tip="write sort(3d10)")
     return _sorted_weights(node.count, node.sides)
-
-
-def support_array(d: Dist) -> np.ndarray:
-    """Values of a Dist as an array aligned with its weights (for vectorised consumers)."""
-    return d.support
