@@ -8,8 +8,10 @@ hit points of a warfare2d20 duellist who is not being shot at), so one exact tra
 the rest. All lanes draw their outcome in one numpy pass over the built kernels' concatenated
 alias tables; (state, outcome) -> next state (the outcome given the lane's unread fields back)
 is worked out once and then looked up. Keys met by few lanes are stepped plainly on seeded
-dice, so a big fight whose every state is new costs about what the reference loop does. Cost
-grows with the distinct states and transitions met, not with the fights.
+dice; once a pass steps nearly all its lanes so (a big fight whose every state is new), the
+chunk plays its remaining lanes to their ends as the reference loop does, without interning
+their states, so such a fight costs what the loop does. Cost grows with the distinct states
+and transitions met, not with the fights.
 
 Work is cut into chunks of :data:`CHUNK` fights, chunk ``k`` drawing from a generator seeded by
 ``(seed, k)``, and the chunks' tallies are merged in order: the same seed gives the same report
@@ -45,6 +47,9 @@ KERNEL_PATHS = 20_000
 KERNEL_FROM = 8
 #: Fewest lanes meeting a new key at once for its kernel to be considered at the first meeting.
 FRESH = 2
+#: Share of a pass's lanes stepped plainly (no kernel worth building for them) from which the
+#: chunk's remaining lanes are played to their ends plainly, as the reference loop plays them.
+SOLO_FROM = 0.9
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,8 @@ class KernelSampler:
         self.visits: dict[tuple[FightState, str], int] = {}
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
         self.summaries: dict[int, Hashable] = {}
+        #: Lanes of the last chunk played to their ends plainly (:func:`_play_out`).
+        self.played_out = 0
         names = [c.name for c in engine.scenario.spec.combatants]
         self.column = {n: i for i, n in enumerate(names)}
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
@@ -211,6 +218,7 @@ class KernelSampler:
         self.met[:] = 0
         self.using[:] = False
         self.visits.clear()
+        self.played_out = 0
 
     def worth_a_kernel(self, kid: int, lanes: int) -> bool:
         """Build (or use) the key's exact kernel, or step these few lanes one by one?
@@ -350,9 +358,12 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
     active = active[~sampler.ended[state_of[active]]]
     while active.size:
         lanes, kids = _keys_of(sampler, state_of, active, rng)
-        _step(sampler, lanes, kids, state_of, dealt, rng)
+        plain = _step(sampler, lanes, kids, state_of, dealt, rng)
         _mark_fallen(sampler, state_of, active, fell, never)
         active = active[~sampler.ended[state_of[active]]]
+        if plain >= SOLO_FROM * len(lanes):
+            _play_out(sampler, active, state_of, dealt, fell, never, rng)
+            break
     tally = new_tally(engine)
     initial = engine.initial()
     finals, counts = np.unique(state_of, return_counts=True)
@@ -417,9 +428,10 @@ def _step(
     state_of: npt.NDArray[np.int64],
     dealt: npt.NDArray[np.float64],
     rng: np.random.Generator,
-) -> None:
+) -> int:
     """One step of every lane: drawn from its key's kernel, or (a key not worth one yet)
-    played plainly on seeded dice."""
+    played plainly on seeded dice; returns how many lanes were played plainly."""
+    plain_count = 0
     built = sampler.using[kids]
     if not built.all():
         # keys in the order their first lanes come (not by key id, which depends on what this
@@ -429,6 +441,7 @@ def _step(
             sampler.worth_a_kernel(int(waiting[g]), int(counts[g]))
         built = sampler.using[kids]
         plain = np.flatnonzero(~built)
+        plain_count = int(plain.size)
         if plain.size:
             engine = sampler.engine
             for lane, kid in zip(lanes[plain].tolist(), kids[plain].tolist(), strict=True):
@@ -443,6 +456,42 @@ def _step(
         t = sampler.follow(state_of[lanes], sampler.draw(kids, rng))
         state_of[lanes] = sampler.next_id[t]
         dealt[lanes, sampler.striker[t]] += sampler.dealt[t]
+    return plain_count
+
+
+def _play_out(
+    sampler: KernelSampler,
+    lanes: npt.NDArray[Any],
+    state_of: npt.NDArray[np.int64],
+    dealt: npt.NDArray[np.float64],
+    fell: npt.NDArray[np.int64],
+    never: int,
+    rng: np.random.Generator,
+) -> None:
+    """Each lane's fight to its end, one lane after another, as the reference loop plays it
+    (the policy asked at every step): when nearly every lane's step is one no kernel pays for
+    (a big fight, whose every state is new), the fast path's interning, keys and passes only
+    cost, so the chunk plays the rest plainly and is never much slower than the loop."""
+    engine = sampler.engine
+    turns = engine.turns
+    column = sampler.column
+    policies = {s.name: get_policy(s.policy) for s in engine.scenario.spec.sides}
+    sides = {c.name: c.side for c in engine.scenario.spec.combatants}
+    sampler.played_out += len(lanes)
+    for lane in lanes.tolist():
+        state = sampler.states[state_of[lane]]
+        dice = SeededDice(rng)  # one per fight, as the reference loop's
+        while state.ending is None:
+            actor = state.decider()
+            action = policies[sides[actor]](engine, state, engine.legal_actions(state), rng)
+            after = engine.step(state, action, dice)
+            dealt[lane, column[action.striker]] += harm_dealt(engine, state, after, action.striker)
+            for old, new in zip(state.combatants, after.combatants, strict=True):
+                col = column[new.name]
+                if fell[lane, col] == never and turns.can_fight(old) and not turns.can_fight(new):
+                    fell[lane, col] = after.round
+            state = after
+        state_of[lane] = sampler.intern(state)
 
 
 def _mark_fallen(
