@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from firefight.core.transcript import Note
@@ -80,6 +81,8 @@ class Engine:
         self._kernels: OrderedDict[tuple[FightState, Action], _Budgeted] = OrderedDict()
         #: The state before round 1: what :meth:`masked` sets unread fields to.
         self._first = self.turns.initial()
+        #: (combatant index, field names) -> a getter of those fields and their initial values.
+        self._initial_fields: dict[tuple[int, tuple[str, ...]], tuple[Any, Any]] = {}
 
     # -- the fight ---------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -230,12 +233,19 @@ class Engine:
         return self._reset(state, idle) if idle else state
 
     def _reset(self, state: FightState, fields: Unread) -> FightState:
-        first = self._first.combatants
         people = list(state.combatants)
+        changed = False
         for i, names in fields:
-            old = people[i]
-            if any(getattr(old, n) != getattr(first[i], n) for n in names):
-                people[i] = _replaced(old, {n: getattr(first[i], n) for n in names})
+            found = self._initial_fields.get((i, names))
+            if found is None:
+                get = attrgetter(*names) if len(names) > 1 else _one_getter(names)
+                found = self._initial_fields[i, names] = (get, get(self._first.combatants[i]))
+            get, initial = found
+            if get(people[i]) != initial:
+                people[i] = _replaced(people[i], dict(zip(names, initial, strict=True)))
+                changed = True
+        if not changed:  # the state itself, its kept hash with it
+            return state
         reset: FightState = _replaced(state, {"combatants": tuple(people)})
         return reset
 
@@ -357,6 +367,12 @@ class _CountingDice:
 
     def record(self, event: Any) -> None:
         self.inner.record(event)
+
+
+def _one_getter(names: tuple[str, ...]) -> Any:
+    """A getter of one field that answers a 1-tuple, as ``attrgetter`` of several does."""
+    get = attrgetter(*names)
+    return lambda obj: (get(obj),)
 
 
 def _replaced(obj: Any, changes: dict[str, Any]) -> Any:
