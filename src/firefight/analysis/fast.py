@@ -20,6 +20,7 @@ whether the chunks run in this process or on several.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -343,7 +344,22 @@ def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
 
 def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     """``n`` fights to their ends, tallied: the same ``rng`` gives the same tally whatever
-    chunks ``sampler`` ran before."""
+    chunks ``sampler`` ran before.
+
+    The cyclic garbage collector is paused for the chunk: the sampler keeps every state met
+    (hundreds of thousands of objects), which each full collection walks again, a quarter
+    of a warfare2d20 duel's time; the chunk's steps leave next to no cycles (a few hundred
+    objects in 32,768 duels), collected once it is back on."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_chunk(sampler, n, rng)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     sampler.begin_chunk()
     engine = sampler.engine
     if sampler.start is not None:
