@@ -82,3 +82,16 @@ def test_duel_with_kernels_is_not_played_out() -> None:
     tally = run_chunk(sampler, 4_000, chunk_rng(5, 0))
     assert tally.total == 4_000
     assert sampler.played_out <= 40
+
+
+def test_a_start_is_listed_only_where_it_pays() -> None:
+    """A run of 100 fights lists the warfare2d20 duel's start (380 paths) but rolls each lane's
+    start of the fire team (over 20,000 paths: listing them took 1.5 s, five times the run)."""
+    budget = fast.start_budget(100)
+    assert budget == fast.START_FLOOR and fast.start_budget(10**6) == fast.START_PATHS
+    duel = KernelSampler(_engine(EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"), budget)
+    assert duel.start is not None
+    team = _engine(EXAMPLES / "warfare2d20" / "encounters" / "fire_team.toml")
+    assert KernelSampler(team, budget).start is None
+    tally, _ = simulate_fast(team, 20, 3)
+    assert tally.total == 20
