@@ -56,6 +56,20 @@ FRESH = 2
 SOLO_FROM = 0.9
 
 
+#: A combatant's round of falling out of the fight, while it has not.
+_NEVER = np.iinfo(np.int64).max
+
+
+@dataclass
+class _Lanes:
+    """A chunk's fights: each lane's state id, harm dealt by each combatant (column), and the
+    round each combatant first fell out of the fight (:data:`_NEVER`: not yet)."""
+
+    state_of: npt.NDArray[np.int64]
+    dealt: npt.NDArray[np.float64]
+    fell: npt.NDArray[np.int64]
+
+
 @dataclass(frozen=True)
 class _Kernel:
     table: AliasTable[FightState]
@@ -371,18 +385,17 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     else:  # initiative of many combatants: roll each lane's start plainly
         dice = SeededDice(rng)
         state_of = np.array([sampler.intern(engine.start(dice)) for _ in range(n)], dtype=np.int64)
-    dealt = np.zeros((n, len(sampler.column)))
-    never = np.iinfo(np.int64).max
-    fell = np.full((n, len(sampler.column)), never, dtype=np.int64)
+    width = len(sampler.column)
+    chunk = _Lanes(state_of, np.zeros((n, width)), np.full((n, width), _NEVER, dtype=np.int64))
     active = np.arange(n)
     active = active[~sampler.ended[state_of[active]]]
     while active.size:
         lanes, kids = _keys_of(sampler, state_of, active, rng)
-        plain = _step(sampler, lanes, kids, state_of, dealt, rng)
-        _mark_fallen(sampler, state_of, active, fell, never)
+        plain = _step(sampler, lanes, kids, chunk, rng)
+        _mark_fallen(sampler, chunk, active)
         active = active[~sampler.ended[state_of[active]]]
         if plain >= SOLO_FROM * len(lanes):
-            _play_out(sampler, active, state_of, dealt, fell, never, rng)
+            _play_out(sampler, active, chunk, rng)
             break
     tally = new_tally(engine)
     initial = engine.initial()
@@ -396,8 +409,9 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     for sid, count in alike.values():
         tally.add(engine.turns, sampler.states[sid], count, initial)
     for name, col in sampler.column.items():
-        tally.add_dealt(name, float(dealt[:, col].sum()))
-        rounds, counts = np.unique(fell[:, col][fell[:, col] != never], return_counts=True)
+        tally.add_dealt(name, float(chunk.dealt[:, col].sum()))
+        fell = chunk.fell[:, col]
+        rounds, counts = np.unique(fell[fell != _NEVER], return_counts=True)
         for r, count in zip(rounds.tolist(), counts.tolist(), strict=True):
             tally.add_fell(name, r, count)
     return tally
@@ -445,12 +459,12 @@ def _step(
     sampler: KernelSampler,
     lanes: npt.NDArray[Any],
     kids: npt.NDArray[np.int64],
-    state_of: npt.NDArray[np.int64],
-    dealt: npt.NDArray[np.float64],
+    chunk: _Lanes,
     rng: np.random.Generator,
 ) -> int:
     """One step of every lane: drawn from its key's kernel, or (a key not worth one yet)
     played plainly on seeded dice; returns how many lanes were played plainly."""
+    state_of, dealt = chunk.state_of, chunk.dealt
     plain_count = 0
     built = sampler.using[kids]
     if not built.all():
@@ -482,10 +496,7 @@ def _step(
 def _play_out(
     sampler: KernelSampler,
     lanes: npt.NDArray[Any],
-    state_of: npt.NDArray[np.int64],
-    dealt: npt.NDArray[np.float64],
-    fell: npt.NDArray[np.int64],
-    never: int,
+    chunk: _Lanes,
     rng: np.random.Generator,
 ) -> None:
     """Each lane's fight to its end, one lane after another, as the reference loop plays it
@@ -495,6 +506,7 @@ def _play_out(
     engine = sampler.engine
     turns = engine.turns
     column = sampler.column
+    state_of, dealt, fell = chunk.state_of, chunk.dealt, chunk.fell
     policies = {s.name: get_policy(s.policy) for s in engine.scenario.spec.sides}
     sides = {c.name: c.side for c in engine.scenario.spec.combatants}
     sampler.played_out += len(lanes)
@@ -508,25 +520,20 @@ def _play_out(
             dealt[lane, column[action.striker]] += harm_dealt(engine, state, after, action.striker)
             for old, new in zip(state.combatants, after.combatants, strict=True):
                 col = column[new.name]
-                if fell[lane, col] == never and turns.can_fight(old) and not turns.can_fight(new):
+                if fell[lane, col] == _NEVER and turns.can_fight(old) and not turns.can_fight(new):
                     fell[lane, col] = after.round
             state = after
         state_of[lane] = sampler.intern(state)
 
 
-def _mark_fallen(
-    sampler: KernelSampler,
-    state_of: npt.NDArray[np.int64],
-    lanes: npt.NDArray[Any],
-    fell: npt.NDArray[np.int64],
-    never: int,
-) -> None:
+def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any]) -> None:
     """Record the round each lane's combatants first fell out of the fight."""
-    flags = sampler.out_flags[state_of[lanes]]
-    rounds = sampler.rounds[state_of[lanes]]
-    now = fell[lanes]
-    newly = flags & (now == never)
-    fell[lanes] = np.where(newly, rounds[:, None], now)
+    ids = chunk.state_of[lanes]
+    flags = sampler.out_flags[ids]
+    rounds = sampler.rounds[ids]
+    now = chunk.fell[lanes]
+    newly = flags & (now == _NEVER)
+    chunk.fell[lanes] = np.where(newly, rounds[:, None], now)
 
 
 def _split_by_action(
