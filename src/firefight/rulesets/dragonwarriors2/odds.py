@@ -269,8 +269,13 @@ def float_left(bout: Bout, rolls: RollDists, eps: float, judged: Judged) -> floa
         smin = int(scores.min())
         size = int(scores.max()) - smin + n
         acc = np.bincount(scores[row] - smin + t, w[row] * mz.shares[t], minlength=size)
-        base = smin - defence + mz.lo
-        go, nxt = _routes(bout, level, base, size, routes, judged)
+        some = np.flatnonzero(acc)
+        if not len(some):
+            break
+        acc = acc[some[0] : some[-1] + 1]  # margins judged: only those reached
+        go, nxt = _routes(
+            bout, level, smin - defence + mz.lo + int(some[0]), len(acc), routes, judged
+        )
         ended.append(float(acc[~go].sum()))
         keep = go & (acc > 0)
         scores, where = np.unique(nxt[keep], return_inverse=True)
