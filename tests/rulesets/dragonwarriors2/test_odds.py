@@ -197,18 +197,3 @@ def test_skipping_a_surely_too_loose_walk_changes_nothing(monkeypatch: pytest.Mo
     walked = exchange_odds(bout)
     assert skipped.outcomes == walked.outcomes
     assert skipped.contests == walked.contests
-
-
-@pytest.mark.parametrize("name", ["aggressive_parry.toml", "knight_vs_squire.toml"])
-def test_float_walk_estimates_what_the_exact_walk_leaves_out(name: str) -> None:
-    """The array-at-a-time float walk follows the exact walk's windows and depths: its estimate
-    of the mass left out is the exact one to well within the 5% that skipping relies on."""
-    from firefight.rulesets.dragonwarriors2 import odds
-
-    bout = load(read_toml(EXAMPLES / name)).bout
-    rolls = shared_roll_dists(bout.options.double_six_bonus)
-    for eps in (2.5e-13, 2.5e-14):
-        chain = odds.chain_odds(bout, rolls, eps)
-        exact = 1 - Fraction(sum(chain.terminals.values()), chain.total)
-        assert exact > 0
-        assert abs(odds.float_left(bout, rolls, eps, {}) / float(exact) - 1) < 1e-3

@@ -105,15 +105,13 @@ class _Margins:
     total: int
     #: The weights as float shares of the total (for :func:`_surely_too_loose`).
     shares: np.ndarray[Any, np.dtype[np.float64]]
-    #: ``cumulative`` as an array (the float walk's windows, all states of a level at once).
-    cum: np.ndarray[Any, np.dtype[np.float64]]
 
     @classmethod
     def of(cls, d: Dist) -> _Margins:
         w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
         shares = np.array([int(x) / d.total for x in w.tolist()], dtype=np.float64)
         cum = np.concatenate([[0.0], np.cumsum(shares)])
-        return cls(d.lo, w, [float(x) for x in cum], d.total, shares, cum)
+        return cls(d.lo, w, [float(x) for x in cum], d.total, shares)
 
     def window(self, share: float, eps: float) -> tuple[int, int]:
         """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
@@ -143,53 +141,42 @@ class ChainOdds:
 Judged = dict[tuple[object, int], Step]
 
 
-def _level_key(bout: Bout, level: int) -> object:
-    """What :func:`.attack.judge_contest` reads of the level: all of it under scripted choices,
-    else only the first contest apart and whose turn it is."""
-    if "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule):
-        return level
-    return (level == 0, level % 2)
+def chain_odds(
+    bout: Bout,
+    rolls: RollDists,
+    eps: float,
+    *,
+    floats: bool = False,
+    judged: Judged | None = None,
+) -> ChainOdds:
+    """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09).
 
-
-def _judge(bout: Bout, level: int, margin: int, judged: Judged) -> Step:
-    """:func:`.attack.judge_contest`, memoised by (level key, margin) across both walks."""
-    key = (_level_key(bout, level), margin)
-    step = judged.get(key)
-    if step is None:
-        step = judged[key] = judge_contest(bout, level, margin, explain=False)
-    return step
-
-
-def _level_margins(
-    bout: Bout, rolls: RollDists, level: int, share: float, eps: float
-) -> tuple[int, _Margins]:
-    """The level's Defence and its contest's roll difference, cut shallower where the level's
-    whole ``share`` is small enough (:data:`_DEPTHS`)."""
-    margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
-    att, dfn, _ = bout.sides(level)
-    defence, _ = bout.defence_at(level)
-    a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
-    depth = next((d for d, cost in _DEPTHS if cost * share <= 5 * eps), ROLL_DEPTH)
-    zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level), depth)
-    if zkey not in margins:
-        z = rolls(att.name, a_role, depth)
-        if zkey[3]:
-            z = z - rolls(dfn.name, "defence", depth)
-        margins[zkey] = _Margins.of(z)
-    return defence, margins[zkey]
-
-
-def chain_odds(bout: Bout, rolls: RollDists, eps: float, judged: Judged | None = None) -> ChainOdds:
-    """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09)."""
+    ``floats``: the same walk on float shares (weights over a total of 1), for a quick estimate
+    of the mass it leaves out; its windows and depths are those of the exact walk up to rounding.
+    ``judged``: :func:`.attack.judge_contest`'s verdicts by (level key, margin), shared by the
+    walks of one exchange (the float walk judges most margins the exact walk meets).
+    """
     score0, _ = bout.opening_attack()
-    states: dict[int, int] = {score0: 1}
+    states: dict[int, Any] = {score0: 1}
     den = 1
     per_level: list[tuple[int, dict[Terminal, int]]] = []
+    uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
     judged = {} if judged is None else judged
+    margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
     for level in range(bout.options.max_chain):
+        att, dfn, _ = bout.sides(level)
+        defence, _ = bout.defence_at(level)
+        a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
         share = sum(states.values()) / den
-        defence, mz = _level_margins(bout, rolls, level, share, eps)
-        weights = mz.weights
+        depth = next((d for d, cost in _DEPTHS if cost * share <= 5 * eps), ROLL_DEPTH)
+        zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level), depth)
+        if zkey not in margins:
+            z = rolls(att.name, a_role, depth)
+            if zkey[3]:
+                z = z - rolls(dfn.name, "defence", depth)
+            margins[zkey] = _Margins.of(z)
+        mz = margins[zkey]
+        weights: np.ndarray[Any, Any] = mz.shares if floats else mz.weights
         # margin = score - defence + roll difference; gather weights by margin first
         base = min(states) - defence + mz.lo
         acc = np.zeros(max(states) - min(states) + len(weights), dtype=weights.dtype)
@@ -198,17 +185,22 @@ def chain_odds(bout: Bout, rolls: RollDists, eps: float, judged: Judged | None =
             if i < j:
                 at = score - defence + mz.lo - base
                 acc[at + i : at + j] += w * weights[i:j]
-        nxt: dict[int, int] = {}
-        ends: dict[Terminal, int] = {}
+        level_key: object = level if uses_choice else (level == 0, level % 2)
+        nxt: dict[int, Any] = {}  # exact ints (float shares in the estimate)
+        ends: dict[Terminal, Any] = {}
         for idx in np.flatnonzero(acc != 0).tolist():
-            ww = int(acc[idx])
-            step = _judge(bout, level, base + idx, judged)
+            margin = base + idx
+            ww: Any = float(acc[idx]) if floats else int(acc[idx])
+            step = judged.get((level_key, margin))
+            if step is None:
+                step = judge_contest(bout, level, margin, explain=False)
+                judged[(level_key, margin)] = step
             if step.kind == "riposte":
                 nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
             else:
                 key: Terminal = (step.victim or "none", step.wounds)
                 ends[key] = ends.get(key, 0) + ww
-        den *= mz.total
+        den *= 1 if floats else mz.total
         per_level.append((den, ends))
         states = nxt
         if not states:
@@ -240,72 +232,8 @@ def _surely_too_loose(
     tol = bout.options.odds_tolerance
     if tol < _FLOAT_FLOOR:
         return False
-    return float_left(bout, rolls, eps, {} if judged is None else judged) > tol * _SURE
-
-
-def float_left(bout: Bout, rolls: RollDists, eps: float, judged: Judged) -> float:
-    """The mass the exact walk at ``eps`` leaves out, estimated on float shares: the same walk
-    (windows and depths equal up to rounding), each level done as whole arrays, not state by
-    state (the exact walk's per-state cost is its big integers; here it would be Python's)."""
-    score0, _ = bout.opening_attack()
-    scores = np.array([score0], dtype=np.int64)
-    w = np.array([1.0])
-    ended: list[float] = []
-    routes: dict[object, tuple[int, np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
-    for level in range(bout.options.max_chain):
-        defence, mz = _level_margins(bout, rolls, level, float(w.sum()), eps)
-        n = len(mz.shares)
-        if eps > 0:
-            with np.errstate(over="ignore"):  # a share that underflows: an empty window
-                cut = eps / w / 2
-            i = np.maximum(np.searchsorted(mz.cum, cut, "left") - 1, 0)
-            j = np.minimum(np.searchsorted(mz.cum, mz.cum[-1] - cut, "right"), n)
-        else:
-            i, j = np.zeros(len(w), dtype=np.int64), np.full(len(w), n)
-        # every (state, index in its window) pair, flat: state s runs i[s] .. j[s] - 1
-        runs = np.maximum(j - i, 0)
-        row = np.repeat(np.arange(len(w)), runs)
-        t = np.arange(int(runs.sum())) - np.repeat(np.cumsum(runs) - runs - i, runs)
-        smin = int(scores.min())
-        size = int(scores.max()) - smin + n
-        acc = np.bincount(scores[row] - smin + t, w[row] * mz.shares[t], minlength=size)
-        some = np.flatnonzero(acc)
-        if not len(some):
-            break
-        acc = acc[some[0] : some[-1] + 1]  # margins judged: only those reached
-        go, nxt = _routes(
-            bout, level, smin - defence + mz.lo + int(some[0]), len(acc), routes, judged
-        )
-        ended.append(float(acc[~go].sum()))
-        keep = go & (acc > 0)
-        scores, where = np.unique(nxt[keep], return_inverse=True)
-        w = np.bincount(where, acc[keep])
-        if not len(scores):
-            break
-    return 1 - math.fsum(ended)
-
-
-def _routes(
-    bout: Bout,
-    level: int,
-    base: int,
-    size: int,
-    kept: dict[object, tuple[int, np.ndarray[Any, Any], np.ndarray[Any, Any]]],
-    judged: Judged,
-) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """For margins ``base .. base + size - 1`` at ``level``: riposte or not, and the riposte's
-    Attack, by :func:`.attack.judge_contest` (arrays kept per level key, widened as needed)."""
-    key = _level_key(bout, level)
-    found = kept.get(key)
-    if found is None or found[0] > base or found[0] + len(found[1]) < base + size:
-        lo = base if found is None else min(found[0], base)
-        hi = base + size if found is None else max(found[0] + len(found[1]), base + size)
-        steps = [_judge(bout, level, m, judged) for m in range(lo, hi)]
-        go = np.array([s.kind == "riposte" for s in steps], dtype=bool)
-        nxt = np.array([s.next_score for s in steps], dtype=np.int64)
-        found = kept[key] = (lo, go, nxt)
-    lo, go, nxt = found
-    return go[base - lo : base - lo + size], nxt[base - lo : base - lo + size]
+    chain = chain_odds(bout, rolls, eps, floats=True, judged=judged)
+    return bool(1 - math.fsum(chain.terminals.values()) > tol * _SURE)
 
 
 def stun_weights(
@@ -402,13 +330,13 @@ def exchange_odds(
     if not fixed and _surely_too_loose(bout, rolls, eps, judged):
         eps /= 10  # the exact walk at this eps would be thrown away: skip it
         tightened = 1
-    chain = chain_odds(bout, rolls, eps, judged)
+    chain = chain_odds(bout, rolls, eps, judged=judged)
     for _ in range(0 if fixed else 3 - tightened):  # a long flurry visits many states: tighten
         left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
         if left < bout.options.odds_tolerance:
             break
         eps /= 10
-        chain = chain_odds(bout, rolls, eps, judged)
+        chain = chain_odds(bout, rolls, eps, judged=judged)
     injuries: dict[Terminal, tuple[dict[Status, int], int]] = {}
     for role, who in (("defender", bout.defender), ("attacker", bout.attacker)):
         hits = [w for v, w in chain.terminals if v == role]
