@@ -242,15 +242,20 @@ def test_contest_table_is_the_replay_of_the_two_rolls(bonus: int, rolled: bool) 
     _same(contest_table(bonus, rolled), enumerate_outcomes(rolls))
 
 
-@pytest.mark.parametrize(("before", "new"), [(0, 4), (7, 9), (12, 3)])
-def test_injury_table_is_the_replay_of_injure(before: int, new: int) -> None:
+@pytest.mark.parametrize(
+    ("before", "new", "stun_bonus"), [(0, 4, 5), (7, 9, 5), (12, 3, 5), (0, 95, 5), (2, 6, 3)]
+)
+def test_injury_table_is_the_replay_of_injure(before: int, new: int, stun_bonus: int) -> None:
+    """Also far past Toughness (the stun verdicts' runs reach the rolls' tails) and under a
+    house rule that moves the stun check's thresholds."""
     from firefight.rulesets.dragonwarriors2.gear import Fighter, RipostePolicy
 
     f = Fighter(
         "X", 10, 10, 10, 10, before, False, False, False, None, None, 0, None, 0, "normal",
         RipostePolicy(),
     )  # fmt: skip
-    opts, house = Options(), DragonWarriors2House()
+    opts = Options()
+    house = DragonWarriors2House(stun_target_bonus=stun_bonus, knock_out_margin=stun_bonus)
     replay = enumerate_outcomes(lambda d: injure(d, f, new, opts, house)[1])
     _same(injury_table(10, before, new, opts, house, 0), replay)
 

@@ -53,7 +53,14 @@ class Bout:
         return f.weapon
 
     def opening_attack(self) -> tuple[int, list[Modifier]]:
-        """The attacker's Attack score for the first contest (D04, D10)."""
+        """The attacker's Attack score for the first contest (D04, D10); worked out once a
+        bout (exact enumeration asks on every path), so the list is shared: read it only."""
+        found: tuple[int, list[Modifier]] | None = self.__dict__.get("_opening")
+        if found is None:
+            found = self.__dict__["_opening"] = self._opening_attack()
+        return found
+
+    def _opening_attack(self) -> tuple[int, list[Modifier]]:
         a = self.attacker
         mods = []
         weapon = self.weapon_of(a)
@@ -66,7 +73,18 @@ class Bout:
         return a.attack_score + sum(m.value for m in mods), mods
 
     def defence_at(self, level: int) -> tuple[int, list[Modifier]]:
-        """The defending side's Defence (or difficulty) at a level of the chain (D04, D08, D09)."""
+        """The defending side's Defence (or difficulty) at a level of the chain (D04, D08, D09);
+        kept per kind of level like :meth:`opening_attack` (the list is shared: read it only)."""
+        kind = (level == 0, level % 2)
+        kept: dict[tuple[bool, int], tuple[int, list[Modifier]]] = self.__dict__.setdefault(
+            "_defences", {}
+        )
+        found = kept.get(kind)
+        if found is None:
+            found = kept[kind] = self._defence_at(level)
+        return found
+
+    def _defence_at(self, level: int) -> tuple[int, list[Modifier]]:
         _, d, _ = self.sides(level)
         mods: list[Modifier] = []
         if level == 0 and self.missile is not None:

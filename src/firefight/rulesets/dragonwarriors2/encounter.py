@@ -50,6 +50,10 @@ from firefight.rulesets.dragonwarriors2.injury import injure
 OFFER = RipostePolicy("always")
 #: Most fighters and bouts kept between calls (exact enumeration builds the same ones often).
 CACHE_SIZE = 4096
+#: Action kinds that may roll a contest (and nothing before it).
+_CONTESTED = frozenset({"attack", "shoot", "stance", "riposte", "hold"})
+#: An action's work before its dice: a state (no contest), or (state, bout, level, Attack).
+_Opening = FightState | tuple[FightState, Bout, int, int]
 
 
 class DW2Turns(Turns):
@@ -74,6 +78,8 @@ class DW2Turns(Turns):
             self.bonus,
         )
         self._bouts: dict[tuple[Warrior, Warrior, Missile | None], Bout] = {}
+        self._openings: dict[tuple[FightState, Action], _Opening] = {}
+        self._legal: dict[FightState, tuple[Action, ...]] = {}
 
     # -- state ---------------------------------------------------------------------------------
     def initial(self) -> FightState:
@@ -183,6 +189,15 @@ class DW2Turns(Turns):
 
     # -- actions -------------------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
+        """Kept per state: a preview asks them of the same declared attack on every path."""
+        found = self._legal.get(state)
+        if found is None:
+            if len(self._legal) > CACHE_SIZE:
+                self._legal.clear()
+            found = self._legal[state] = self._legal_actions(state)
+        return found
+
+    def _legal_actions(self, state: FightState) -> tuple[Action, ...]:
         me = present(state.acting, "no one is acting: start a turn first")
         ex: Exchange | None = state.board.exchange
         if ex is not None and ex.asking == "stance":
@@ -316,21 +331,15 @@ class DW2Turns(Turns):
         me = action.actor
         board: Board = state.board
         kind = action.kind
-        if kind == "attack":
-            return self._attack(state, me, _target(action), dice)
-        if kind == "shoot":
-            return self._shoot(state, me, _target(action), dice)
-        if kind == "stance":
-            ex = present(board.exchange, "no exchange is under way to take a stance in (D08)")
-            stance = str(action.param("stance"))
-            if stance != "normal":
-                state = self._take_stance(state, me, stance, dice)
-            return self._open(state, ex.attacker, ex.defender, dice)
+        if kind in _CONTESTED:
+            found = self._opening(state, action, dice)
+            if isinstance(found, FightState):
+                return found
+            pre, bout, level, score = found
+            return self._contest(pre, bout, level, score, dice)
         if kind == "defend":
             state = self._take_stance(state, me, str(action.param("stance")), dice)
             return self._finish(state, me, dice)
-        if kind in ("riposte", "hold"):
-            return self._decide(state, me, kind == "riposte", dice)
         if kind == "move":
             state = dataclasses.replace(state, board=self._close(state, me, _target(action), dice))
             return self._finish(state, me, dice)
@@ -345,6 +354,36 @@ class DW2Turns(Turns):
             board = dataclasses.replace(board, delayed=delayed)
             return self._advance(dataclasses.replace(state, order=tuple(order), board=board), dice)
         raise AssertionError(f"unknown action kind {kind!r}")  # pragma: no cover
+
+    def _opening(self, state: FightState, action: Action, dice: DiceSource) -> _Opening:
+        """What an action that may lead to a contest does before its dice: a state (no contest,
+        e.g. the defender is asked for a stance) or the contest to roll. It asks no dice, so
+        under exact enumeration, which replays the action once per outcome, it is worked out
+        once per (state, action) and the paths share it (and its state, whose hash is kept)."""
+        if not dice.is_exact:
+            return self._before_contest(state, action, dice)
+        key = (state, action)
+        found = self._openings.get(key)
+        if found is None:
+            if len(self._openings) > CACHE_SIZE:
+                self._openings.clear()
+            found = self._openings[key] = self._before_contest(state, action, dice)
+        return found
+
+    def _before_contest(self, state: FightState, action: Action, dice: DiceSource) -> _Opening:
+        me = action.actor
+        kind = action.kind
+        if kind == "attack":
+            return self._attack(state, me, _target(action), dice)
+        if kind == "shoot":
+            return self._shoot(state, me, _target(action), dice)
+        if kind == "stance":
+            ex = present(state.board.exchange, "no exchange is under way to take a stance in (D08)")
+            stance = str(action.param("stance"))
+            if stance != "normal":
+                state = self._take_stance(state, me, stance, dice)
+            return self._open(state, ex.attacker, ex.defender, dice)
+        return self._decide(state, me, kind == "riposte", dice)
 
     def _close(self, state: FightState, me: str, target: str, dice: DiceSource) -> Board:
         """Close on ``target`` by ``advance_feet`` (a reading: distances are pairwise, with no
@@ -368,27 +407,34 @@ class DW2Turns(Turns):
     def _take_stance(self, state: FightState, me: str, stance: str, dice: DiceSource) -> FightState:
         dice.record(Note(f"{me} takes {_a(stance)} for the turn and does not attack", "D08"))
         c = state.combatant(me)
-        board: Board = state.board
-        done = board.done if me in board.done else (*board.done, me)
-        state = state.with_combatant(dataclasses.replace(c, stance=stance))
-        return dataclasses.replace(state, board=dataclasses.replace(board, done=done))
+        b: Board = state.board
+        done = b.done if me in b.done else (*b.done, me)
+        c = Warrior(
+            c.name,
+            c.side,
+            c.wounds,
+            c.stunned_until,
+            c.knocked_out,
+            c.dead,
+            stance,
+            c.choices_used,
+            c.ammunition,
+        )
+        board = Board(b.distances, done, b.delayed, b.actions, b.exchange)
+        return moved(state, state.acting, state.phase, board, swap(state.combatants, c))
 
     # -- exchanges -----------------------------------------------------------------------------
-    def _attack(self, state: FightState, me: str, target: str, dice: DiceSource) -> FightState:
+    def _attack(self, state: FightState, me: str, target: str, dice: DiceSource) -> _Opening:
         dice.record(Note(f"{me} attacks {target}", "D04"))
         d = state.combatant(target)
         board: Board = state.board
         if target not in board.done and d.stance == "normal" and not d.stunned:
             ask = Exchange(me, target, "stance")
-            return dataclasses.replace(
-                state,
-                acting=target,
-                phase="exchange",
-                board=dataclasses.replace(board, exchange=ask),
-            )
+            board = Board(board.distances, board.done, board.delayed, board.actions, ask)
+            return moved(state, target, "exchange", board)
         return self._open(state, me, target, dice)
 
-    def _open(self, state: FightState, att: str, dfn: str, dice: DiceSource) -> FightState:
+    def _open(self, state: FightState, att: str, dfn: str, dice: DiceSource) -> _Opening:
         """The exchange's first contest (D04), with the Attack of the attacker's weapon."""
         bout = self._bout(state, att, dfn)
         for f in (bout.attacker, bout.defender):
@@ -397,9 +443,9 @@ class DW2Turns(Turns):
         score, mods = bout.opening_attack()
         for m in mods:
             dice.record(m)
-        return self._contest(state, bout, 0, score, dice)
+        return state, bout, 0, score
 
-    def _shoot(self, state: FightState, me: str, target: str, dice: DiceSource) -> FightState:
+    def _shoot(self, state: FightState, me: str, target: str, dice: DiceSource) -> _Opening:
         """A missile (D09): the difficulty (range in feet or fathoms, shield) replaces Defence."""
         feet = self.distance(state.board, me, target)
         m = self._shot(me, feet)
@@ -413,7 +459,7 @@ class DW2Turns(Turns):
         score, mods = bout.opening_attack()
         for mod in mods:
             dice.record(mod)
-        return self._contest(state, bout, 0, score, dice)
+        return state, bout, 0, score
 
     def _bout(self, state: FightState, att: str, dfn: str, m: Missile | None = None) -> Bout:
         """The exchange's Bout on the current states; whoever defends a contest may riposte
@@ -468,7 +514,7 @@ class DW2Turns(Turns):
             state = self._injure(state, victim, step.wounds, dice)
         return self._finish(state, att, dice)
 
-    def _decide(self, state: FightState, me: str, go: bool, dice: DiceSource) -> FightState:
+    def _decide(self, state: FightState, me: str, go: bool, dice: DiceSource) -> _Opening:
         """The winner's choice (D05): riposte with his margin as Attack, or let it go."""
         ex = present(state.board.exchange, "no contest was won to riposte from (D05)")
         c = state.combatant(me)
@@ -489,7 +535,7 @@ class DW2Turns(Turns):
         bout = self._bout(state, ex.attacker, ex.defender)
         b: Board = state.board
         state = moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
-        return self._contest(state, bout, ex.level, ex.score, dice)
+        return state, bout, ex.level, ex.score
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
         """Wounds, then the death check if due (D07) and the stun check (D06), by

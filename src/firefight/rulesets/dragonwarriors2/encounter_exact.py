@@ -12,6 +12,7 @@ path-by-path replay of the sub-rule, fraction for fraction.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import permutations
 
@@ -58,17 +59,72 @@ def injury_table(
     """The verdict of :func:`.injury.injure`'s checks: dead, knocked out, stunned or wounded."""
     pairs, total = roll_weights(bonus)
     after = before + new
-    stun: dict[str, int] = {}
-    for roll, w in pairs:
-        status = judge_stun(house, toughness, after, roll)[0]
-        stun[status] = stun.get(status, 0) + w
+    stun = dict(_stun_weights(toughness, after, house, bonus))
     if not death_check_due(before, toughness):
         return Weighted(stun, total)
-    survive = sum(w for roll, w in pairs if judge_death(options, toughness, after, roll)[0])
+    survive = _survive_weight(toughness, after, options, bonus)
     die = sum(w for _, w in pairs) - survive
     out = {status: survive * w for status, w in stun.items()}
     out["dead"] = die * total
     return Weighted(out, total * total)
+
+
+#: Distances (Toughness + roll - Wounds) over which the stun check's verdicts are kept as runs.
+_SPAN = 1024
+
+
+@lru_cache(maxsize=4096)
+def _stun_weights(
+    toughness: int, after: int, house: DragonWarriors2House, bonus: int
+) -> tuple[tuple[str, int], ...]:
+    """The stun check's verdicts (D06) at ``after`` wounds. A passive check depends only on how
+    far Toughness + roll is from Wounds, so :func:`.injury.judge_stun` is asked once per distance
+    (:func:`_stun_runs`) and each run of equal verdicts adds up its rolls' weights at once."""
+    pairs = roll_weights(bonus)[0]
+    shift = toughness - after
+    stun: dict[str, int] = {}
+    if pairs[0][0] + shift >= -_SPAN and pairs[-1][0] + shift <= _SPAN:
+        values, prefix = _roll_prefix(bonus)
+        for first, last, status in _stun_runs(house):
+            a = bisect_left(values, first - shift)
+            b = bisect_right(values, last - shift)
+            if a < b:
+                stun[status] = stun.get(status, 0) + prefix[b] - prefix[a]
+        return tuple(stun.items())
+    for roll, w in pairs:  # pragma: no cover - wounds hundreds past Toughness
+        status = judge_stun(house, toughness, after, roll)[0]
+        stun[status] = stun.get(status, 0) + w
+    return tuple(stun.items())
+
+
+@lru_cache(maxsize=16)
+def _stun_runs(house: DragonWarriors2House) -> tuple[tuple[int, int, str], ...]:
+    """(first distance, last distance, verdict) runs of the stun check over +-:data:`_SPAN`."""
+    runs: list[tuple[int, int, str]] = []
+    for dist in range(-_SPAN, _SPAN + 1):
+        status = judge_stun(house, dist, 0, 0)[0]  # Toughness + roll = dist against 0 Wounds
+        if runs and runs[-1][2] == status:
+            runs[-1] = (runs[-1][0], dist, status)
+        else:
+            runs.append((dist, dist, status))
+    return tuple(runs)
+
+
+@lru_cache(maxsize=8)
+def _roll_prefix(bonus: int) -> tuple[list[int], list[int]]:
+    """A plus-minus roll's results in order and the prefix sums of their weights."""
+    values, prefix = [], [0]
+    for roll, w in roll_weights(bonus)[0]:
+        values.append(roll)
+        prefix.append(prefix[-1] + w)
+    return values, prefix
+
+
+@lru_cache(maxsize=4096)
+def _survive_weight(toughness: int, after: int, options: Options, bonus: int) -> int:
+    """Weight of the rolls that pass the death check (D07) at ``after`` wounds."""
+    pairs = roll_weights(bonus)[0]
+    return sum(w for roll, w in pairs if judge_death(options, toughness, after, roll)[0])
 
 
 @lru_cache(maxsize=256)

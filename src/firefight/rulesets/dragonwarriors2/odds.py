@@ -138,18 +138,30 @@ class ChainOdds:
     total: int
 
 
-def chain_odds(bout: Bout, rolls: RollDists, eps: float, *, floats: bool = False) -> ChainOdds:
+Judged = dict[tuple[object, int], Step]
+
+
+def chain_odds(
+    bout: Bout,
+    rolls: RollDists,
+    eps: float,
+    *,
+    floats: bool = False,
+    judged: Judged | None = None,
+) -> ChainOdds:
     """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09).
 
     ``floats``: the same walk on float shares (weights over a total of 1), for a quick estimate
     of the mass it leaves out; its windows and depths are those of the exact walk up to rounding.
+    ``judged``: :func:`.attack.judge_contest`'s verdicts by (level key, margin), shared by the
+    walks of one exchange (the float walk judges most margins the exact walk meets).
     """
     score0, _ = bout.opening_attack()
     states: dict[int, Any] = {score0: 1}
     den = 1
     per_level: list[tuple[int, dict[Terminal, int]]] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
-    judged: dict[tuple[object, int], Step] = {}
+    judged = {} if judged is None else judged
     margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
@@ -212,13 +224,15 @@ _SURE = 1.05
 _FLOAT_FLOOR = 1e-11
 
 
-def _surely_too_loose(bout: Bout, rolls: RollDists, eps: float) -> bool:
+def _surely_too_loose(
+    bout: Bout, rolls: RollDists, eps: float, judged: Judged | None = None
+) -> bool:
     """True when the float walk leaves out clearly more than ``odds_tolerance``: the exact walk at
     this ``eps`` would be tightened anyway, so it need not run (the answer is unchanged)."""
     tol = bout.options.odds_tolerance
     if tol < _FLOAT_FLOOR:
         return False
-    chain = chain_odds(bout, rolls, eps, floats=True)
+    chain = chain_odds(bout, rolls, eps, floats=True, judged=judged)
     return bool(1 - math.fsum(chain.terminals.values()) > tol * _SURE)
 
 
@@ -312,16 +326,17 @@ def exchange_odds(
     if eps is None:
         eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
     tightened = 0
-    if not fixed and _surely_too_loose(bout, rolls, eps):
+    judged: Judged = {}
+    if not fixed and _surely_too_loose(bout, rolls, eps, judged):
         eps /= 10  # the exact walk at this eps would be thrown away: skip it
         tightened = 1
-    chain = chain_odds(bout, rolls, eps)
+    chain = chain_odds(bout, rolls, eps, judged=judged)
     for _ in range(0 if fixed else 3 - tightened):  # a long flurry visits many states: tighten
         left = 1 - Fraction(sum(chain.terminals.values()), chain.total)
         if left < bout.options.odds_tolerance:
             break
         eps /= 10
-        chain = chain_odds(bout, rolls, eps)
+        chain = chain_odds(bout, rolls, eps, judged=judged)
     injuries: dict[Terminal, tuple[dict[Status, int], int]] = {}
     for role, who in (("defender", bout.defender), ("attacker", bout.attacker)):
         hits = [w for v, w in chain.terminals if v == role]
