@@ -16,6 +16,7 @@ skips the fan-out test, prints the load average and never writes).
 from __future__ import annotations
 
 import argparse
+import gc
 import multiprocessing
 import os
 import statistics
@@ -45,6 +46,7 @@ SECTION = "## The web tracker (issue 17)"
 def step_times(example: str, steps: int, folder: Path) -> list[float]:
     """CPU seconds of act + refreshed previews, per step, on a fresh tracker (cold caches)."""
     tracker = Tracker(Store(f"sqlite:///{folder / (example.replace('/', '_') + '.db')}"), EX)
+    gc.freeze()  # as `firefight serve` does once its app is built
     made = tracker.create(example=example, seed=1)
     tracker.actions(made.id)  # the start's previews, as the page asks them
     out = []
