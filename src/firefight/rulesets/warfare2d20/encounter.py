@@ -168,6 +168,16 @@ class Warfare2d20Turns(Actions, Turns):
         return tuple(acts)
 
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        return self._act(state, action, dice, whole=True)
+
+    def preview_act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        """``act``, but a burst or mortar round that goes on to further targets stops at its
+        first with the shared roll summed out (rolled inside that target's own roll, as for a
+        lone target: the same distribution of its outcome, ~50 branches instead of ~2,000 pairs
+        of roll and outcome); the board's volley keeps no roll (None)."""
+        return self._act(state, action, dice, whole=False)
+
+    def _act(self, state: FightState, action: Action, dice: DiceSource, whole: bool) -> FightState:
         me = state.combatant(action.actor)
         if isinstance(state.board, Volley):
             state = self._volley_step(state, dice)
@@ -184,7 +194,7 @@ class Warfare2d20Turns(Actions, Turns):
             stance="none" if me.stance == "taking cover" else me.stance,
         )
         if kind == "attack":
-            state = self._fire(state, me, updated(used, aiming=False), action, dice)
+            state = self._fire(state, me, updated(used, aiming=False), action, dice, whole)
         elif kind == "aim":
             dice.record(Note(f"{me.name} takes aim: the next shot is aimed", "W02"))
             state = put(state, updated(used, aiming=True))
@@ -196,7 +206,7 @@ class Warfare2d20Turns(Actions, Turns):
             )
         elif kind == "mortar":
             state = self._mortar(
-                state, me, updated(used, mortar_rounds=me.mortar_rounds - 1), action, dice
+                state, me, updated(used, mortar_rounds=me.mortar_rounds - 1), action, dice, whole
             )
         elif kind == "move":
             pace = max(self.house.moving_to_cover_pace, me.movement, key=PACES.index)

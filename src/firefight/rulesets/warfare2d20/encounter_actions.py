@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, ScenarioSpec
 from firefight.dice import DiceSource
@@ -119,7 +120,8 @@ class Volley:
     kind: str  # "burst" or "mortar"
     #: The firer as it fired (aim, movement, breath as they were then).
     shooter: Soldier
-    total: int
+    #: The shared roll (None only in a preview's state, ``preview_act``: summed out).
+    total: int | None
     targets: tuple[str, ...]
     mode: str = ""
     distances: tuple[float, ...] = ()
@@ -264,22 +266,46 @@ class Actions:
         return put(state, new)
 
     def _fire(
-        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+        self,
+        state: FightState,
+        me: Soldier,
+        used: Soldier,
+        action: Action,
+        dice: DiceSource,
+        whole: bool = True,
     ) -> FightState:
+        """A shot, or a burst's first target (its shared roll kept on the board for the rest;
+        not ``whole``, a preview's: summed out, the board's roll None)."""
         mode = str(action.param("mode"))
         names: tuple[str, ...] = action.param("targets") or (str(action.target),)
         people = tuple(state.combatant(n) for n in names)
-        # one derive (per enumeration): exact mode branches over the shot's distinct results
-        # (the shared roll and the first target's outcome), not over every die behind them
-        key = ("warfare2d20 fire", me, people, state.round, mode)
-        shoot = partial(self._shoot, me, people, state.round, mode)
-        total, outcome = dice.derive(f"{me.name} fires", shoot, key)
+        total: int | None
+        if len(names) > 1 and not whole:
+            key = ("warfare2d20 first of a burst", me, people, state.round, mode)
+            alone = partial(self._shoot_alone, me, people, state.round, mode)
+            total, outcome = None, dice.derive(f"{me.name} fires", alone, key)
+        else:
+            # one derive (per enumeration): exact mode branches over the shot's distinct results
+            # (the shared roll and the first target's outcome), not over every die behind them
+            key = ("warfare2d20 fire", me, people, state.round, mode)
+            shoot = partial(self._shoot, me, people, state.round, mode)
+            total, outcome = dice.derive(f"{me.name} fires", shoot, key)
+            if len(names) > 1:
+                total = present(total, "a shared attacker roll was not made (W01)")
         state = put(state, used)
         if len(names) > 1:
-            total = present(total, "a shared attacker roll was not made (W01)")
-            rest = tuple(names[1:])
-            state = updated(state, board=Volley("burst", me, total, rest, mode))
+            state = updated(state, board=Volley("burst", me, total, names[1:], mode))
         return self._apply(state, outcome, dice)
+
+    def _shoot_alone(
+        self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
+    ) -> TargetOutcome:
+        """The first target's outcome with the shared roll made inside its hit test (the roll
+        is independent of the defender's, so this is its distribution summed over the roll)."""
+        targets, attack = self._situation(me, people, r, mode)
+        for e in house_events(attack.house):
+            dice.record(e)
+        return resolve_target(dice, attack, targets[0], None)
 
     def _shoot(
         self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
@@ -298,10 +324,11 @@ class Actions:
         t = state.combatant(name)
         if not self.can_fight(t):  # pragma: no cover - a volley's targets are struck once each
             return state
+        total = present(v.total, "a preview's volley keeps no shared roll to go on with")
         if v.kind == "burst":
             (target,), attack = self._situation(v.shooter, (t,), state.round, v.mode)
-            return self._apply(state, resolve_target(dice, attack, target, v.total), dice)
-        return self._blast(state, v.shooter, t, v.distances[0], v.total, dice)
+            return self._apply(state, resolve_target(dice, attack, target, total), dice)
+        return self._blast(state, v.shooter, t, v.distances[0], total, dice)
 
     def _blast(
         self,
@@ -318,9 +345,10 @@ class Actions:
         return self._apply(state, dice.derive(f"blast on {t.name}", strike, key), dice)
 
     def _strike(
-        self, shooter: str, t: Soldier, distance: float, total: int, dice: DiceSource
+        self, shooter: str, t: Soldier, distance: float, total: int | None, dice: DiceSource
     ) -> TargetOutcome:
-        """One target of a mortar round against the mortar's roll ``total`` (W12)."""
+        """One target of a mortar round against the mortar's roll ``total`` (W12; None: the
+        mortar's roll made inside the target's own, as for a lone target)."""
         key = ("mortar", shooter, t, distance)
         m: Mortar | None = self._blasts.get(key)
         if m is None:  # built once per state: an exact preview strikes on every path
@@ -346,10 +374,18 @@ class Actions:
         return resolve_mortar(m, dice, mortar_total=total).targets[0]
 
     def _mortar(
-        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+        self,
+        state: FightState,
+        me: Soldier,
+        used: Soldier,
+        action: Action,
+        dice: DiceSource,
+        whole: bool = True,
     ) -> FightState:
         """W12: the shell falls on the target; its side's others stand ``mortar_spacing_m``
-        apart from it, in file order (reading); everyone in the lethal radius is struck."""
+        apart from it, in file order (reading); everyone in the lethal radius is struck. Not
+        ``whole`` (``preview_act``): the first target's outcome with the mortar's roll summed
+        out (made inside its own blast roll), and no board for the rest."""
         f = self.fighters[me.name]
         mortar = present(f.mortar, f"{me.name} has no mortar (W12)")
         zs = zones(self.house.mortar_shells[mortar])
@@ -367,9 +403,15 @@ class Actions:
             total = roll_mortar(d, self.house)
             return total, self._strike(me.name, target, 0.0, total, d)
 
-        # the mortar's roll and the first target's outcome, one derive (per enumeration)
-        key = ("warfare2d20 mortar round", me.name, target)
-        total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
+        total: int | None
+        if whole:
+            # the mortar's roll and the first target's outcome, one derive (per enumeration)
+            key = ("warfare2d20 mortar round", me.name, target)
+            total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
+        else:
+            key = ("warfare2d20 mortar round alone", me.name, target)
+            alone = partial(self._strike, me.name, target, 0.0, None)
+            total, outcome = None, dice.derive(f"{mortar} round on {target.name}", alone, key)
         state = put(state, used)
         if len(inside) > 1:
             rest = tuple(c.name for c, _ in inside[1:])
