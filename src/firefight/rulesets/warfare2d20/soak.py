@@ -54,6 +54,22 @@ def _tuples(expr: str) -> tuple[IntArray, list[int]]:
     return np.array([k for k, _ in items], dtype=np.int16), [x for _, x in items]
 
 
+@lru_cache(maxsize=64)
+def _soak_tuples(expr: str, n: int) -> tuple[IntArray, list[int]]:
+    """The soak tuples as ``n`` damage dice meet them: only the ``n`` highest soak dice face a
+    damage die (:func:`beats`), so tuples alike in those are merged (exact: their weights
+    summed). Five soak dice against three damage dice: 4,368 tuples become 364."""
+    soak, weights = _tuples(expr)
+    if soak.shape[1] <= n:
+        return soak, weights
+    top = soak[:, :n]
+    base = int(top.max()) + 1
+    codes = top.astype(np.int64) @ (base ** np.arange(n, dtype=np.int64))
+    uniq, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    summed = _add_up(inverse.reshape(-1), np.array(weights, dtype=object), len(uniq), False)
+    return top[first], summed
+
+
 def _add_up(keys: IntArray, weights: npt.NDArray[Any], size: int, exact: bool) -> list[int]:
     """Sum weights by integer key (float64 bincount while exact, else Python integers)."""
     if exact:
@@ -87,7 +103,7 @@ def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
         return Weighted(dict(enumerate(out)), total)
     base = int(rows.max()) + 1
     for layer in layers[:-1]:
-        soak, soak_w = _tuples(layer)
+        soak, soak_w = _soak_tuples(layer, rows.shape[1])
         kept = through(rows[:, None, :], soak[None, :, :]).reshape(-1, rows.shape[1])
         total *= sum(soak_w)
         joint = _joint(weights, soak_w, total < _FLOAT_EXACT).reshape(-1)
@@ -95,7 +111,7 @@ def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
         uniq, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
         weights = _add_up(inverse.reshape(-1), joint, len(uniq), total < _FLOAT_EXACT)
         rows = kept[first]
-    soak, soak_w = _tuples(layers[-1])
+    soak, soak_w = _soak_tuples(layers[-1], rows.shape[1])
     total *= sum(soak_w)
     won = beats(rows[:, None, :], soak[None, :, :])
     sums = np.where(won, rows[:, None, :], 0).sum(axis=-1, dtype=np.int64).reshape(-1)
