@@ -98,10 +98,11 @@ def test_bounds_are_the_exact_extremes() -> None:
 
 
 def test_chunked_samples_fit_the_exact_distribution() -> None:
-    from firefight.dice.sample import CHUNK
+    from firefight.dice.sample import chunk_rows, value_type
 
-    n = 3 * CHUNK + 17  # several chunks and a short last one
-    values = sample("abs(2d20-2d20) + 3 - 1d4*2", n, np.random.default_rng(4))
+    expr = "abs(2d20-2d20) + 3 - 1d4*2"
+    n = 3 * chunk_rows(value_type(parse(expr))) + 17  # several chunks and a short last one
+    values = sample(expr, n, np.random.default_rng(4))
     assert values.shape == (n,)
     stat, dof = chi_square(values, exact("abs(2d20-2d20) + 3 - 1d4*2"))
     assert stat < critical_value(dof)
