@@ -21,7 +21,8 @@ reads it as follows (each reading is named in ``docs/rules/warfare2d20.md``, Enc
   ``take cover`` (defensive) is -6 delta t until the combatant acts again, and ends its round.
 - A burst at two enemies is one action with one shared attacker roll; a mortar round strikes
   everyone in its blast against one mortar roll. Both are resolved target by target as decision
-  points of the firer (the board holds the shared roll), so an exact preview stays small.
+  points of the firer (the board holds the shared roll), so an exact kernel stays small; an odds
+  preview (``preview_act``) reads only the first target, with the shared roll summed out.
 """
 
 from __future__ import annotations
