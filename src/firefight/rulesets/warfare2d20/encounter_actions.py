@@ -435,7 +435,10 @@ class Actions:
             named=self._breath(me),
         )
         state = put(state, used)
-        if resolve_throw(throw, dice).lands:
+        # one derive (per enumeration): the encounter reads only whether it lands, so exact mode
+        # branches over that, not over every scatter distance and direction of a miss
+        lands = partial(_lands, throw)
+        if dice.derive(f"{me.name} throws smoke", lands, ("warfare2d20 smoke", me, target)):
             t = state.combatant(target)
             until = max(t.smoked_until, state.round + self.house.smoke_rounds)
             dice.record(Note(f"smoke screens {t.name} until the end of round {until}", "W13"))
@@ -449,3 +452,8 @@ class Actions:
             state = put(state, updated(c, aiming=True))
         dice.record(Note(f"{me.name} signals: his side takes aim and waits for his command", "W10"))
         return state
+
+
+def _lands(throw: Thrown, dice: DiceSource) -> bool:
+    """Whether a thrown grenade lands where it was meant to (W13)."""
+    return resolve_throw(throw, dice).lands
