@@ -88,6 +88,21 @@ def _joint(weights: list[int], soak_w: list[int], exact: bool) -> npt.NDArray[An
     return out
 
 
+def _sums_through(rows: IntArray, soak: IntArray) -> IntArray:
+    """Damage through the last layer, every damage tuple (rows) against every soak tuple
+    (columns): :func:`beats` die by die, added column by column (no 3-d temporaries, no
+    reduction along a short last axis)."""
+    n = rows.shape[1]
+    sums = np.zeros((rows.shape[0], soak.shape[0]), dtype=np.int64)
+    for i in range(n):
+        die = rows[:, i, None]
+        if i < soak.shape[1]:
+            sums += np.where(die > soak[None, :, i], die, 0)
+        else:  # no soak die left to face it: it counts in full
+            sums += die
+    return sums
+
+
 @lru_cache(maxsize=64)
 def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
     """Exact distribution of the damage that gets through every soak layer, in order.
@@ -113,8 +128,7 @@ def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
         rows = kept[first]
     soak, soak_w = _soak_tuples(layers[-1], rows.shape[1])
     total *= sum(soak_w)
-    won = beats(rows[:, None, :], soak[None, :, :])
-    sums = np.where(won, rows[:, None, :], 0).sum(axis=-1, dtype=np.int64).reshape(-1)
+    sums = _sums_through(rows, soak).reshape(-1)
     joint = _joint(weights, soak_w, total < _FLOAT_EXACT).reshape(-1)
     out = _add_up(sums, joint, int(sums.max()) + 1, total < _FLOAT_EXACT)
     return Weighted(dict(enumerate(out)), total)
