@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -279,19 +280,16 @@ class Actions:
         mode = str(action.param("mode"))
         names: tuple[str, ...] = action.param("targets") or (str(action.target),)
         people = tuple(state.combatant(n) for n in names)
-        total: int | None
-        if len(names) > 1 and not whole:
-            key = ("warfare2d20 first of a burst", me, people, state.round, mode)
-            alone = partial(self._shoot_alone, me, people, state.round, mode)
-            total, outcome = None, dice.derive(f"{me.name} fires", alone, key)
-        else:
-            # one derive (per enumeration): exact mode branches over the shot's distinct results
-            # (the shared roll and the first target's outcome), not over every die behind them
-            key = ("warfare2d20 fire", me, people, state.round, mode)
-            shoot = partial(self._shoot, me, people, state.round, mode)
-            total, outcome = dice.derive(f"{me.name} fires", shoot, key)
-            if len(names) > 1:
-                total = present(total, "a shared attacker roll was not made (W01)")
+        total, outcome = _opened(
+            dice,
+            f"{me.name} fires",
+            ("warfare2d20 fire", me, people, state.round, mode),
+            partial(self._shoot, me, people, state.round, mode),
+            partial(self._shoot_alone, me, people, state.round, mode),
+            whole or len(names) == 1,
+        )
+        if len(names) > 1 and whole:
+            total = present(total, "a shared attacker roll was not made (W01)")
         state = put(state, used)
         if len(names) > 1:
             state = updated(state, board=Volley("burst", me, total, names[1:], mode))
@@ -403,15 +401,14 @@ class Actions:
             total = roll_mortar(d, self.house)
             return total, self._strike(me.name, target, 0.0, total, d)
 
-        total: int | None
-        if whole:
-            # the mortar's roll and the first target's outcome, one derive (per enumeration)
-            key = ("warfare2d20 mortar round", me.name, target)
-            total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
-        else:
-            key = ("warfare2d20 mortar round alone", me.name, target)
-            alone = partial(self._strike, me.name, target, 0.0, None)
-            total, outcome = None, dice.derive(f"{mortar} round on {target.name}", alone, key)
+        total, outcome = _opened(
+            dice,
+            f"{mortar} round on {target.name}",
+            ("warfare2d20 mortar round", me.name, target),
+            first,
+            partial(self._strike, me.name, target, 0.0, None),
+            whole,
+        )
         state = put(state, used)
         if len(inside) > 1:
             rest = tuple(c.name for c, _ in inside[1:])
@@ -452,6 +449,22 @@ class Actions:
             state = put(state, updated(c, aiming=True))
         dice.record(Note(f"{me.name} signals: his side takes aim and waits for his command", "W10"))
         return state
+
+
+def _opened(
+    dice: DiceSource,
+    why: str,
+    key: tuple[Any, ...],
+    both: Callable[[DiceSource], tuple[int | None, TargetOutcome]],
+    alone: Callable[[DiceSource], TargetOutcome],
+    whole: bool,
+) -> tuple[int | None, TargetOutcome]:
+    """A shot's or mortar round's shared roll and first target's outcome, one derive (per
+    enumeration): exact mode branches over their distinct pairs, not over every die behind
+    them; not ``whole`` (a preview's), over the outcome ``alone``, the roll summed out (None)."""
+    if whole:
+        return dice.derive(why, both, key)
+    return None, dice.derive(why, alone, (*key, "alone"))
 
 
 def _lands(throw: Thrown, dice: DiceSource) -> bool:
