@@ -56,6 +56,16 @@ def test_roll_budget_counts_every_die() -> None:
         parse("500d6 + 501d6")
 
 
+def test_the_hand_reader_counts_dice_as_dice_count_does() -> None:
+    """It hands a pool over the budget to Lark (which refuses it with the message above)."""
+    from firefight.dice.quickparse import quick_parse
+
+    for text in ("2d20 + 3pm6 - d10x", "sort(4d6)", "abs(4d6kh3 - 2d10x) * 2 + pm6"):
+        n = dice_count(parse(text))
+        assert quick_parse(text, 10_000, 10**6, n) == parse(text)
+        assert quick_parse(text, 10_000, 10**6, n - 1) is None
+
+
 @pytest.mark.parametrize(
     ("text", "message", "column"),
     [

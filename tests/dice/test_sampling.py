@@ -21,6 +21,7 @@ EXPRESSIONS = [
     "14 + pm6 - pm6",
     "(3d6kl2 - d4) * 2",
     "d%",
+    "7d6 + 3d20",  # several dice per draw, and a lone die left over (20**3 > TABLE_ROWS)
 ]
 
 
@@ -30,6 +31,20 @@ def test_vectorised_sample_fits_the_exact_distribution(expr: str) -> None:
     stat, dof = chi_square(values, exact(expr))
     assert dof >= 1
     assert stat < critical_value(dof), f"{expr}: chi-square {stat:.1f} on {dof} dof"
+
+
+@pytest.mark.parametrize(("sides", "k"), [(6, 4), (20, 2), (10, 3), (2, 13)])
+def test_a_draw_of_several_dice_reads_a_table_of_their_exact_sums(sides: int, k: int) -> None:
+    """One uniform index over the ``sides ** k`` face combinations: the table's sums, counted,
+    are the exact weights of ``kdX`` (so a draw is k dice at once, exactly)."""
+    from firefight.dice.sample import TABLE_ROWS, _sums
+
+    assert sides**k <= TABLE_ROWS
+    table = _sums(sides, k, np.dtype(np.int16))
+    assert len(table) == sides**k
+    counts = np.bincount(table)
+    d = exact(f"{k}d{sides}")
+    assert [(v, int(counts[v])) for v in range(d.lo, d.hi + 1)] == list(d.items())
 
 
 @pytest.mark.parametrize("expr", ["d10x + 11", "pm6", "4d6kh3", "abs(2d20-2d20)"])
@@ -98,10 +113,11 @@ def test_bounds_are_the_exact_extremes() -> None:
 
 
 def test_chunked_samples_fit_the_exact_distribution() -> None:
-    from firefight.dice.sample import CHUNK
+    from firefight.dice.sample import chunk_rows, value_type
 
-    n = 3 * CHUNK + 17  # several chunks and a short last one
-    values = sample("abs(2d20-2d20) + 3 - 1d4*2", n, np.random.default_rng(4))
+    expr = "abs(2d20-2d20) + 3 - 1d4*2"
+    n = 3 * chunk_rows(value_type(parse(expr))) + 17  # several chunks and a short last one
+    values = sample(expr, n, np.random.default_rng(4))
     assert values.shape == (n,)
     stat, dof = chi_square(values, exact("abs(2d20-2d20) + 3 - 1d4*2"))
     assert stat < critical_value(dof)

@@ -252,6 +252,13 @@ class Turns(ABC):
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
         """Resolve ``action`` with the rule code, then pass the turn on."""
 
+    def preview_act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        """``act`` as an odds preview reads it (``Engine.preview``): only the combatants of the
+        result are read, so a ruleset may sum out what only later steps read (a burst's shared
+        roll, kept for its next targets) and branch over less. The combatants' distribution
+        must be ``act``'s; the default is ``act`` itself."""
+        return self.act(state, action, dice)
+
     @abstractmethod
     def can_fight(self, combatant: Any) -> bool:
         """Still in the fight (not dead, unconscious, fled, ...)."""

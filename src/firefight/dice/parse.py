@@ -246,8 +246,8 @@ def parse(expr: str) -> Node:
     text = expr.replace("\u2212", "-").replace("\u00d7", "*")  # the texts' minus and times signs
     if not text.strip():
         raise DiceSyntaxError("empty dice expression", expr=expr, column=1, tip=EXAMPLES)
-    quick = quick_parse(text.lower(), MAX_SIDES, MAX_CONSTANT)
-    if quick is not None and dice_count(quick) <= ROLL_BUDGET:
+    quick = quick_parse(text.lower(), MAX_SIDES, MAX_CONSTANT, ROLL_BUDGET)
+    if quick is not None:
         return quick
     return _parse_lark(expr, text)
 

@@ -64,17 +64,18 @@ def _join(node: Node, *depths: int) -> Built:
 
 class _Reader:
     def __init__(self, tokens: list[str | None], max_sides: int, max_constant: int) -> None:
+        #: Read in place as ``self.toks[self.i]`` (the next token; no method call per look, ~30
+        #: looks a short expression): the closing None stops every reader before the end.
         self.toks = tokens
         self.i = 0
         self.max_sides = max_sides
         self.max_constant = max_constant
         self.nesting = 0
-
-    def peek(self) -> str | None:
-        return self.toks[self.i]  # the closing None stops every reader before the end
+        #: Dice thrown before any explosion (``nodes.dice_count`` of the tree, kept as it grows).
+        self.count = 0
 
     def take(self, want: str | None = None) -> str:
-        tok = self.peek()
+        tok = self.toks[self.i]
         if tok is None or (want is not None and tok != want):
             raise _GiveUp
         self.i += 1
@@ -85,7 +86,7 @@ class _Reader:
 
     def expr(self) -> Built:
         node, depth = self.term()
-        while self.peek() in ("+", "-"):
+        while self.toks[self.i] in ("+", "-"):
             op = self.take()
             right, rdepth = self.term()
             if node.is_sorted or right.is_sorted:
@@ -95,7 +96,7 @@ class _Reader:
 
     def term(self) -> Built:
         node, depth = self.unary()
-        while self.peek() == "*":
+        while self.toks[self.i] == "*":
             self.take()
             right, rdepth = self.unary()
             if isinstance(right, Const) and not node.is_sorted:
@@ -116,7 +117,7 @@ class _Reader:
             self.nesting -= 1
 
     def _unary(self) -> Built:
-        tok = self.peek()
+        tok = self.toks[self.i]
         if tok == "-":
             self.take()
             inner, depth = self.unary()
@@ -130,7 +131,7 @@ class _Reader:
         return self.atom()
 
     def atom(self) -> Built:
-        tok = self.peek()
+        tok = self.toks[self.i]
         if tok == "(":
             self.take()
             inner, depth = self.expr()
@@ -147,40 +148,43 @@ class _Reader:
         if tok == "sort":
             self.take()
             self.take("(")
-            count = self.number() if (self.peek() or "").isdigit() else 1
+            count = self.number() if (self.toks[self.i] or "").isdigit() else 1
             self.take("d")
             sides = self.sides()
             self.take(")")
             self.check(count, sides)
+            self.count += count
             return Sorted(count, sides), 1
         return self.dice(), 1
 
     def sides(self) -> int:
-        if self.peek() == "%":
+        if self.toks[self.i] == "%":
             self.take()
             return 100
         return self.number()
 
     def dice(self) -> Node:
-        tok = self.peek()
+        tok = self.toks[self.i]
         count = 1
         if tok is not None and tok.isdigit():
             self.take()
             value = _small(tok)
-            if self.peek() not in ("d", "pm"):
+            if self.toks[self.i] not in ("d", "pm"):
                 if value > self.max_constant:
                     raise _GiveUp
                 return Const(value)
             count = value
-        if self.peek() == "pm":
+        if self.toks[self.i] == "pm":
             self.take()
             sides = self.number()
             self.check(count, sides)
+            self.count += 2 * count
             return PlusMinus(count, sides)
         self.take("d")
         sides = self.sides()
         self.check(count, sides)
-        nxt = self.peek()
+        self.count += count
+        nxt = self.toks[self.i]
         if nxt == "x":
             self.take()
             if sides < 3:
@@ -200,12 +204,17 @@ class _Reader:
             raise _GiveUp
 
 
-def quick_parse(text: str, max_sides: int, max_constant: int) -> Node | None:
-    """The tree of lower-case notation ``text``, or None to let Lark read it."""
+def quick_parse(
+    text: str, max_sides: int, max_constant: int, max_dice: int | None = None
+) -> Node | None:
+    """The tree of lower-case notation ``text``, or None to let Lark read it (and refuse it
+    with its message: over ``max_dice`` dice, for one)."""
     try:
         reader = _Reader(_tokens(text), max_sides, max_constant)
         node, _ = reader.expr()
     except _GiveUp:
+        return None
+    if max_dice is not None and reader.count > max_dice:
         return None
     return node if reader.toks[reader.i] is None else None
 

@@ -2,13 +2,16 @@
 
 Each node is simulated on whole arrays (no per-roll Python). Values live in the smallest signed
 integer type that holds every value the expression (and each of its parts) can take, so a
-``2d20`` sum moves bytes, not 8-byte words; dice are drawn one column at a time and added in
-place, in chunks that stay in cache. Open-ended dice (no upper bound) use int64 and keep rolling
-only the rows still exploding. Sorted dice give an ``(n, count)`` array, highest face first.
+``2d20`` sum moves bytes, not 8-byte words; a sum of dice is drawn a few dice at a time (one
+uniform index over their face combinations, read in a table of their sums: one draw for ``2d20``)
+and added in place, in chunks that stay in cache. Open-ended dice (no upper bound) use int64
+and keep rolling only the rows still exploding. Sorted dice give an ``(n, count)`` array, highest
+face first.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -29,11 +32,16 @@ from firefight.dice.nodes import (
     walk,
 )
 from firefight.dice.parse import as_node
-from firefight.errors import DiceError
+from firefight.errors import DiceError, present
 
 IntArray = npt.NDArray[Any]
-#: Rows per pass: a few hundred kB of temporaries, which stay in cache.
+#: Most face combinations one draw covers (a table of their sums, a few kB, stays in cache).
+TABLE_ROWS = 1 << 13
+#: Rows per pass at least: a few hundred kB of temporaries, which stay in cache.
 CHUNK = 1 << 15
+#: Bytes of one column per pass: narrow values take longer passes (int8: 131,072 rows), so the
+#: per-pass Python calls cost less; int32 and int64 keep :data:`CHUNK` rows.
+CHUNK_BYTES = 1 << 17
 _TYPES = (np.int8, np.int16, np.int32, np.int64)
 
 
@@ -109,13 +117,47 @@ def _exploding(node: Exploding, n: int, rng: np.random.Generator) -> IntArray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _sums(sides: int, k: int, dt: np.dtype[Any]) -> IntArray:
+    """The sum of ``k`` dice for each of their ``sides ** k`` equally likely face combinations
+    (mixed radix: combination ``i`` shows faces ``i // sides**j % sides + 1``)."""
+    faces = np.arange(1, sides + 1, dtype=np.int64)
+    out = faces
+    for _ in range(k - 1):
+        out = np.add.outer(out, faces).reshape(-1)
+    table: IntArray = out.astype(dt)
+    table.setflags(write=False)
+    return table
+
+
+def _per_draw(sides: int, count: int) -> int:
+    """How many dice one draw throws: the most whose face combinations stay within
+    :data:`TABLE_ROWS` (one uniform index over them is every die at once, exactly)."""
+    k = 1
+    while k < count and sides ** (k + 1) <= TABLE_ROWS:
+        k += 1
+    return k
+
+
 def _dice(node: Dice, n: int, rng: np.random.Generator, dt: np.dtype[Any]) -> IntArray:
     high = node.sides + 1
-    if node.keep is None:  # one column at a time, summed in place: no (n, count) array
-        out = rng.integers(1, high, size=n, dtype=dt)
-        for _ in range(node.count - 1):
-            out += rng.integers(1, high, size=n, dtype=dt)
-        return out
+    if node.keep is None:  # a few dice per draw, summed in place: no (n, count) array
+        k = _per_draw(node.sides, node.count)
+        out: IntArray | None = None
+        left = node.count
+        while left:
+            m = min(k, left)
+            if m == 1:
+                part = rng.integers(1, high, size=n, dtype=dt)
+            else:
+                index = rng.integers(0, node.sides**m, size=n, dtype=np.uint16)
+                part = np.take(_sums(node.sides, m, dt), index)
+            if out is None:
+                out = part
+            else:
+                out += part
+            left -= m
+        return present(out, "a dice pool of no dice")
     faces = rng.integers(1, high, size=(n, node.count), dtype=dt)
     faces.sort(axis=1)
     k = node.kept_count
@@ -168,10 +210,17 @@ def sample(expr: str | Node, n: int, rng: np.random.Generator | int | None = Non
         faces = gen.integers(1, node.sides + 1, size=(n, node.count), dtype=dt)
         faces.sort(axis=1)
         return np.ascontiguousarray(faces[:, ::-1])
-    if n <= CHUNK:
+    rows = chunk_rows(dt)
+    if n <= rows:
         return _sample(node, n, gen, dt)
     out = np.empty(n, dtype=dt)
-    for start in range(0, n, CHUNK):
-        stop = min(start + CHUNK, n)
+    for start in range(0, n, rows):
+        stop = min(start + rows, n)
         out[start:stop] = _sample(node, stop - start, gen, dt)
     return out
+
+
+def chunk_rows(dt: np.dtype[Any]) -> int:
+    """Rows per pass for values of type ``dt``: :data:`CHUNK_BYTES` of a column, at least
+    :data:`CHUNK` rows."""
+    return max(CHUNK, CHUNK_BYTES // dt.itemsize)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import attrgetter
@@ -72,7 +72,8 @@ class Engine:
         self.turns: Turns = scenario.turns
         self.max_rounds = scenario.max_rounds
         self._sides = {c.name: c.side for c in scenario.spec.combatants}
-        self._acts: OrderedDict[Hashable, Weighted[FightState]] = OrderedDict()
+        #: Exact distributions of actions (states, or a preview's combatants), by key.
+        self._acts: OrderedDict[Hashable, Weighted[Any]] = OrderedDict()
         self._cache_size = cache_size
         #: Enumerate one kernel for a situation in every round (see :meth:`kernel`); off only to
         #: check that sharing changes nothing.
@@ -142,13 +143,28 @@ class Engine:
         """Every state the action leads to (before the next round starts), exactly; an action
         left in progress is followed through on each decider's first legal action. Refused
         (:class:`TooManyBranches`) past :data:`PREVIEW_PATHS` paths."""
-        key = (state, action)
+        return self._enumerated(
+            (state, action), action, lambda d: self._act_through(state, action, d)
+        )
+
+    def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
+        """The combatants after the action, exactly: all a preview reads, so the ruleset acts by
+        :meth:`Turns.preview_act` (what only later steps read may be summed out). Refused as
+        :meth:`act_distribution` is."""
+        return self._enumerated(
+            (state, action, "combatants"),
+            action,
+            lambda d: self._act_through(state, action, d, preview=True).combatants,
+        )
+
+    def _enumerated(
+        self, key: Hashable, action: Action, fn: Callable[[DiceSource], Any]
+    ) -> Weighted[Any]:
+        """``fn`` enumerated under :data:`PREVIEW_PATHS`, cached by ``key``."""
         found = self._acts.get(key)
         if found is None:
             try:
-                found = enumerate_outcomes(
-                    lambda d: self._act_through(state, action, d), max_paths=PREVIEW_PATHS
-                )
+                found = enumerate_outcomes(fn, max_paths=PREVIEW_PATHS)
             except TooManyPaths:
                 raise TooManyBranches(
                     f"{action.label}: over {PREVIEW_PATHS:,} branches, too many to enumerate "
@@ -162,13 +178,16 @@ class Engine:
             self._acts.move_to_end(key)
         return found
 
-    def _act_through(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
-        """``act``, and if it only declared (asked no dice) and left a decision pending, that
-        decision on its first legal action: a declared attack previews the blow it leads to.
-        Only one decision is followed: a riposte chain followed on multiplies every contest's
-        branches (140,000 paths for two dragonwarriors2 contests)."""
+    def _act_through(
+        self, state: FightState, action: Action, dice: DiceSource, preview: bool = False
+    ) -> FightState:
+        """``act`` (``preview_act`` for a preview), and if it only declared (asked no dice) and
+        left a decision pending, that decision on its first legal action: a declared attack
+        previews the blow it leads to. Only one decision is followed: a riposte chain followed
+        on multiplies every contest's branches (140,000 paths for two dragonwarriors2 contests)."""
         counted = _CountingDice(dice)
-        after = self.judge(self.turns.act(state, action, counted))
+        act = self.turns.preview_act if preview else self.turns.act
+        after = self.judge(act(state, action, counted))
         if (
             counted.asked == 0
             and after.ending is None
@@ -298,14 +317,9 @@ class Engine:
         # the round-1 twin previews the same (the ruleset promises its step is the same, moved)
         state = self.round_one(state) or state
         try:
-            dist = self.act_distribution(state, action)
+            people = self._people_distribution(state, action)
         except TooManyBranches as err:
             return Preview(action, {}, {}, Fraction(0), Fraction(0), exact=False, note=err.message)
-        # only the combatants count: states alike in them (a burst's pending targets against
-        # each value of its shared roll) are read once, with integer weights over one total
-        people: dict[tuple[Any, ...], int] = {}
-        for after, w in dist.items():
-            people[after.combatants] = people.get(after.combatants, 0) + w
         p_out: dict[str, int] = {}
         harm: dict[str, int] = {}
         p_effect = 0
@@ -323,13 +337,13 @@ class Engine:
                     harm[c.name] = harm.get(c.name, 0) + w * added
             if changed:
                 p_effect += w
-        total = dist.total
+        total = people.total
         return Preview(
             action,
             {k: Fraction(v, total) for k, v in p_out.items()},
             {k: Fraction(v, total) for k, v in harm.items()},
             Fraction(p_effect, total),
-            dist.truncated_mass,
+            people.truncated_mass,
         )
 
     def side_of(self, name: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from firefight.analysis.exact import solve_exact
 from firefight.core.loading import read_toml
 from firefight.core.turns import state_from_json, state_to_json
 from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice.sources import TooManyPaths
 from firefight.encounter import Encounter, Engine, build_scenario, fight, read_scenario
 from firefight.encounter.fight import play, policy_rng
 from firefight.errors import FirefightError
@@ -185,3 +187,31 @@ def test_the_small_duel_solves_exactly_and_agrees_with_seeded_fights() -> None:
     red = sum(fight(engine, seed).state.winner == "red" for seed in range(n))
     se = (float(p_red) * (1 - float(p_red)) / n) ** 0.5
     assert abs(red / n - float(p_red)) < 4 * se + 0.002
+
+
+def test_a_preview_act_leaves_the_combatants_act_does() -> None:
+    """``preview_act`` sums a burst's or mortar round's shared roll out of its first target:
+    the combatants' distribution must be ``act``'s, over far fewer paths."""
+    engine = Engine(read_scenario(ENCOUNTERS / "ambush.toml"))
+    turns = engine.turns
+    state = engine.start(SeededDice(1))
+    seen: set[str] = set()
+    for n in range(6):
+        for action in engine.legal_actions(state):
+            kind = action.id.split(":")[0]
+            if kind not in ("burst", "mortar") or kind in seen:
+                continue
+            seen.add(kind)
+            whole = enumerate_outcomes(partial(_people, turns.act, state, action))
+            summed = enumerate_outcomes(
+                partial(_people, turns.preview_act, state, action), max_paths=300
+            )
+            assert summed.probabilities() == whole.probabilities(), action.id
+            with pytest.raises(TooManyPaths):  # the shared roll splits every outcome of act's
+                enumerate_outcomes(partial(_people, turns.act, state, action), max_paths=300)
+        state = engine.step(state, engine.legal_actions(state)[0], SeededDice(n))
+    assert seen == {"burst", "mortar"}
+
+
+def _people(act: Any, state: Any, action: Any, dice: Any) -> Any:
+    return act(state, action, dice).combatants

@@ -98,6 +98,19 @@ def test_layered_table_matches_brute_force() -> None:
     assert table == as_fractions(brute_force_soak((3, 6), [(2, 6), (4, 4)]))
 
 
+def test_more_soak_dice_than_damage_dice_match_brute_force() -> None:
+    """Soak tuples merged by their highest dice (only those face a damage die), in a middle
+    layer and in the last."""
+    table = damage_table("2d6", ("4d4", "5d3")).probabilities()
+    assert table == as_fractions(brute_force_soak((2, 6), [(4, 4), (5, 3)]))
+
+
+def test_fewer_soak_dice_than_damage_dice_match_brute_force() -> None:
+    """A damage die with no soak die left to face counts in full (the last layer's sums)."""
+    table = damage_table("3d6", ("1d8",)).probabilities()
+    assert table == as_fractions(brute_force_soak((3, 6), [(1, 8)]))
+
+
 def test_report_damage_is_hit_times_soak_table() -> None:
     report = RULESET.odds(situation("b_ak47_ambush.toml"))
     assert report.p_hit is not None

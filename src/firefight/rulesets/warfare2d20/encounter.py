@@ -21,7 +21,8 @@ reads it as follows (each reading is named in ``docs/rules/warfare2d20.md``, Enc
   ``take cover`` (defensive) is -6 delta t until the combatant acts again, and ends its round.
 - A burst at two enemies is one action with one shared attacker roll; a mortar round strikes
   everyone in its blast against one mortar roll. Both are resolved target by target as decision
-  points of the firer (the board holds the shared roll), so an exact preview stays small.
+  points of the firer (the board holds the shared roll), so an exact kernel stays small; an odds
+  preview (``preview_act``) reads only the first target, with the shared roll summed out.
 """
 
 from __future__ import annotations
@@ -168,6 +169,16 @@ class Warfare2d20Turns(Actions, Turns):
         return tuple(acts)
 
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        return self._act(state, action, dice, whole=True)
+
+    def preview_act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        """``act``, but a burst or mortar round that goes on to further targets stops at its
+        first with the shared roll summed out (rolled inside that target's own roll, as for a
+        lone target: the same distribution of its outcome, ~50 branches instead of ~2,000 pairs
+        of roll and outcome); the board's volley keeps no roll (None)."""
+        return self._act(state, action, dice, whole=False)
+
+    def _act(self, state: FightState, action: Action, dice: DiceSource, whole: bool) -> FightState:
         me = state.combatant(action.actor)
         if isinstance(state.board, Volley):
             state = self._volley_step(state, dice)
@@ -184,7 +195,7 @@ class Warfare2d20Turns(Actions, Turns):
             stance="none" if me.stance == "taking cover" else me.stance,
         )
         if kind == "attack":
-            state = self._fire(state, me, updated(used, aiming=False), action, dice)
+            state = self._fire(state, me, updated(used, aiming=False), action, dice, whole)
         elif kind == "aim":
             dice.record(Note(f"{me.name} takes aim: the next shot is aimed", "W02"))
             state = put(state, updated(used, aiming=True))
@@ -196,7 +207,7 @@ class Warfare2d20Turns(Actions, Turns):
             )
         elif kind == "mortar":
             state = self._mortar(
-                state, me, updated(used, mortar_rounds=me.mortar_rounds - 1), action, dice
+                state, me, updated(used, mortar_rounds=me.mortar_rounds - 1), action, dice, whole
             )
         elif kind == "move":
             pace = max(self.house.moving_to_cover_pace, me.movement, key=PACES.index)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from firefight.core.house import house_events
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, ScenarioSpec
 from firefight.dice import DiceSource
@@ -119,7 +121,8 @@ class Volley:
     kind: str  # "burst" or "mortar"
     #: The firer as it fired (aim, movement, breath as they were then).
     shooter: Soldier
-    total: int
+    #: The shared roll (None only in a preview's state, ``preview_act``: summed out).
+    total: int | None
     targets: tuple[str, ...]
     mode: str = ""
     distances: tuple[float, ...] = ()
@@ -264,22 +267,43 @@ class Actions:
         return put(state, new)
 
     def _fire(
-        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+        self,
+        state: FightState,
+        me: Soldier,
+        used: Soldier,
+        action: Action,
+        dice: DiceSource,
+        whole: bool = True,
     ) -> FightState:
+        """A shot, or a burst's first target (its shared roll kept on the board for the rest;
+        not ``whole``, a preview's: summed out, the board's roll None)."""
         mode = str(action.param("mode"))
         names: tuple[str, ...] = action.param("targets") or (str(action.target),)
         people = tuple(state.combatant(n) for n in names)
-        # one derive (per enumeration): exact mode branches over the shot's distinct results
-        # (the shared roll and the first target's outcome), not over every die behind them
-        key = ("warfare2d20 fire", me, people, state.round, mode)
-        shoot = partial(self._shoot, me, people, state.round, mode)
-        total, outcome = dice.derive(f"{me.name} fires", shoot, key)
+        total, outcome = _opened(
+            dice,
+            f"{me.name} fires",
+            ("warfare2d20 fire", me, people, state.round, mode),
+            partial(self._shoot, me, people, state.round, mode),
+            partial(self._shoot_alone, me, people, state.round, mode),
+            whole or len(names) == 1,
+        )
+        if len(names) > 1 and whole:
+            total = present(total, "a shared attacker roll was not made (W01)")
         state = put(state, used)
         if len(names) > 1:
-            total = present(total, "a shared attacker roll was not made (W01)")
-            rest = tuple(names[1:])
-            state = updated(state, board=Volley("burst", me, total, rest, mode))
+            state = updated(state, board=Volley("burst", me, total, names[1:], mode))
         return self._apply(state, outcome, dice)
+
+    def _shoot_alone(
+        self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
+    ) -> TargetOutcome:
+        """The first target's outcome with the shared roll made inside its hit test (the roll
+        is independent of the defender's, so this is its distribution summed over the roll)."""
+        targets, attack = self._situation(me, people, r, mode)
+        for e in house_events(attack.house):
+            dice.record(e)
+        return resolve_target(dice, attack, targets[0], None)
 
     def _shoot(
         self, me: Soldier, people: tuple[Soldier, ...], r: int, mode: str, dice: DiceSource
@@ -298,10 +322,11 @@ class Actions:
         t = state.combatant(name)
         if not self.can_fight(t):  # pragma: no cover - a volley's targets are struck once each
             return state
+        total = present(v.total, "a preview's volley keeps no shared roll to go on with")
         if v.kind == "burst":
             (target,), attack = self._situation(v.shooter, (t,), state.round, v.mode)
-            return self._apply(state, resolve_target(dice, attack, target, v.total), dice)
-        return self._blast(state, v.shooter, t, v.distances[0], v.total, dice)
+            return self._apply(state, resolve_target(dice, attack, target, total), dice)
+        return self._blast(state, v.shooter, t, v.distances[0], total, dice)
 
     def _blast(
         self,
@@ -318,9 +343,10 @@ class Actions:
         return self._apply(state, dice.derive(f"blast on {t.name}", strike, key), dice)
 
     def _strike(
-        self, shooter: str, t: Soldier, distance: float, total: int, dice: DiceSource
+        self, shooter: str, t: Soldier, distance: float, total: int | None, dice: DiceSource
     ) -> TargetOutcome:
-        """One target of a mortar round against the mortar's roll ``total`` (W12)."""
+        """One target of a mortar round against the mortar's roll ``total`` (W12; None: the
+        mortar's roll made inside the target's own, as for a lone target)."""
         key = ("mortar", shooter, t, distance)
         m: Mortar | None = self._blasts.get(key)
         if m is None:  # built once per state: an exact preview strikes on every path
@@ -346,10 +372,18 @@ class Actions:
         return resolve_mortar(m, dice, mortar_total=total).targets[0]
 
     def _mortar(
-        self, state: FightState, me: Soldier, used: Soldier, action: Action, dice: DiceSource
+        self,
+        state: FightState,
+        me: Soldier,
+        used: Soldier,
+        action: Action,
+        dice: DiceSource,
+        whole: bool = True,
     ) -> FightState:
         """W12: the shell falls on the target; its side's others stand ``mortar_spacing_m``
-        apart from it, in file order (reading); everyone in the lethal radius is struck."""
+        apart from it, in file order (reading); everyone in the lethal radius is struck. Not
+        ``whole`` (``preview_act``): the first target's outcome with the mortar's roll summed
+        out (made inside its own blast roll), and no board for the rest."""
         f = self.fighters[me.name]
         mortar = present(f.mortar, f"{me.name} has no mortar (W12)")
         zs = zones(self.house.mortar_shells[mortar])
@@ -367,9 +401,14 @@ class Actions:
             total = roll_mortar(d, self.house)
             return total, self._strike(me.name, target, 0.0, total, d)
 
-        # the mortar's roll and the first target's outcome, one derive (per enumeration)
-        key = ("warfare2d20 mortar round", me.name, target)
-        total, outcome = dice.derive(f"{mortar} round on {target.name}", first, key)
+        total, outcome = _opened(
+            dice,
+            f"{mortar} round on {target.name}",
+            ("warfare2d20 mortar round", me.name, target),
+            first,
+            partial(self._strike, me.name, target, 0.0, None),
+            whole,
+        )
         state = put(state, used)
         if len(inside) > 1:
             rest = tuple(c.name for c, _ in inside[1:])
@@ -393,7 +432,10 @@ class Actions:
             named=self._breath(me),
         )
         state = put(state, used)
-        if resolve_throw(throw, dice).lands:
+        # one derive (per enumeration): the encounter reads only whether it lands, so exact mode
+        # branches over that, not over every scatter distance and direction of a miss
+        lands = partial(_lands, throw)
+        if dice.derive(f"{me.name} throws smoke", lands, ("warfare2d20 smoke", me, target)):
             t = state.combatant(target)
             until = max(t.smoked_until, state.round + self.house.smoke_rounds)
             dice.record(Note(f"smoke screens {t.name} until the end of round {until}", "W13"))
@@ -407,3 +449,24 @@ class Actions:
             state = put(state, updated(c, aiming=True))
         dice.record(Note(f"{me.name} signals: his side takes aim and waits for his command", "W10"))
         return state
+
+
+def _opened(
+    dice: DiceSource,
+    why: str,
+    key: tuple[Any, ...],
+    both: Callable[[DiceSource], tuple[int | None, TargetOutcome]],
+    alone: Callable[[DiceSource], TargetOutcome],
+    whole: bool,
+) -> tuple[int | None, TargetOutcome]:
+    """A shot's or mortar round's shared roll and first target's outcome, one derive (per
+    enumeration): exact mode branches over their distinct pairs, not over every die behind
+    them; not ``whole`` (a preview's), over the outcome ``alone``, the roll summed out (None)."""
+    if whole:
+        return dice.derive(why, both, key)
+    return None, dice.derive(why, alone, (*key, "alone"))
+
+
+def _lands(throw: Thrown, dice: DiceSource) -> bool:
+    """Whether a thrown grenade lands where it was meant to (W13)."""
+    return resolve_throw(throw, dice).lands

@@ -54,6 +54,22 @@ def _tuples(expr: str) -> tuple[IntArray, list[int]]:
     return np.array([k for k, _ in items], dtype=np.int16), [x for _, x in items]
 
 
+@lru_cache(maxsize=64)
+def _soak_tuples(expr: str, n: int) -> tuple[IntArray, list[int]]:
+    """The soak tuples as ``n`` damage dice meet them: only the ``n`` highest soak dice face a
+    damage die (:func:`beats`), so tuples alike in those are merged (exact: their weights
+    summed). Five soak dice against three damage dice: 4,368 tuples become 364."""
+    soak, weights = _tuples(expr)
+    if soak.shape[1] <= n:
+        return soak, weights
+    top = soak[:, :n]
+    base = int(top.max()) + 1
+    codes = top.astype(np.int64) @ (base ** np.arange(n, dtype=np.int64))
+    uniq, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    summed = _add_up(inverse.reshape(-1), np.array(weights, dtype=object), len(uniq), False)
+    return top[first], summed
+
+
 def _add_up(keys: IntArray, weights: npt.NDArray[Any], size: int, exact: bool) -> list[int]:
     """Sum weights by integer key (float64 bincount while exact, else Python integers)."""
     if exact:
@@ -72,6 +88,21 @@ def _joint(weights: list[int], soak_w: list[int], exact: bool) -> npt.NDArray[An
     return out
 
 
+def _sums_through(rows: IntArray, soak: IntArray) -> IntArray:
+    """Damage through the last layer, every damage tuple (rows) against every soak tuple
+    (columns): :func:`beats` die by die, added column by column (no 3-d temporaries, no
+    reduction along a short last axis)."""
+    n = rows.shape[1]
+    sums = np.zeros((rows.shape[0], soak.shape[0]), dtype=np.int64)
+    for i in range(n):
+        die = rows[:, i, None]
+        if i < soak.shape[1]:
+            sums += np.where(die > soak[None, :, i], die, 0)
+        else:  # no soak die left to face it: it counts in full
+            sums += die
+    return sums
+
+
 @lru_cache(maxsize=64)
 def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
     """Exact distribution of the damage that gets through every soak layer, in order.
@@ -87,7 +118,7 @@ def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
         return Weighted(dict(enumerate(out)), total)
     base = int(rows.max()) + 1
     for layer in layers[:-1]:
-        soak, soak_w = _tuples(layer)
+        soak, soak_w = _soak_tuples(layer, rows.shape[1])
         kept = through(rows[:, None, :], soak[None, :, :]).reshape(-1, rows.shape[1])
         total *= sum(soak_w)
         joint = _joint(weights, soak_w, total < _FLOAT_EXACT).reshape(-1)
@@ -95,10 +126,9 @@ def damage_table(damage: str, layers: tuple[str, ...]) -> Weighted[int]:
         uniq, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
         weights = _add_up(inverse.reshape(-1), joint, len(uniq), total < _FLOAT_EXACT)
         rows = kept[first]
-    soak, soak_w = _tuples(layers[-1])
+    soak, soak_w = _soak_tuples(layers[-1], rows.shape[1])
     total *= sum(soak_w)
-    won = beats(rows[:, None, :], soak[None, :, :])
-    sums = np.where(won, rows[:, None, :], 0).sum(axis=-1, dtype=np.int64).reshape(-1)
+    sums = _sums_through(rows, soak).reshape(-1)
     joint = _joint(weights, soak_w, total < _FLOAT_EXACT).reshape(-1)
     out = _add_up(sums, joint, int(sums.max()) + 1, total < _FLOAT_EXACT)
     return Weighted(dict(enumerate(out)), total)
