@@ -158,15 +158,10 @@ def take_fire(
         return state
     shooter, _, metres = fire_at(t, state, name)[0]
     core = evolve(f, **_NOT_HIT)
-    args = (t, core, shooter, metres, hits, exposed)
-    key = ("take fire", t.token, core, shooter, metres, hits, exposed)
-    hurt = dice.derive(
-        "hits taken",
-        partial(_hits_taken, *args),
-        key,
-        exact=partial(_hits_taken_table, *args, key),
-        keep=True,
-    )
+    args: _HitsArgs = (t, core, shooter, metres, hits, exposed)
+    key = ("take fire", t.token, *args[1:])
+    run = partial(_hits_taken, *args)
+    hurt = dice.derive("hits taken", run, key, exact=partial(_hits_table, args, key), keep=True)
     kept = {k: getattr(f, k) for k in _NOT_HIT}
     kept["hits_taken"] += hits
     return put(state, evolve(hurt, **kept))
@@ -217,18 +212,16 @@ def _hits_taken(
     return new
 
 
-def _hits_taken_table(
-    t: GraydawnTurns,
-    f: Fighter,
-    shooter: Fighter,
-    metres: float,
-    hits: int,
-    exposed: bool,
-    key: tuple[Any, ...],
-) -> Weighted[Fighter]:
+#: What :func:`_hits_taken` reads: the turns, the target (without :data:`_NOT_HIT`), the first
+#: declared shooter, the metres between them, the hits and whether the target is exposed.
+_HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
+
+
+def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
     """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome,
     each outcome applied by :func:`.encounter_fire.take_outcome` (no path replay, no paths
     counted against a preview's budget)."""
+    t, f, shooter, metres, hits, exposed = args
     outcomes = derived_distribution(
         partial(
             fire.fire_hits_outcome,
