@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from firefight.core.turns import FightState
-from firefight.encounter.engine import _replaced
 from firefight.rulesets.graydawn.models import WoundTrack, wound_state
 from firefight.rulesets.graydawn.suppression import CheckResult
 
@@ -147,23 +146,32 @@ class Board:
 STATE_TYPES: tuple[type, ...] = (Fighter, Board, Declared)
 
 R = TypeVar("R")
-#: A record type's field names (checked as ``dataclasses.replace`` checks them).
-_FIELDS: dict[type, frozenset[str]] = {}
+#: A record type's field names, or None where :func:`evolve` must go through ``__init__``.
+_FIELDS: dict[type, frozenset[str] | None] = {}
 
 
 def evolve(obj: R, **changes: Any) -> R:
     """``dataclasses.replace`` for the frozen states (Fighter, FightState, Board) without
-    running ``__init__`` again (the engine's own replace): exact previews replay a turn once
-    per path, and replacing a 35-field Fighter through ``__init__`` was most of a replay's
-    time. An unknown field is an error, as there."""
+    running ``__init__`` again: exact previews replay a turn once per path, and replacing a
+    35-field Fighter through ``__init__`` was most of a replay's time. A cached hash
+    (``_hash``) is dropped with the old values; an unknown field is an error, as there; a
+    record with slots or a ``__post_init__`` is replaced the usual way. (The engine has the
+    same copy for its masks; a ruleset may not import the engine's layer.)"""
     kind = type(obj)
-    names = _FIELDS.get(kind)
-    if names is None:
+    if kind not in _FIELDS:
+        plain = hasattr(obj, "__dict__") and not hasattr(kind, "__post_init__")
         fields = dataclasses.fields(obj)  # type: ignore[arg-type]
-        names = _FIELDS[kind] = frozenset(f.name for f in fields)
+        _FIELDS[kind] = frozenset(f.name for f in fields) if plain else None
+    names = _FIELDS[kind]
+    if names is None:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     if not names.issuperset(changes):
         raise TypeError(f"{kind.__name__} has no field {sorted(set(changes) - names)}")
-    new: R = _replaced(obj, changes)
+    new = object.__new__(kind)
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.update(changes)
+    values.pop("_hash", None)
     return new
 
 
