@@ -7,13 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from firefight.core.loading import read_toml
 from firefight.core.transcript import Check
 from firefight.dice import ScriptedDice
 from firefight.rulesets.graydawn.house import GraydawnHouse, SuppressionHouse
 from firefight.rulesets.graydawn.suppression_round import resolve_suppression
 from firefight.rulesets.graydawn.suppression_situation import load_suppression
-from tests.rulesets.graydawn.test_encounter import begin, engine, step
+from tests.rulesets.graydawn.test_encounter import KID, VANCE, begin, engine, step
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn"
 
@@ -129,3 +131,55 @@ def test_a_panicked_combatant_flees_until_it_passes_a_check() -> None:
     assert enc.state.acting == "Gunner"
     step(enc, "wait", [9])
     assert enc.state.acting == "Recruit" and not enc.state.combatant("Recruit").panicked
+
+
+@pytest.mark.parametrize("exposed", [False, True])
+def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
+    exposed: bool,
+) -> None:
+    """Hits from suppressing fire are one sub-rule, kept by the target without the fields a
+    wound never reads (initiative, ammunition, this round's flags) and put back after: the
+    same distribution as applying the hits' outcome to the fighter as it stands, by the
+    table and path by path."""
+    from firefight.dice import enumerate_outcomes
+    from firefight.rulesets.graydawn import encounter_fire as fire
+    from firefight.rulesets.graydawn.encounter_state import Board, Declared, evolve, put
+    from firefight.rulesets.graydawn.encounter_turn import take_fire
+
+    from .helpers import both_routes
+
+    luck = {"reroll": ["stun_save"], "boost": ["death_save"]}
+    kid_luck = {**KID, "uses_luck": True, "luck": luck}
+    eng = engine(VANCE, kid_luck, cover={"Vance": "car", "Kid": "car"})
+    t = eng.turns
+    start = t.initial()
+    vance, kid = start.combatants
+    kid = evolve(
+        kid,
+        initiative=-3,
+        ammo=5,
+        acted=True,
+        levels=2,
+        check="fumble",
+        fired_at=10,
+        hits_taken=1,
+        lost_action=True,
+        minor=1,
+    )
+    board = Board(start.board.distances, (), (Declared("Vance", "Kid", "suppressing", 10),))
+    state = evolve(put(start, kid), board=board)
+
+    def rule(d: Any) -> Any:
+        return take_fire(t, state, "Kid", 2, exposed, d).combatant("Kid")
+
+    def direct(d: Any) -> Any:
+        o = fire.fire_hits_outcome(d, t.sits, kid, vance, 12.0, 2, exposed)
+        return evolve(fire.take_outcome(kid, o, t.house), hits_taken=3)
+
+    fast, slow = both_routes(lambda: enumerate_outcomes(rule))
+    plain, _ = both_routes(lambda: enumerate_outcomes(direct))
+    assert fast.probabilities() == slow.probabilities() == plain.probabilities()
+    outcomes = fast.probabilities()
+    assert {f.initiative for f in outcomes} == {-3} and {f.ammo for f in outcomes} == {5}
+    assert len({f.marks for f in outcomes}) > 5  # the wounds really vary
+    assert len({f.luck for f in outcomes}) > 1  # and so does the luck they leave

@@ -9,8 +9,10 @@ directly (the same comparison, integer weights).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from firefight.core.transcript import Check, Note, StateChange
@@ -268,6 +270,34 @@ def _contest_parts(
         acc: dict[Contest, int] = {}
         d_total = dist.total if rolled_defence else 1
         contests = {m: Contest(m, None, None, ap, tp) for m in range(floor, cap + 1)}
+        # the defence totals, ascending, with the weight at or below each: a margin outside
+        # [floor, cap] is clamped, so each attack total reads two tails and the few margins
+        # between (not every pair of faces)
+        defences: dict[int, int] = {}
+        for vd, wd in items:
+            defence = d_base + vd
+            if tn is not None and not h.tn_dodge_replaces_tn:
+                defence = max(defence, tn)
+            defences[defence] = defences.get(defence, 0) + wd
+        d_values = sorted(defences)
+        below = list(accumulate((defences[v] for v in d_values), initial=0))
+
+        def margins(attack: int) -> list[tuple[int, int]]:
+            """(margin, defence weight) for ``attack``, highest margin first (the order the
+            ascending defence totals meet them)."""
+            out = []
+            capped = below[bisect_right(d_values, attack - cap)]  # defence <= attack - cap
+            if capped:
+                out.append((cap, capped))
+            for m in range(cap - 1, floor, -1):
+                w = defences.get(attack - m, 0)
+                if w:
+                    out.append((m, w))
+            floored = below[-1] - below[bisect_left(d_values, attack - floor)]
+            if floored:
+                out.append((floor, floored))
+            return out
+
         for va, wa in items:
             attack = a_base + va
             if attack <= 0 and (floor < -1 and rolled_defence):
@@ -290,15 +320,7 @@ def _contest_parts(
                 c = Contest(max(floor, min(attack - fixed, cap)), None, None, ap, tp)
                 acc[c] = acc.get(c, 0) + wa
                 continue
-            by_margin: dict[int, int] = {}
-            for vd, wd in items:
-                defence = d_base + vd
-                if tn is not None and not h.tn_dodge_replaces_tn:
-                    defence = max(defence, tn)
-                m = attack - defence
-                m = floor if m < floor else (cap if m > cap else m)
-                by_margin[m] = by_margin.get(m, 0) + wd
-            for m, wd in by_margin.items():
+            for m, wd in margins(attack):
                 c = contests[m]
                 acc[c] = acc.get(c, 0) + wa * wd
         return Weighted(acc, dist.total * d_total)

@@ -19,7 +19,6 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
-import dataclasses
 from functools import partial
 from typing import Any, ClassVar
 
@@ -39,7 +38,14 @@ from firefight.rulesets.graydawn.encounter_actions import (
 )
 from firefight.rulesets.graydawn.encounter_plans import after_fight_lines, resolve_turn
 from firefight.rulesets.graydawn.encounter_setup import Entry, read_distances, read_entries
-from firefight.rulesets.graydawn.encounter_state import STATE_TYPES, Board, Declared, Fighter
+from firefight.rulesets.graydawn.encounter_state import (
+    STATE_TYPES,
+    Board,
+    Declared,
+    Fighter,
+    evolve,
+    put,
+)
 from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import content_key
@@ -124,7 +130,7 @@ class GraydawnTurns(Turns):
         fighters = []
         rollers: list[tuple[str, int, int, int]] = []
         for f in state.combatants:
-            f = dataclasses.replace(
+            f = evolve(
                 f,
                 acted=f.out,
                 suppressing=False,
@@ -144,10 +150,10 @@ class GraydawnTurns(Turns):
             )
             new = dict(zip((r[0] for r in rollers), scores, strict=True))
             fighters = [
-                dataclasses.replace(f, initiative=new[f.name], reroll=False) if f.name in new else f
+                evolve(f, initiative=new[f.name], reroll=False) if f.name in new else f
                 for f in fighters
             ]
-        state = dataclasses.replace(
+        state = evolve(
             state, round=rnd, combatants=tuple(fighters), board=Board(state.board.distances)
         )
         order = self.order(state)
@@ -155,9 +161,9 @@ class GraydawnTurns(Turns):
             f = state.combatant(name)
             if f.initiative <= 0:
                 dice.record(Note(f"{name}: initiative {f.initiative}, misses the round", "G33"))
-                state = state.with_combatant(dataclasses.replace(f, acted=True, reroll=True))
+                state = put(state, evolve(f, acted=True, reroll=True))
         dice.record(Note("order: " + ", ".join(order), "G33"))
-        state = dataclasses.replace(state, order=order, phase="declare", acting=None)
+        state = evolve(state, order=order, phase="declare", acting=None)
         return self.advance(state, dice)
 
     def _initiative_base(self, f: Fighter) -> tuple[int, int]:
@@ -196,22 +202,22 @@ class GraydawnTurns(Turns):
                 if name in board.asked or f.out:
                     continue
                 if can_suppress(self, f) and len(declarations(self, state, f)) > 1:
-                    return dataclasses.replace(state, acting=name)
+                    return evolve(state, acting=name)
             state = self._suppression_phase(state, dice)
-            state = dataclasses.replace(state, phase="turns", acting=None)
+            state = evolve(state, phase="turns", acting=None)
         while True:
             up = next((n for n in state.order if not state.combatant(n).acted), None)
             if up is None:
                 return self._end_round(state, dice)
             name = up
             f = self._turn_starts(state.combatant(name))
-            state = state.with_combatant(f)
+            state = put(state, f)
             if f.out or f.suppressing:
                 state = end_turn(self, state, name, dice)
                 continue
             if f.status == "stunned":
                 f = self._stun_save(f, dice)
-                state = state.with_combatant(f)
+                state = put(state, f)
                 if f.status == "stunned":
                     state = end_turn(self, state, name, dice)
                     continue
@@ -220,13 +226,13 @@ class GraydawnTurns(Turns):
                 state = end_turn(self, state, name, dice)
                 continue
             f = state.combatant(name)
-            return dataclasses.replace(state, acting=name)
+            return evolve(state, acting=name)
 
     def _turn_starts(self, f: Fighter) -> Fighter:
         """G34/G35: its movement bonus ends and a flanker's advantage is gone (it may shift);
         an ambushed combatant has now had its chance to act."""
         if f.moves or f.flanked_by or f.ambushed:
-            return dataclasses.replace(f, moves=0, flanked_by=(), ambushed=False)
+            return evolve(f, moves=0, flanked_by=(), ambushed=False)
         return f
 
     def _stun_save(self, f: Fighter, dice: DiceSource) -> Fighter:
@@ -242,7 +248,7 @@ class GraydawnTurns(Turns):
             rule="G18",
             luck=luck,
         )
-        new = dataclasses.replace(f, luck=left, status="ready" if passed else "stunned")
+        new = evolve(f, luck=left, status="ready" if passed else "stunned")
         fire.record_status(dice, f, new)
         return new
 
@@ -253,9 +259,9 @@ class GraydawnTurns(Turns):
         fighters = []
         for f in state.combatants:
             if f.levels:
-                f = dataclasses.replace(f, levels=0, check="none", fired_at=0, hits_taken=0)
+                f = evolve(f, levels=0, check="none", fired_at=0, hits_taken=0)
             fighters.append(fire.end_of_round(dice, f, self.entries[f.name], self.house))
-        return dataclasses.replace(state, combatants=tuple(fighters), phase="end", acting=None)
+        return evolve(state, combatants=tuple(fighters), phase="end", acting=None)
 
     # -- decisions ----------------------------------------------------------------------------
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
@@ -273,7 +279,7 @@ class GraydawnTurns(Turns):
         state = resolve_turn(self, state, action, dice)
         after = state.combatant(action.actor)
         if after.pending and not after.out and after.status == "ready":
-            return dataclasses.replace(state, acting=action.actor)  # the rest of its turn
+            return evolve(state, acting=action.actor)  # the rest of its turn
         return self.advance(end_turn(self, state, action.actor, dice), dice)
 
     def _declare(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
@@ -284,11 +290,11 @@ class GraydawnTurns(Turns):
         if action.kind == "suppress":
             d = Declared(f.name, str(action.target), action.param("fire"), action.param("rounds"))
             declared = (*declared, d)
-            new = dataclasses.replace(f, suppressing=True, ammo=f.ammo - d.rounds)
+            new = evolve(f, suppressing=True, ammo=f.ammo - d.rounds)
             dice.record(StateChange(f.name, "rounds in magazine", f.ammo, new.ammo, "G09/G16"))
-            state = state.with_combatant(new)
+            state = put(state, new)
         board = Board(board.distances, asked, declared)
-        return dataclasses.replace(state, board=board, acting=None)
+        return evolve(state, board=board, acting=None)
 
     # -- what the engine reads -----------------------------------------------------------------
     def can_fight(self, combatant: Any) -> bool:

@@ -11,7 +11,6 @@ replays meet the same objects (and the rule modules' sub-rule keys stay the same
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, cast
 
 from firefight.core.transcript import Check, Note, StateChange
@@ -21,7 +20,7 @@ from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
 from firefight.rulesets.graydawn.damage import mortal_turn
 from firefight.rulesets.graydawn.encounter_setup import Entry
-from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, evolve
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import Combatant, Cover, Location, Stance, Weapon
 from firefight.rulesets.graydawn.situation import (
@@ -226,7 +225,7 @@ def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
     luck = f.luck if o.target_luck is None else o.target_luck
     w = o.wound
     if not o.hit or not w.penetrated:
-        return dataclasses.replace(f, luck=luck)
+        return evolve(f, luck=luck)
     overwritten = min(w.marks, f.stun_marks)
     minor, wounding, crippling = f.minor, f.wounding, f.crippling
     if w.kind == "minor":
@@ -241,7 +240,7 @@ def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
         crippled = (*crippled, loc)
     if w.severed and loc not in severed:
         severed = (*severed, loc)
-    new = dataclasses.replace(
+    new = evolve(
         f,
         minor=minor,
         wounding=wounding,
@@ -260,24 +259,24 @@ def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
     elif o.saves.stunned:
         status = "unconscious" if mortal else "stunned"
     if RANK[status] > RANK[f.status] or (f.status == "stable" and status == "dying"):
-        new = dataclasses.replace(new, status=status)
+        new = evolve(new, status=status)
     return new
 
 
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
     """Luck the attacker spent (G17) and a fumbled weapon (G06: jammed, broken, dumped)."""
-    out = a if o.attacker_luck is None else dataclasses.replace(a, luck=o.attacker_luck)
+    out = a if o.attacker_luck is None else evolve(a, luck=o.attacker_luck)
     if o.critical is None:
         return out
     if o.jammed:
-        out = dataclasses.replace(out, jammed=True)
+        out = evolve(out, jammed=True)
     text = o.critical
     if "dumps the magazine" in text:
-        out = dataclasses.replace(out, ammo=0)
+        out = evolve(out, ammo=0)
     elif "critical weapon failure" in text or ("breaks" in text):
-        out = dataclasses.replace(out, broken=True)
+        out = evolve(out, broken=True)
     elif "drops the weapon" in text:
-        out = dataclasses.replace(out, ready=False)
+        out = evolve(out, ready=False)
     return out
 
 
@@ -298,20 +297,18 @@ def end_of_round(dice: DiceSource, f: Fighter, entry: Entry, house: GraydawnHous
         counted = f.mortal_rounds + 1
         if counted >= per:
             turn = mortal_turn(dice, f.name, entry.combatant.stats.BODY, f.marks, house)
-            new = dataclasses.replace(
-                new, wounding=new.wounding + turn.marks_added, mortal_rounds=0
-            )
+            new = evolve(new, wounding=new.wounding + turn.marks_added, mortal_rounds=0)
             if turn.death_save_failed and new.status != "dying":
-                new = dataclasses.replace(new, status="dying", dying_rounds=0)
+                new = evolve(new, status="dying", dying_rounds=0)
         else:
-            new = dataclasses.replace(new, mortal_rounds=counted)
+            new = evolve(new, mortal_rounds=counted)
     if new.status == "dying":
         left = new.dying_rounds + 1
         if left >= per:
             dice.record(Note(f"{f.name} dies: a turn passed without a doctor", "G19"))
-            new = dataclasses.replace(new, status="dead", dying_rounds=left)
+            new = evolve(new, status="dead", dying_rounds=left)
         else:
-            new = dataclasses.replace(new, dying_rounds=left)
+            new = evolve(new, dying_rounds=left)
     record_status(dice, f, new)
     return new
 

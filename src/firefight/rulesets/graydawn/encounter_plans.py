@@ -8,7 +8,6 @@ fails takes 1 hit per full 5 points it missed by (G10/G11). Recovery after the f
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,7 @@ from firefight.rulesets.graydawn.attack import resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
-from firefight.rulesets.graydawn.encounter_state import Fighter
+from firefight.rulesets.graydawn.encounter_state import Fighter, evolve, put
 from firefight.rulesets.graydawn.encounter_turn import _hunker, _move, sup_sit, take_fire
 from firefight.rulesets.graydawn.plan import plan_attack
 from firefight.rulesets.graydawn.reload import reload_outcome
@@ -50,7 +49,7 @@ def resolve_turn(
         return _hunker(t, state, f, dice)
     if head == "full_cover":
         dice.record(StateChange(name, "stance", f.stance, "full_cover", "G32"))
-        return state.with_combatant(dataclasses.replace(f, stance="full_cover"))
+        return put(state, evolve(f, stance="full_cover"))
     if head == "take_cover":
         moves = math.ceil(f.cover_m / ma)
         dice.record(Note(f"{name} moves {moves} x MA into cover: no dodge roll", "G11/G34"))
@@ -61,7 +60,7 @@ def resolve_turn(
         return _clear_jam(t, state, f, dice)
     if head == "shoulder":
         dice.record(StateChange(name, "weapon", "slung", "shouldered", "G39"))
-        return state.with_combatant(dataclasses.replace(f, ready=True))
+        return put(state, evolve(f, ready=True))
     if head in ("stabilise", "first_aid"):
         patient = present(target, f"action {head} names no one to treat")
         return _medic(t, state, f, state.combatant(patient), head, dice)
@@ -69,36 +68,30 @@ def resolve_turn(
         return _break(t, state, f, dice)
     target = present(target, f"action {head} names no target")
     if head == "then":  # the committed rest of the turn (G31)
-        state = state.with_combatant(dataclasses.replace(f, pending=f.pending[1:]))
+        state = put(state, evolve(f, pending=f.pending[1:]))
         if not can_shoot(t, state.combatant(name)):
             dice.record(Note(f"{name} cannot fire again", "G31"))
             return state
         return shoot(t, state, name, target, rest[1], dice, actions=int(rest[2]))
     if head == "shoulder_fire":
         dice.record(StateChange(name, "weapon", "slung", "shouldered", "G39"))
-        return state.with_combatant(
-            dataclasses.replace(f, ready=True, pending=(f"then:{target}:single:2",))
-        )
+        return put(state, evolve(f, ready=True, pending=(f"then:{target}:single:2",)))
     if head == "fire":
         return shoot(t, state, name, target, rest[1], dice)
     if head == "fire2":
         state = shoot(t, state, name, target, rest[1], dice, actions=2)
         after = state.combatant(name)
-        return state.with_combatant(
-            dataclasses.replace(after, pending=(f"then:{target}:{rest[1]}:2",))
-        )
+        return put(state, evolve(after, pending=(f"then:{target}:{rest[1]}:2",)))
     if head == "brace":
         dice.record(StateChange(name, "stance", f.stance, "bracing", "G32"))
-        state = state.with_combatant(dataclasses.replace(f, stance="bracing"))
+        state = put(state, evolve(f, stance="bracing"))
         aim = rest[1] if len(rest) > 1 else None
         return shoot(t, state, name, target, "single", dice, aim=aim)
     if head == "reload_fire":
         state, loaded = _reload(t, state, f, 2, dice)
         if loaded:
             after = state.combatant(name)
-            state = state.with_combatant(
-                dataclasses.replace(after, pending=(f"then:{target}:single:2",))
-            )
+            state = put(state, evolve(after, pending=(f"then:{target}:single:2",)))
         return state
     if head == "advance":
         state = _leave(t, state, f, 1, dice)
@@ -146,8 +139,8 @@ def shoot(
     w = t.entries[name].combatant.armed()
     if a.stance == "full_cover":  # G32: to shoot it must peek out (active cover)
         dice.record(StateChange(name, "stance", "full_cover", "active_cover", "G32"))
-        a = dataclasses.replace(a, stance="active_cover")
-        state = state.with_combatant(a)
+        a = evolve(a, stance="active_cover")
+        state = put(state, a)
     if tgt.out and not dice.is_exact:
         dice.record(Note(f"{name} fires at {target}, already down (committed, G31)", "G31"))
     in_open = not a.in_cover
@@ -176,7 +169,7 @@ def shoot(
 
     def once(d: DiceSource) -> tuple[Fighter, Fighter, int]:
         o = fire.attack(d, sit, cache, floor)
-        new_a = fire.attacker_after(dataclasses.replace(a, ammo=max(0, a.ammo - used)), o)
+        new_a = fire.attacker_after(evolve(a, ammo=max(0, a.ammo - used)), o)
         d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         new_t = fire.take_outcome(tgt, o, t.house)
         fire.record_status(d, tgt, new_t)
@@ -191,7 +184,7 @@ def shoot(
     # leaves, not on every location and wound behind them
     key = ("shot", t.token, a, tgt, mode_name, metres, rounds, extra, pen, point_blank, aim, floor)
     new_a, new_t, hits = dice.derive(f"{name} fires at {target}", once, key, keep=True)
-    state = state.with_combatant(new_a).with_combatant(new_t)
+    state = put(put(state, new_a), new_t)
     if hits:
         dice.record(Note(f"{name} missed under fire: {hits} hit(s)", "G11"))
         state = take_fire(t, state, name, hits, True, dice)
@@ -204,7 +197,7 @@ def _release(state: FightState, fallen: str) -> FightState:
     """A grapple ends when either side is out of the fight."""
     for c in state.combatants:
         if c.grappled_by == fallen or (c.name == fallen and c.grappled_by is not None):
-            state = state.with_combatant(dataclasses.replace(c, grappled_by=None))
+            state = put(state, evolve(c, grappled_by=None))
     return state
 
 
@@ -222,7 +215,7 @@ def _flank(
     cover_m = f.cover_m + 2 * ma if f.cover_m >= 0 else -1
     state = _move(t, state, name, 0, stance="open", cover_m=cover_m, moves=2)
     tgt = state.combatant(target)
-    state = state.with_combatant(dataclasses.replace(tgt, flanked_by=(*tgt.flanked_by, name)))
+    state = put(state, evolve(tgt, flanked_by=(*tgt.flanked_by, name)))
     dice.record(Note(f"{name} flanks {target}", "G35"))
     f = state.combatant(name)
     if can_shoot(t, f) and f.ready:
@@ -274,7 +267,7 @@ def _close_in(
         penalty=fire.penalty(a, not a.in_cover, t.house),
     )
     c = contest(dice, sit, plan_attack(sit), 2, False, cache)
-    state = state.with_combatant(dataclasses.replace(a, luck=c.attacker_luck))
+    state = put(state, evolve(a, luck=c.attacker_luck))
     if c.critical is not None:
         critical_failure(dice, sit, c.critical)
         return state
@@ -282,7 +275,7 @@ def _close_in(
         dice.record(Note(f"{name} fails to grapple {target}", "G36"))
         return state
     dice.record(StateChange(target, "grappled by", tgt.grappled_by, name, "G36/G38"))
-    state = state.with_combatant(dataclasses.replace(tgt, grappled_by=name, luck=c.target_luck))
+    state = put(state, evolve(tgt, grappled_by=name, luck=c.target_luck))
     a = state.combatant(name)
     if can_shoot(t, a) and a.ready:
         dice.record(Note(f"{name} fires point-blank: maximum damage on a hit", "G36"))
@@ -299,9 +292,9 @@ def _break(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) ->
     c = contest(dice, sit, plan_attack(sit), 2, False, cache)
     if c.critical is None and c.margin >= 0:
         dice.record(StateChange(f.name, "grappled by", holder, None, "G38"))
-        return state.with_combatant(dataclasses.replace(f, grappled_by=None, luck=c.attacker_luck))
+        return put(state, evolve(f, grappled_by=None, luck=c.attacker_luck))
     dice.record(Note(f"{f.name} cannot break free", "G38"))
-    return state.with_combatant(dataclasses.replace(f, luck=c.attacker_luck))
+    return put(state, evolve(f, luck=c.attacker_luck))
 
 
 def _reload(
@@ -324,14 +317,14 @@ def _reload(
     o = reload_outcome(sit, dice)
     if not o.loaded:
         if o.fumble and w.is_firearm:
-            return state.with_combatant(dataclasses.replace(f, jammed=True)), False
+            return put(state, evolve(f, jammed=True)), False
         return state, False
     if w.tube_fed:
         ammo, spares = min(w.magazine, f.ammo + o.shells), f.spares
     else:
         ammo, spares = w.magazine, f.spares - 1
     dice.record(StateChange(f.name, "rounds in magazine", f.ammo, ammo, "G40"))
-    return state.with_combatant(dataclasses.replace(f, ammo=ammo, spares=spares)), True
+    return put(state, evolve(f, ammo=ammo, spares=spares)), True
 
 
 def _clear_jam(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
@@ -357,7 +350,7 @@ def _clear_jam(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
     lost = dice.roll("d3", why="rounds lost clearing the jam (G06)").total
     ammo = max(0, f.ammo - lost)
     dice.record(StateChange(f.name, "rounds in magazine", f.ammo, ammo, "G06"))
-    return state.with_combatant(dataclasses.replace(f, jammed=False, ammo=ammo))
+    return put(state, evolve(f, jammed=False, ammo=ammo))
 
 
 def _medic(
@@ -377,15 +370,13 @@ def _medic(
     if not passed:
         return state
     if how == "stabilise" or critical:
-        new = dataclasses.replace(patient, status="stable", mortal_rounds=0, dying_rounds=0)
+        new = evolve(patient, status="stable", mortal_rounds=0, dying_rounds=0)
         fire.record_status(dice, patient, new)
-        return state.with_combatant(new)
+        return put(state, new)
     minutes = dice.roll("d6", why="minutes first aid buys (G19)").total
-    new = dataclasses.replace(
-        patient, first_aid=True, dying_rounds=patient.dying_rounds - 20 * minutes
-    )
+    new = evolve(patient, first_aid=True, dying_rounds=patient.dying_rounds - 20 * minutes)
     dice.record(Note(f"first aid gives {patient.name} {minutes} more minute(s)", "G19"))
-    return state.with_combatant(new)
+    return put(state, new)
 
 
 def after_fight_lines(t: GraydawnTurns, state: FightState) -> list[str]:

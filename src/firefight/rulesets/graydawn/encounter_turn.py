@@ -8,16 +8,17 @@ only feeds them from the states and writes their outcomes back.
 
 from __future__ import annotations
 
-import dataclasses
+import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import FightState
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, Weighted
+from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, evolve, put
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import CheckResult
@@ -67,9 +68,9 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
     names = [n for n in state.order if n in levels] + [n for n in levels if n not in state.order]
     for name in names:
         f = state.combatant(name)
-        f = dataclasses.replace(f, levels=levels[name], fired_at=rounds[name])
+        f = evolve(f, levels=levels[name], fired_at=rounds[name])
         dice.record(StateChange(name, "suppression levels", 0, levels[name], "G09/G10"))
-        state = state.with_combatant(f)
+        state = put(state, f)
         group = fire_at(t, start, name)
         if any(d.fire == "covering" for _, d, _ in group):
             hits = fire.covering_hits(dice, t.sits.suppression(start.combatant(name), group))
@@ -79,8 +80,8 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
         if f.levels <= 0 or f.status != "ready":
             continue
         result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
-        state = state.with_combatant(_after_check(t, f, result, dice))
-    return dataclasses.replace(state, order=t.order(state))
+        state = put(state, _after_check(t, f, result, dice))
+    return evolve(state, order=t.order(state))
 
 
 def _shot(
@@ -107,11 +108,11 @@ def _levels(
 def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSource) -> Fighter:
     """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative."""
     e = t.entries[f.name]
-    f = dataclasses.replace(f, check=result)
+    f = evolve(f, check=result)
     panic = result == "panic"
     if result == "pass" and f.panicked:
         dice.record(Note(f"{f.name} passes a suppression check: the panic ends", "G15"))
-        f = dataclasses.replace(f, panicked=False)
+        f = evolve(f, panicked=False)
     if result in ("fail", "fumble"):
         if f.flanked_by and f.in_cover:
             dice.record(
@@ -120,7 +121,7 @@ def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSo
             panic = True
         elif f.in_cover:
             dice.record(Note(f"{f.name} is relegated to full cover", "G32"))
-            f = dataclasses.replace(f, stance="full_cover")
+            f = evolve(f, stance="full_cover")
         elif (
             tactics.stance_after_failed_check(False, 0 < f.cover_m <= e.combatant.stats.MA)
             == "panic"
@@ -132,17 +133,17 @@ def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSo
     if result == "fumble":
         new, lost = tactics.initiative_after_fumble(f.initiative, f.levels)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G10"))
-        f = dataclasses.replace(f, initiative=new, lost_action=lost, reroll=lost)
+        f = evolve(f, initiative=new, lost_action=lost, reroll=lost)
     if panic and not f.panicked:
         dice.record(StateChange(f.name, "stance", f.stance, "panic", "G15"))
-        f = dataclasses.replace(f, panicked=True)
+        f = evolve(f, panicked=True)
     if result == "panic":
         s, w = e.combatant.stats, e.combatant.weapon
         mods = tactics.initiative_modifiers(pistol=w is not None and w.kind == "pistol")
         ref = s.REF + stat_penalty(s.REF, f.marks)
         new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
-        f = dataclasses.replace(f, initiative=new)
+        f = evolve(f, initiative=new)
     return f
 
 
@@ -155,13 +156,90 @@ def take_fire(
     hits = fire.hits_room(f, hits)
     if hits <= 0:
         return state
-    group = fire_at(t, state, name)
-    shooter, _, metres = group[0]
+    shooter, _, metres = fire_at(t, state, name)[0]
+    core = evolve(f, **_NOT_HIT)
+    args: _HitsArgs = (t, core, shooter, metres, hits, exposed)
+    key = ("take fire", t.token, *args[1:])
+    run = partial(_hits_taken, *args)
+    hurt = dice.derive("hits taken", run, key, exact=partial(_hits_table, args, key), keep=True)
+    kept = {k: getattr(f, k) for k in _NOT_HIT}
+    kept["hits_taken"] += hits
+    return put(state, evolve(hurt, **kept))
+
+
+#: Fields of the target that neither the wound (:func:`.encounter_fire.combatant_now` reads
+#: the track, luck, status, stance, cover, movement and levels) nor
+#: :func:`.encounter_fire.take_outcome` reads or writes: the wound's sub-rule is keyed without
+#: them (a fighter's initiative or ammunition never splits it) and they are put back after.
+_NOT_HIT: dict[str, Any] = {
+    "mortal_rounds": 0,
+    "dying_rounds": 0,
+    "first_aid": False,
+    "ammo": 0,
+    "spares": 0,
+    "jammed": False,
+    "broken": False,
+    "ready": True,
+    "initiative": 0,
+    "reroll": False,
+    "grappled_by": None,
+    "acted": False,
+    "suppressing": False,
+    "check": "none",
+    "fired_at": 0,
+    "hits_taken": 0,
+    "lost_action": False,
+    "panicked": False,
+    "pending": (),
+}
+
+
+def _hits_taken(
+    t: GraydawnTurns,
+    f: Fighter,
+    shooter: Fighter,
+    metres: float,
+    hits: int,
+    exposed: bool,
+    dice: DiceSource,
+) -> Fighter:
+    """The wound ``hits`` make and what it leaves of ``f``, as one sub-rule: exact dice branch
+    on the combatant's new state, so wounds alike on the track (another limb, the same marks,
+    the same saves) merge before the rest of the turn multiplies them."""
     o = fire.fire_hits_outcome(dice, t.sits, f, shooter, metres, hits, exposed)
     new = fire.take_outcome(f, o, t.house)
-    new = dataclasses.replace(new, hits_taken=f.hits_taken + hits)
     fire.record_status(dice, f, new)
-    return state.with_combatant(new)
+    return new
+
+
+#: What :func:`_hits_taken` reads: the turns, the target (without :data:`_NOT_HIT`), the first
+#: declared shooter, the metres between them, the hits and whether the target is exposed.
+_HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
+
+
+def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
+    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome,
+    each outcome applied by :func:`.encounter_fire.take_outcome` (no path replay, no paths
+    counted against a preview's budget)."""
+    t, f, shooter, metres, hits, exposed = args
+    outcomes = derived_distribution(
+        partial(
+            fire.fire_hits_outcome,
+            sits=t.sits,
+            target=f,
+            shooter=shooter,
+            metres=metres,
+            hits=hits,
+            exposed=exposed,
+        ),
+        ("hits outcome", key),
+    )
+    acc: dict[Fighter, int] = {}
+    for o, w in outcomes.items():
+        new = fire.take_outcome(f, o, t.house)
+        acc[new] = acc.get(new, 0) + w
+    g = math.gcd(outcomes.total, *acc.values())
+    return Weighted({k: w // g for k, w in acc.items()}, outcomes.total // g)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -209,7 +287,7 @@ def panic_turn(
         result = fire.check(dice, sup_sit(t, state, f), 1, 0)
         if result == "pass":
             dice.record(Note(f"{f.name} steadies: the panic ends", "G15"))
-            return state.with_combatant(dataclasses.replace(f, panicked=False)), False
+            return put(state, evolve(f, panicked=False)), False
     ma = t.entries[f.name].combatant.stats.MA
     if f.levels > 0 and not f.in_cover:
         dice.record(Note(f"{f.name} is panicked in the open: hunkers down", "G12/G15"))
@@ -250,10 +328,10 @@ def _move(
         d = board.distance(name, c.name)
         new = 1.0 if c.name == towards else max(1.0, d + away)
         board = board.with_distance(name, c.name, new)
-    new_f = dataclasses.replace(f, stance=stance, cover_m=cover_m, moves=moves)
+    new_f = evolve(f, stance=stance, cover_m=cover_m, moves=moves)
     if new_f.grappled_by is not None and board.distance(name, new_f.grappled_by) > 1:
-        new_f = dataclasses.replace(new_f, grappled_by=None)
-    return dataclasses.replace(state.with_combatant(new_f), board=board)
+        new_f = evolve(new_f, grappled_by=None)
+    return evolve(put(state, new_f), board=board)
 
 
 def end_turn(t: GraydawnTurns, state: FightState, name: str, dice: DiceSource) -> FightState:
@@ -261,8 +339,9 @@ def end_turn(t: GraydawnTurns, state: FightState, name: str, dice: DiceSource) -
     f = state.combatant(name)
     if f.levels:
         dice.record(StateChange(name, "suppression levels", f.levels, 0, "G13"))
-    return state.with_combatant(
-        dataclasses.replace(
+    return put(
+        state,
+        evolve(
             f,
             acted=True,
             levels=0,
@@ -271,5 +350,5 @@ def end_turn(t: GraydawnTurns, state: FightState, name: str, dice: DiceSource) -
             hits_taken=0,
             ambushed=False,
             pending=(),
-        )
+        ),
     )
