@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from firefight.core.house import HouseRules
 from firefight.dice import DiceSource
@@ -111,9 +111,8 @@ class FightState:
 
     def with_combatant(self, new: Any) -> FightState:
         """A copy with one combatant's state replaced (matched by name)."""
-        return dataclasses.replace(
-            self,
-            combatants=tuple(new if c.name == new.name else c for c in self.combatants),
+        return evolve(
+            self, combatants=tuple(new if c.name == new.name else c for c in self.combatants)
         )
 
     def decider(self) -> str:
@@ -129,6 +128,35 @@ class FightState:
     def names(self) -> tuple[str, ...]:
         """The combatants' names, in the scenario's order."""
         return tuple(c.name for c in self.combatants)
+
+
+R = TypeVar("R")
+#: A record type's field names, or None where :func:`evolve` must go through ``__init__``.
+_FIELDS: dict[type, frozenset[str] | None] = {}
+
+
+def evolve(obj: R, **changes: Any) -> R:
+    """``dataclasses.replace`` for frozen states without running ``__init__`` again: exact
+    previews replay a turn once per path and the fast path masks states by the thousand, and
+    replacing a 35-field record through ``__init__`` was most of that time. A kept hash
+    (``_hash``) is dropped with the old values; an unknown field is an error, as there; a record
+    with slots or a ``__post_init__`` is replaced the usual way."""
+    kind = type(obj)
+    if kind not in _FIELDS:
+        plain = hasattr(obj, "__dict__") and not hasattr(kind, "__post_init__")
+        fields = dataclasses.fields(obj)  # type: ignore[arg-type]
+        _FIELDS[kind] = frozenset(f.name for f in fields) if plain else None
+    names = _FIELDS[kind]
+    if names is None:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if not names.issuperset(changes):
+        raise TypeError(f"{kind.__name__} has no field {sorted(set(changes) - names)}")
+    new = object.__new__(kind)
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.update(changes)
+    values.pop("_hash", None)
+    return new
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from firefight.core.transcript import Note
-from firefight.core.turns import Action, FightState, Turns, Unread
+from firefight.core.turns import Action, FightState, Turns, Unread, evolve
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.scenario import Scenario
@@ -261,11 +261,11 @@ class Engine:
                 found = self._initial_fields[i, names] = (get, get(self._first.combatants[i]))
             get, initial = found
             if get(people[i]) != initial:
-                people[i] = _replaced(people[i], dict(zip(names, initial, strict=True)))
+                people[i] = evolve(people[i], **dict(zip(names, initial, strict=True)))
                 changed = True
         if not changed:  # the state itself, its kept hash with it
             return state
-        reset: FightState = _replaced(state, {"combatants": tuple(people)})
+        reset: FightState = evolve(state, combatants=tuple(people))
         return reset
 
     def unmask(
@@ -279,8 +279,8 @@ class Engine:
                 people[i] = state.combatants[i]
             else:
                 own = state.combatants[i]
-                people[i] = _replaced(people[i], {n: getattr(own, n) for n in names})
-        moved: FightState = _replaced(after, {"combatants": tuple(people)})
+                people[i] = evolve(people[i], **{n: getattr(own, n) for n in names})
+        moved: FightState = evolve(after, combatants=tuple(people))
         return moved
 
     def _cached(
@@ -387,18 +387,3 @@ def _one_getter(names: tuple[str, ...]) -> Any:
     """A getter of one field that answers a 1-tuple, as ``attrgetter`` of several does."""
     get = attrgetter(*names)
     return lambda obj: (get(obj),)
-
-
-def _replaced(obj: Any, changes: dict[str, Any]) -> Any:
-    """``dataclasses.replace`` without running ``__init__`` again for a plain frozen record
-    (the fast path masks and unmasks states by the thousand); a cached hash (``_hash``) is
-    dropped with the old values. Records with slots or a ``__post_init__`` are replaced."""
-    kind = type(obj)
-    if not hasattr(obj, "__dict__") or hasattr(kind, "__post_init__"):
-        return dataclasses.replace(obj, **changes)
-    new = object.__new__(kind)
-    values = new.__dict__
-    values.update(obj.__dict__)
-    values.update(changes)
-    values.pop("_hash", None)
-    return new

@@ -141,9 +141,10 @@ def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
     wound never reads (initiative, ammunition, this round's flags) and put back after: the
     same distribution as applying the hits' outcome to the fighter as it stands, by the
     table and path by path."""
+    from firefight.core.turns import evolve
     from firefight.dice import enumerate_outcomes
     from firefight.rulesets.graydawn import encounter_fire as fire
-    from firefight.rulesets.graydawn.encounter_state import Board, Declared, evolve, put
+    from firefight.rulesets.graydawn.encounter_state import Board, Declared, put
     from firefight.rulesets.graydawn.encounter_turn import take_fire
 
     from .helpers import both_routes

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, evolve
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
@@ -43,7 +43,6 @@ from firefight.rulesets.graydawn.encounter_state import (
     Board,
     Declared,
     Fighter,
-    evolve,
     put,
 )
 from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any, cast
 
 from firefight.core.transcript import Check, Note, StateChange
+from firefight.core.turns import evolve
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import suppression_actions as actions
 from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
 from firefight.rulesets.graydawn.damage import mortal_turn
 from firefight.rulesets.graydawn.encounter_setup import Entry
-from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, evolve
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import Combatant, Cover, Location, Stance, Weapon
 from firefight.rulesets.graydawn.situation import (

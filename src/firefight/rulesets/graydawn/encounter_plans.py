@@ -12,7 +12,7 @@ import math
 from typing import TYPE_CHECKING
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import DiceSource
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
@@ -21,7 +21,7 @@ from firefight.rulesets.graydawn.attack import resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
-from firefight.rulesets.graydawn.encounter_state import Fighter, evolve, put
+from firefight.rulesets.graydawn.encounter_state import Fighter, put
 from firefight.rulesets.graydawn.encounter_turn import _hunker, _move, sup_sit, take_fire
 from firefight.rulesets.graydawn.plan import plan_attack
 from firefight.rulesets.graydawn.reload import reload_outcome

@@ -7,9 +7,7 @@ Kept small and hashable so exact kernels cache well and the JSON round trip is e
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from firefight.core.turns import FightState
 from firefight.rulesets.graydawn.models import WoundTrack, wound_state
@@ -145,37 +143,7 @@ class Board:
 
 STATE_TYPES: tuple[type, ...] = (Fighter, Board, Declared)
 
-R = TypeVar("R")
-#: A record type's field names, or None where :func:`evolve` must go through ``__init__``.
-_FIELDS: dict[type, frozenset[str] | None] = {}
-
-
-def evolve(obj: R, **changes: Any) -> R:
-    """``dataclasses.replace`` for the frozen states (Fighter, FightState, Board) without
-    running ``__init__`` again: exact previews replay a turn once per path, and replacing a
-    35-field Fighter through ``__init__`` was most of a replay's time. A cached hash
-    (``_hash``) is dropped with the old values; an unknown field is an error, as there; a
-    record with slots or a ``__post_init__`` is replaced the usual way. (The engine has the
-    same copy for its masks; a ruleset may not import the engine's layer.)"""
-    kind = type(obj)
-    if kind not in _FIELDS:
-        plain = hasattr(obj, "__dict__") and not hasattr(kind, "__post_init__")
-        fields = dataclasses.fields(obj)  # type: ignore[arg-type]
-        _FIELDS[kind] = frozenset(f.name for f in fields) if plain else None
-    names = _FIELDS[kind]
-    if names is None:
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    if not names.issuperset(changes):
-        raise TypeError(f"{kind.__name__} has no field {sorted(set(changes) - names)}")
-    new = object.__new__(kind)
-    values = new.__dict__
-    values.update(obj.__dict__)
-    values.update(changes)
-    values.pop("_hash", None)
-    return new
-
 
 def put(state: FightState, new: Fighter) -> FightState:
-    """``state.with_combatant(new)`` by :func:`evolve`."""
-    people = tuple(new if c.name == new.name else c for c in state.combatants)
-    return evolve(state, combatants=people)
+    """``state.with_combatant(new)``, short for the many steps that write one fighter back."""
+    return state.with_combatant(new)

@@ -13,12 +13,12 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import FightState
+from firefight.core.turns import FightState, evolve
 from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, evolve, put
+from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import CheckResult
