@@ -368,12 +368,12 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
     (hundreds of thousands of objects), which each full collection walks again, a quarter
     of a warfare2d20 duel's time; the chunk's steps leave next to no cycles (a few hundred
     objects in 32,768 duels), collected once it is back on."""
-    paused = gc.isenabled()
+    was_on = gc.isenabled()
     gc.disable()
     try:
         return _run_chunk(sampler, n, rng)
     finally:
-        if paused:
+        if was_on:
             gc.enable()
 
 
