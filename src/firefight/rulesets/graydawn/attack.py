@@ -38,6 +38,7 @@ from firefight.rulesets.graydawn.damage import (
     resolve_blast,
     resolve_saves,
     resolve_wound,
+    saves_key,
     track_increase,
     wound_distribution,
 )
@@ -277,7 +278,7 @@ def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[
     added, spec = _save_spec(sit, sit.target, wound)
     if spec is None:
         return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
-    saves = derived_distribution(lambda d: resolve_saves(d, spec), ("saves", spec))
+    saves = derived_distribution(lambda d: resolve_saves(d, spec), saves_key(spec))
     return added, list(saves.items()), saves.total
 
 

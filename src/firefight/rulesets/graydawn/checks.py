@@ -96,29 +96,36 @@ def roll_over(
         return passed, points
 
     def weighted() -> Weighted[tuple[bool, int]]:
-        """The same steps over the d10x distribution (a re-roll's branch computed once)."""
+        """The same steps over the d10x distribution (a re-roll's branch computed once, and
+        added once, times the weight of every first roll that fails)."""
         dist = exact(expr)
         items = list(dist.items())
+        total = dist.total
+        points = luck.points
+        # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
         parts: dict[tuple[tuple[bool, int], int], int] = {}
-
-        def add(outcome: tuple[bool, int], num: int, den: int) -> None:
-            parts[(outcome, den)] = parts.get((outcome, den), 0) + num
-
-        rerolls = luck.reroll and luck.points >= luck.reroll_cost
+        rerolls = luck.reroll and points >= luck.reroll_cost
         second: dict[tuple[bool, int], int] = {}
         if rerolls:
-            after = luck.points - luck.reroll_cost
+            after = points - luck.reroll_cost
             for v, w in items:
                 outcome = (True, after) if base + v >= target else boosted(base + v, after)
                 second[outcome] = second.get(outcome, 0) + w
+        failed = 0
         for v, w in items:
             if base + v >= target:
-                add((True, luck.points), w, dist.total)
+                key = ((True, points), total)
             elif rerolls:
-                for outcome, w2 in second.items():
-                    add(outcome, w * w2, dist.total * dist.total)
+                if not failed:  # the re-roll's outcomes take their places at the first failure
+                    for outcome in second:
+                        parts.setdefault((outcome, total * total), 0)
+                failed += w
+                continue
             else:
-                add(boosted(base + v, luck.points), w, dist.total)
+                key = (boosted(base + v, points), total)
+            parts[key] = parts.get(key, 0) + w
+        for outcome, w2 in second.items() if failed else ():
+            parts[(outcome, total * total)] += failed * w2
         return combine(parts)
 
     key = ("over", base, target, luck, expr)

@@ -428,7 +428,24 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))
         return Saves(stunned, True, not passed, left)
 
-    return dice.derive("stun and death saves", run, spec, keep=True)
+    return dice.derive("stun and death saves", run, saves_key(spec), keep=True)
+
+
+def saves_key(spec: SaveSpec) -> Hashable:
+    """What :func:`resolve_saves` reads on exact dice: the penalties the marks give (by wound
+    state, G18/G19), not the marks, so the saves of every wound in one state share a table."""
+    h = spec.house
+    rolls_death = spec.needs_death_save and not spec.death_save_fails
+    return (
+        "saves",
+        spec.body,
+        save_penalty(spec.marks_after, h),
+        death_penalty(spec.marks_after, h) if rolls_death else None,
+        spec.needs_death_save,
+        spec.death_save_fails,
+        spec.stun_luck,
+        spec.death_luck,
+    )
 
 
 #: G23: the face of the location table that stands for each extremity when asking about cover.
