@@ -90,11 +90,14 @@ def _hits(dice: DiceSource, sit: AttackSituation, plan: Plan, margin: int) -> in
             return table[face - 1]
 
         n = dice.derive("burst hits", run, ("burst", table), keep=True)
-        dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
+        if not dice.is_exact:  # no note to build on each of exact odds' many replays
+            dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
         return n
     if mode == "full_auto":
         n = min(1 + margin, plan.rounds_at_target)
-        dice.record(Note(f"full auto: 1 + {margin} = {n} hits (of {plan.rounds_at_target})", "G28"))
+        if not dice.is_exact:
+            note = f"full auto: 1 + {margin} = {n} hits (of {plan.rounds_at_target})"
+            dice.record(Note(note, "G28"))
         return n
     return 1
 
@@ -450,7 +453,8 @@ def resolve_outcome(
             target_luck=c.target_luck,
         )
     if c.margin < 0:
-        dice.record(Note("miss", "G04"))
+        if not dice.is_exact:
+            dice.record(Note("miss", "G04"))
         ally = None
         if keep_total and c.attack_total is not None:
             ally = _allies_dodge(dice, sit, c.attack_total)

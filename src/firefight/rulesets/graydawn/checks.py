@@ -7,6 +7,7 @@ kept for the process: ``keep=True``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -47,6 +48,14 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     for (outcome, den), num in parts.items():
         weights[outcome] = weights.get(outcome, 0) + num * (common // den)
     return Weighted(weights, common)
+
+
+@functools.cache
+def _faces(expr: str) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(value, weight) pairs and total of ``expr`` at the default depth, listed once for the
+    process: every check's table walks them (hundreds of tables in a long burst's odds)."""
+    dist = exact(expr)
+    return tuple(dist.items()), dist.total
 
 
 def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
@@ -98,9 +107,7 @@ def roll_over(
     def weighted() -> Weighted[tuple[bool, int]]:
         """The same steps over the d10x distribution (a re-roll's branch computed once, and
         added once, times the weight of every first roll that fails)."""
-        dist = exact(expr)
-        items = list(dist.items())
-        total = dist.total
+        items, total = _faces(expr)
         points = luck.points
         # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
         parts: dict[tuple[tuple[bool, int], int], int] = {}

@@ -254,11 +254,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     # (Dicts keep first-seen order, so the wounds come out in the order a value-by-value
     # expansion would give.)
     gathered: dict[tuple[tuple[int, bool, int] | None, int], int] = {}
-
-    def gather(post_key: tuple[int, bool, int] | None, num: int, den: int) -> None:
-        gathered[(post_key, den)] = gathered.get((post_key, den), 0) + num
-
-    no_graze = ([((False, spec.graze_luck.points), 1)], 1)
+    no_graze = ([((False, spec.graze_luck.points), 1)], total)
     core = _core(spec)
     post = _AFTER.get(core)
     if post is None:
@@ -269,21 +265,23 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     for raw, weight in raws:
         _, penetrating = penetration(raw, spec)
         if penetrating == 0:
-            gather(None, weight, total)
+            key = (None, total)
+            gathered[key] = gathered.get(key, 0) + weight
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
-                graze = _check_weights(
+                branches, g_total = _check_weights(
                     lambda d: _graze_check(d, spec),
                     ("graze", spec.luck_stat + spec.graze_modifier, spec.house.graze_tn),
                     spec.graze_luck,
                 )
-            branches, g_total = graze
+                graze = branches, total * g_total
+            branches, den = graze
         else:
-            branches, g_total = no_graze
+            branches, den = no_graze
         for (grazed, luck_points), g_weight in branches:
-            after = after_btm(penetrating, grazed, spec)
-            gather((after, grazed, luck_points), weight * g_weight, total * g_total)
+            key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
+            gathered[key] = gathered.get(key, 0) + weight * g_weight
     # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
     acc: dict[tuple[Wound, int], int] = {}
     unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
