@@ -47,6 +47,7 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     Combatant,
     Location,
+    RuleKey,
     content_key,
     wound_state,
 )
@@ -353,7 +354,7 @@ def _hit_parts(
                     acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
         return combine(acc)
 
-    return ("hit", content_key(sit), hits, barely, luck), run, weighted
+    return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:

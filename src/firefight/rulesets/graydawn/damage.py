@@ -265,8 +265,8 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     for raw, weight in raws:
         _, penetrating = penetration(raw, spec)
         if penetrating == 0:
-            key = (None, total)
-            gathered[key] = gathered.get(key, 0) + weight
+            unhurt_key: tuple[None, int] = (None, total)
+            gathered[unhurt_key] = gathered.get(unhurt_key, 0) + weight
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
@@ -280,16 +280,18 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         else:
             branches, den = no_graze
         for (grazed, luck_points), g_weight in branches:
-            key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
-            gathered[key] = gathered.get(key, 0) + weight * g_weight
+            post_key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
+            gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
     # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
     acc: dict[tuple[Wound, int], int] = {}
     unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
-    for (post_key, den), num in gathered.items():
-        if post_key is None:
+    for (after_key, den), num in gathered.items():
+        if after_key is None:
             found = unhurt
         else:
-            found = post.get(post_key) or post.setdefault(post_key, _after_graze(core, *post_key))
+            found = post.get(after_key) or post.setdefault(
+                after_key, _after_graze(core, *after_key)
+            )
         for wound, s_weight, s_total in found:
             key = (wound, den * s_total)
             acc[key] = acc.get(key, 0) + num * s_weight
