@@ -343,15 +343,17 @@ def _hit_parts(
         for (location, covered, left), wl in locs.items():
             spec = spec_for(location, covered, left)
             wounds = wound_distribution(spec)
+            den_lw = locs.total * wounds.total
             for wound, ww in wounds.items():
                 found = cache.get(("save", wound))
                 if found is None:
                     found = cache[("save", wound)] = _saves_weights(sit, wound)
                 added, save_items, save_total = found
-                den = locs.total * wounds.total * save_total
+                den = den_lw * save_total
+                weight = wl * ww
                 for sv, ws in save_items:
-                    result = (location, wound, added, sv)
-                    acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
+                    key = ((location, wound, added, sv), den)
+                    acc[key] = acc.get(key, 0) + weight * ws
         return combine(acc)
 
     return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted

@@ -41,12 +41,12 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     """``{(outcome, denominator): numerator}`` -> one Weighted over the least common multiple
     of the denominators (exact integers throughout; mass left out stays out): how the
     vectorised exact routes add up branches whose dice have different totals."""
-    common = 1
-    for _, den in parts:
-        common = math.lcm(common, den)
+    dens = {den for _, den in parts}  # a few distinct ones over many outcomes
+    common = math.lcm(*dens)
+    scale = {den: common // den for den in dens}
     weights: dict[T, int] = {}
     for (outcome, den), num in parts.items():
-        weights[outcome] = weights.get(outcome, 0) + num * (common // den)
+        weights[outcome] = weights.get(outcome, 0) + num * scale[den]
     return Weighted(weights, common)
 
 
