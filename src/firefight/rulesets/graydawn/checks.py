@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
+from firefight.dice.sources import derived_distribution
 
 T = TypeVar("T", bound=Hashable)
 
@@ -76,6 +77,27 @@ def roll_over(
     expr: str = D10X,
 ) -> tuple[bool, int]:
     """base + d10x >= target, with the caller's luck choices. Returns (passed, luck left)."""
+    key, run, weighted = _over(name, base, target, rule, luck, expr)
+    return dice.derive(name, run, key, exact=weighted, keep=True)
+
+
+def over_weights(
+    *, name: str, base: int, target: int, rule: str, luck: LuckUse = NO_LUCK, expr: str = D10X
+) -> Weighted[tuple[bool, int]]:
+    """The exact distribution of :func:`roll_over` with these arguments: the very table its
+    derive keeps (for tables built out of checks, without enumerating a wrapper)."""
+    key, run, weighted = _over(name, base, target, rule, luck, expr)
+    return derived_distribution(run, key, exact=weighted)
+
+
+def _over(
+    name: str, base: int, target: int, rule: str, luck: LuckUse, expr: str
+) -> tuple[
+    Hashable,
+    Callable[[DiceSource], tuple[bool, int]],
+    Callable[[], Weighted[tuple[bool, int]]],
+]:
+    """:func:`roll_over` as a sub-rule: its key, its rolling form and its table."""
 
     def boosted(total: int, points: int) -> tuple[bool, int]:
         """After a failure: the fewest +2s that turn it into a success, if affordable."""
@@ -135,8 +157,7 @@ def roll_over(
             parts[(outcome, total * total)] += failed * w2
         return combine(parts)
 
-    key = ("over", base, target, luck, expr)
-    return dice.derive(name, run, key, exact=weighted, keep=True)
+    return ("over", base, target, luck, expr), run, weighted
 
 
 def roll_under(

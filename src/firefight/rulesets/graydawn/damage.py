@@ -7,14 +7,20 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.sources import derived_distribution
-from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
+from firefight.rulesets.graydawn.checks import (
+    LuckUse,
+    combine,
+    over_weights,
+    roll_over,
+    roll_under,
+)
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
 
@@ -147,29 +153,37 @@ def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: W
     )
 
 
+def _graze_args(spec: WoundSpec) -> dict[str, Any]:
+    """The graze roll's arguments to :func:`.checks.roll_over` (G25)."""
+    return {
+        "name": "graze roll",
+        "base": spec.luck_stat + spec.graze_modifier,
+        "target": spec.house.graze_tn,
+        "rule": "G25",
+        "luck": spec.graze_luck,
+    }
+
+
 def _graze_check(d: DiceSource, spec: WoundSpec) -> tuple[bool, int]:
-    return roll_over(
-        d,
-        name="graze roll",
-        base=spec.luck_stat + spec.graze_modifier,
-        target=spec.house.graze_tn,
-        rule="G25",
-        luck=spec.graze_luck,
-    )
+    return roll_over(d, **_graze_args(spec))
 
 
-def _sever_check(d: DiceSource, spec: WoundSpec, after: int, luck_points: int) -> tuple[bool, int]:
+def _sever_args(spec: WoundSpec, after: int, luck_points: int) -> dict[str, Any]:
+    """The crippling check's arguments to :func:`.checks.roll_over` (G22)."""
     luck = spec.sever_luck
     if luck_points != luck.points:
         luck = replace(luck, points=luck_points)
-    return roll_over(
-        d,
-        name="crippling check (BODY + LUCK)",
-        base=spec.body + spec.luck_stat,
-        target=after,
-        rule="G22",
-        luck=luck,
-    )
+    return {
+        "name": "crippling check (BODY + LUCK)",
+        "base": spec.body + spec.luck_stat,
+        "target": after,
+        "rule": "G22",
+        "luck": luck,
+    }
+
+
+def _sever_check(d: DiceSource, spec: WoundSpec, after: int, luck_points: int) -> tuple[bool, int]:
+    return roll_over(d, **_sever_args(spec, after, luck_points))
 
 
 def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
@@ -270,11 +284,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
-                branches, g_total = _check_weights(
-                    lambda d: _graze_check(d, spec),
-                    ("graze", spec.luck_stat + spec.graze_modifier, spec.house.graze_tn),
-                    spec.graze_luck,
-                )
+                branches, g_total = _check_weights(_graze_args(spec))
                 graze = branches, total * g_total
             branches, den = graze
         else:
@@ -318,23 +328,16 @@ def _after_graze(
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
         return [(wound, 1, 1)]
-    sever, s_total = _check_weights(
-        lambda d: _sever_check(d, spec, after, luck_points),
-        ("sever", spec.body + spec.luck_stat, after, luck_points),
-        spec.sever_luck,
-    )
+    sever, s_total = _check_weights(_sever_args(spec, after, luck_points))
     return [
         (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
         for (passed, left), s_weight in sever
     ]
 
 
-def _check_weights(
-    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable, luck: LuckUse
-) -> tuple[list[tuple[tuple[bool, int], int]], int]:
-    """A check's branches (``key``: the numbers it reads, with the luck it may spend), kept for
-    the process like the check's own derive (:func:`.checks.roll_over`)."""
-    w = derived_distribution(fn, ("check weights", key, luck))
+def _check_weights(check: dict[str, Any]) -> tuple[list[tuple[tuple[bool, int], int]], int]:
+    """A check's branches, from the table its own derive keeps (:func:`.checks.over_weights`)."""
+    w = over_weights(**check)
     return list(w.items()), w.total
 
 
