@@ -11,7 +11,9 @@ import pytest
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.dice.sources import clear_derived, path_by_path
 from firefight.rulesets.graydawn.attack import resolve_outcome
-from firefight.rulesets.graydawn.checks import LuckUse, roll_over
+from firefight.rulesets.graydawn.checks import LuckUse, over_weights, roll_over
+from firefight.rulesets.graydawn.damage import SaveSpec, resolve_saves, saves_key
+from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.odds import attack_distribution
 
 from .helpers import RULESET, SMG_2D6, situation
@@ -289,3 +291,41 @@ def test_a_custom_explosion_depth_is_honoured_path_by_path() -> None:
     assert shallow.truncated_mass > Fraction(1, 10**4)  # 2 re-rolls leave a visible tail
     gap = abs(shallow.probability(lambda o: o.hit) - full.probability(lambda o: o.hit))
     assert 0 < gap <= shallow.truncated_mass
+
+
+@pytest.mark.parametrize(("target", "reroll", "boost"), [(9, False, True), (14, True, True)])
+def test_a_checks_table_for_other_tables_is_its_path_by_path_distribution(
+    target: int, reroll: bool, boost: bool
+) -> None:
+    """over_weights (what the wound tables read) gives roll_over's own outcomes, same odds."""
+    luck = LuckUse("t", 4, reroll=reroll, boost=boost)
+    args = {"name": "crippling check", "base": 9, "target": target, "rule": "G22", "luck": luck}
+    clear_derived()
+    table = over_weights(**args)  # type: ignore[arg-type]
+    with path_by_path():
+        slow = enumerate_outcomes(lambda d: roll_over(d, **args))  # type: ignore[arg-type]
+    clear_derived()
+    assert table.probabilities() == slow.probabilities()
+    assert (False, 4) in table.outcomes() or (False, 2) in table.outcomes()
+
+
+def test_saves_are_keyed_by_the_penalties_so_one_wound_state_shares_a_table() -> None:
+    """Marks 14 and 16 are both mortal 0 (same stun and death penalties): one key, the same
+    path-by-path odds; mortal 1 (marks 17+) reads other penalties and gets another key."""
+    house = GraydawnHouse()
+    luck = LuckUse("t", 0)
+
+    def spec(marks: int) -> SaveSpec:
+        return SaveSpec("t", 6, marks, True, False, luck, luck, house)
+
+    def odds(marks: int) -> dict[object, Fraction]:
+        clear_derived()
+        with path_by_path():
+            found = enumerate_outcomes(lambda d: resolve_saves(d, spec(marks))).probabilities()
+        clear_derived()
+        return found
+
+    assert saves_key(spec(14)) == saves_key(spec(16))
+    assert odds(14) == odds(16)
+    assert saves_key(spec(16)) != saves_key(spec(17))
+    assert odds(16) != odds(17)

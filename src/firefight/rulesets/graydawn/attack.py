@@ -38,6 +38,7 @@ from firefight.rulesets.graydawn.damage import (
     resolve_blast,
     resolve_saves,
     resolve_wound,
+    saves_key,
     track_increase,
     wound_distribution,
 )
@@ -46,6 +47,7 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     Combatant,
     Location,
+    RuleKey,
     content_key,
     wound_state,
 )
@@ -89,11 +91,14 @@ def _hits(dice: DiceSource, sit: AttackSituation, plan: Plan, margin: int) -> in
             return table[face - 1]
 
         n = dice.derive("burst hits", run, ("burst", table), keep=True)
-        dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
+        if not dice.is_exact:  # no note to build on each of exact odds' many replays
+            dice.record(Note(f"burst: {n} of {sit.house.burst_rounds} rounds hit", "G27"))
         return n
     if mode == "full_auto":
         n = min(1 + margin, plan.rounds_at_target)
-        dice.record(Note(f"full auto: 1 + {margin} = {n} hits (of {plan.rounds_at_target})", "G28"))
+        if not dice.is_exact:
+            note = f"full auto: 1 + {margin} = {n} hits (of {plan.rounds_at_target})"
+            dice.record(Note(note, "G28"))
         return n
     return 1
 
@@ -277,7 +282,7 @@ def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[
     added, spec = _save_spec(sit, sit.target, wound)
     if spec is None:
         return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
-    saves = derived_distribution(lambda d: resolve_saves(d, spec), ("saves", spec))
+    saves = derived_distribution(lambda d: resolve_saves(d, spec), saves_key(spec))
     return added, list(saves.items()), saves.total
 
 
@@ -338,18 +343,20 @@ def _hit_parts(
         for (location, covered, left), wl in locs.items():
             spec = spec_for(location, covered, left)
             wounds = wound_distribution(spec)
+            den_lw = locs.total * wounds.total
             for wound, ww in wounds.items():
                 found = cache.get(("save", wound))
                 if found is None:
                     found = cache[("save", wound)] = _saves_weights(sit, wound)
                 added, save_items, save_total = found
-                den = locs.total * wounds.total * save_total
+                den = den_lw * save_total
+                weight = wl * ww
                 for sv, ws in save_items:
-                    result = (location, wound, added, sv)
-                    acc[(result, den)] = acc.get((result, den), 0) + wl * ww * ws
+                    key = ((location, wound, added, sv), den)
+                    acc[key] = acc.get(key, 0) + weight * ws
         return combine(acc)
 
-    return ("hit", content_key(sit), hits, barely, luck), run, weighted
+    return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
@@ -449,7 +456,8 @@ def resolve_outcome(
             target_luck=c.target_luck,
         )
     if c.margin < 0:
-        dice.record(Note("miss", "G04"))
+        if not dice.is_exact:
+            dice.record(Note("miss", "G04"))
         ally = None
         if keep_total and c.attack_total is not None:
             ally = _allies_dodge(dice, sit, c.attack_total)

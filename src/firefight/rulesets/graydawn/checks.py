@@ -7,13 +7,15 @@ kept for the process: ``keep=True``).
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
+from firefight.dice.sources import derived_distribution
 
 T = TypeVar("T", bound=Hashable)
 
@@ -40,13 +42,21 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     """``{(outcome, denominator): numerator}`` -> one Weighted over the least common multiple
     of the denominators (exact integers throughout; mass left out stays out): how the
     vectorised exact routes add up branches whose dice have different totals."""
-    common = 1
-    for _, den in parts:
-        common = math.lcm(common, den)
+    dens = {den for _, den in parts}  # a few distinct ones over many outcomes
+    common = math.lcm(*dens)
+    scale = {den: common // den for den in dens}
     weights: dict[T, int] = {}
     for (outcome, den), num in parts.items():
-        weights[outcome] = weights.get(outcome, 0) + num * (common // den)
+        weights[outcome] = weights.get(outcome, 0) + num * scale[den]
     return Weighted(weights, common)
+
+
+@functools.cache
+def _faces(expr: str) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(value, weight) pairs and total of ``expr`` at the default depth, listed once for the
+    process: every check's table walks them (hundreds of tables in a long burst's odds)."""
+    dist = exact(expr)
+    return tuple(dist.items()), dist.total
 
 
 def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
@@ -67,6 +77,27 @@ def roll_over(
     expr: str = D10X,
 ) -> tuple[bool, int]:
     """base + d10x >= target, with the caller's luck choices. Returns (passed, luck left)."""
+    key, run, weighted = _over(name, base, target, rule, luck, expr)
+    return dice.derive(name, run, key, exact=weighted, keep=True)
+
+
+def over_weights(
+    *, name: str, base: int, target: int, rule: str, luck: LuckUse = NO_LUCK, expr: str = D10X
+) -> Weighted[tuple[bool, int]]:
+    """The exact distribution of :func:`roll_over` with these arguments: the very table its
+    derive keeps (for tables built out of checks, without enumerating a wrapper)."""
+    key, run, weighted = _over(name, base, target, rule, luck, expr)
+    return derived_distribution(run, key, exact=weighted)
+
+
+def _over(
+    name: str, base: int, target: int, rule: str, luck: LuckUse, expr: str
+) -> tuple[
+    Hashable,
+    Callable[[DiceSource], tuple[bool, int]],
+    Callable[[], Weighted[tuple[bool, int]]],
+]:
+    """:func:`roll_over` as a sub-rule: its key, its rolling form and its table."""
 
     def boosted(total: int, points: int) -> tuple[bool, int]:
         """After a failure: the fewest +2s that turn it into a success, if affordable."""
@@ -96,33 +127,37 @@ def roll_over(
         return passed, points
 
     def weighted() -> Weighted[tuple[bool, int]]:
-        """The same steps over the d10x distribution (a re-roll's branch computed once)."""
-        dist = exact(expr)
-        items = list(dist.items())
+        """The same steps over the d10x distribution (a re-roll's branch computed once, and
+        added once, times the weight of every first roll that fails)."""
+        items, total = _faces(expr)
+        points = luck.points
+        # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
         parts: dict[tuple[tuple[bool, int], int], int] = {}
-
-        def add(outcome: tuple[bool, int], num: int, den: int) -> None:
-            parts[(outcome, den)] = parts.get((outcome, den), 0) + num
-
-        rerolls = luck.reroll and luck.points >= luck.reroll_cost
+        rerolls = luck.reroll and points >= luck.reroll_cost
         second: dict[tuple[bool, int], int] = {}
         if rerolls:
-            after = luck.points - luck.reroll_cost
+            after = points - luck.reroll_cost
             for v, w in items:
                 outcome = (True, after) if base + v >= target else boosted(base + v, after)
                 second[outcome] = second.get(outcome, 0) + w
+        failed = 0
         for v, w in items:
             if base + v >= target:
-                add((True, luck.points), w, dist.total)
+                key = ((True, points), total)
             elif rerolls:
-                for outcome, w2 in second.items():
-                    add(outcome, w * w2, dist.total * dist.total)
+                if not failed:  # the re-roll's outcomes take their places at the first failure
+                    for outcome in second:
+                        parts.setdefault((outcome, total * total), 0)
+                failed += w
+                continue
             else:
-                add(boosted(base + v, luck.points), w, dist.total)
+                key = (boosted(base + v, points), total)
+            parts[key] = parts.get(key, 0) + w
+        for outcome, w2 in second.items() if failed else ():
+            parts[(outcome, total * total)] += failed * w2
         return combine(parts)
 
-    key = ("over", base, target, luck, expr)
-    return dice.derive(name, run, key, exact=weighted, keep=True)
+    return ("over", base, target, luck, expr), run, weighted
 
 
 def roll_under(

@@ -7,14 +7,20 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.sources import derived_distribution
-from firefight.rulesets.graydawn.checks import LuckUse, combine, roll_over, roll_under
+from firefight.rulesets.graydawn.checks import (
+    LuckUse,
+    combine,
+    over_weights,
+    roll_over,
+    roll_under,
+)
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
 
@@ -147,29 +153,37 @@ def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: W
     )
 
 
+def _graze_args(spec: WoundSpec) -> dict[str, Any]:
+    """The graze roll's arguments to :func:`.checks.roll_over` (G25)."""
+    return {
+        "name": "graze roll",
+        "base": spec.luck_stat + spec.graze_modifier,
+        "target": spec.house.graze_tn,
+        "rule": "G25",
+        "luck": spec.graze_luck,
+    }
+
+
 def _graze_check(d: DiceSource, spec: WoundSpec) -> tuple[bool, int]:
-    return roll_over(
-        d,
-        name="graze roll",
-        base=spec.luck_stat + spec.graze_modifier,
-        target=spec.house.graze_tn,
-        rule="G25",
-        luck=spec.graze_luck,
-    )
+    return roll_over(d, **_graze_args(spec))
 
 
-def _sever_check(d: DiceSource, spec: WoundSpec, after: int, luck_points: int) -> tuple[bool, int]:
+def _sever_args(spec: WoundSpec, after: int, luck_points: int) -> dict[str, Any]:
+    """The crippling check's arguments to :func:`.checks.roll_over` (G22)."""
     luck = spec.sever_luck
     if luck_points != luck.points:
         luck = replace(luck, points=luck_points)
-    return roll_over(
-        d,
-        name="crippling check (BODY + LUCK)",
-        base=spec.body + spec.luck_stat,
-        target=after,
-        rule="G22",
-        luck=luck,
-    )
+    return {
+        "name": "crippling check (BODY + LUCK)",
+        "base": spec.body + spec.luck_stat,
+        "target": after,
+        "rule": "G22",
+        "luck": luck,
+    }
+
+
+def _sever_check(d: DiceSource, spec: WoundSpec, after: int, luck_points: int) -> tuple[bool, int]:
+    return roll_over(d, **_sever_args(spec, after, luck_points))
 
 
 def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
@@ -254,11 +268,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     # (Dicts keep first-seen order, so the wounds come out in the order a value-by-value
     # expansion would give.)
     gathered: dict[tuple[tuple[int, bool, int] | None, int], int] = {}
-
-    def gather(post_key: tuple[int, bool, int] | None, num: int, den: int) -> None:
-        gathered[(post_key, den)] = gathered.get((post_key, den), 0) + num
-
-    no_graze = ([((False, spec.graze_luck.points), 1)], 1)
+    no_graze = ([((False, spec.graze_luck.points), 1)], total)
     core = _core(spec)
     post = _AFTER.get(core)
     if post is None:
@@ -269,29 +279,29 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     for raw, weight in raws:
         _, penetrating = penetration(raw, spec)
         if penetrating == 0:
-            gather(None, weight, total)
+            unhurt_key: tuple[None, int] = (None, total)
+            gathered[unhurt_key] = gathered.get(unhurt_key, 0) + weight
             continue
         if needs_graze_roll(penetrating, spec):
             if graze is None:
-                graze = _check_weights(
-                    lambda d: _graze_check(d, spec),
-                    ("graze", spec.luck_stat + spec.graze_modifier, spec.house.graze_tn),
-                    spec.graze_luck,
-                )
-            branches, g_total = graze
+                branches, g_total = _check_weights(_graze_args(spec))
+                graze = branches, total * g_total
+            branches, den = graze
         else:
-            branches, g_total = no_graze
+            branches, den = no_graze
         for (grazed, luck_points), g_weight in branches:
-            after = after_btm(penetrating, grazed, spec)
-            gather((after, grazed, luck_points), weight * g_weight, total * g_total)
+            post_key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
+            gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
     # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
     acc: dict[tuple[Wound, int], int] = {}
     unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
-    for (post_key, den), num in gathered.items():
-        if post_key is None:
+    for (after_key, den), num in gathered.items():
+        if after_key is None:
             found = unhurt
         else:
-            found = post.get(post_key) or post.setdefault(post_key, _after_graze(core, *post_key))
+            found = post.get(after_key) or post.setdefault(
+                after_key, _after_graze(core, *after_key)
+            )
         for wound, s_weight, s_total in found:
             key = (wound, den * s_total)
             acc[key] = acc.get(key, 0) + num * s_weight
@@ -318,23 +328,16 @@ def _after_graze(
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
         return [(wound, 1, 1)]
-    sever, s_total = _check_weights(
-        lambda d: _sever_check(d, spec, after, luck_points),
-        ("sever", spec.body + spec.luck_stat, after, luck_points),
-        spec.sever_luck,
-    )
+    sever, s_total = _check_weights(_sever_args(spec, after, luck_points))
     return [
         (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
         for (passed, left), s_weight in sever
     ]
 
 
-def _check_weights(
-    fn: Callable[[DiceSource], tuple[bool, int]], key: Hashable, luck: LuckUse
-) -> tuple[list[tuple[tuple[bool, int], int]], int]:
-    """A check's branches (``key``: the numbers it reads, with the luck it may spend), kept for
-    the process like the check's own derive (:func:`.checks.roll_over`)."""
-    w = derived_distribution(fn, ("check weights", key, luck))
+def _check_weights(check: dict[str, Any]) -> tuple[list[tuple[tuple[bool, int], int]], int]:
+    """A check's branches, from the table its own derive keeps (:func:`.checks.over_weights`)."""
+    w = over_weights(**check)
     return list(w.items()), w.total
 
 
@@ -428,7 +431,24 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))
         return Saves(stunned, True, not passed, left)
 
-    return dice.derive("stun and death saves", run, spec, keep=True)
+    return dice.derive("stun and death saves", run, saves_key(spec), keep=True)
+
+
+def saves_key(spec: SaveSpec) -> Hashable:
+    """What :func:`resolve_saves` reads on exact dice: the penalties the marks give (by wound
+    state, G18/G19), not the marks, so the saves of every wound in one state share a table."""
+    h = spec.house
+    rolls_death = spec.needs_death_save and not spec.death_save_fails
+    return (
+        "saves",
+        spec.body,
+        save_penalty(spec.marks_after, h),
+        death_penalty(spec.marks_after, h) if rolls_death else None,
+        spec.needs_death_save,
+        spec.death_save_fails,
+        spec.stun_luck,
+        spec.death_luck,
+    )
 
 
 #: G23: the face of the location table that stands for each extremity when asking about cover.

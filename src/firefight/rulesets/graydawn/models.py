@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -357,3 +357,17 @@ def content_key(model: BaseModel) -> str:
     the keys of sub-rules kept across enumerations (``dice.derive(..., keep=True)``): equal
     models share results, a changed number never does. Computed once per object."""
     return f"{type(model).__name__}:{model.model_dump_json()}"
+
+
+class RuleKey(tuple[Any, ...]):
+    """A sub-rule's key, equal to the plain tuple, that hashes once: exact odds look the same
+    key up on every replay, and a plain tuple re-hashes the models inside it each time."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash

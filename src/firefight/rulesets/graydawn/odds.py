@@ -11,6 +11,7 @@ from typing import Any
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.dice import Dist
 from firefight.rulesets.graydawn.attack import resolve_outcome
+from firefight.rulesets.graydawn.damage import Saves, Wound
 from firefight.rulesets.graydawn.models import LOCATIONS, wound_state
 from firefight.rulesets.graydawn.plan import plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation
@@ -42,6 +43,11 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
     kinds: dict[str, int] = {}
     hits: dict[int, int] = {}
     damage: dict[int, int] = {}
+    # A long burst has ~13,000 outcomes but far fewer distinct wounds, saves and attack
+    # results: their weights are summed first (in first-seen order), then counted once each.
+    wounds: dict[Wound, int] = {}
+    saves: dict[Saves, int] = {}
+    attacks: dict[tuple[bool, bool, bool, bool, bool, str | None], int] = {}
 
     def bump(name: str, weight: int, flag: bool = True) -> None:
         if flag:
@@ -50,25 +56,38 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
     for o, weight in dist.items():
         hits[o.hits] = hits.get(o.hits, 0) + weight
         damage[o.damage] = damage.get(o.damage, 0) + weight
-        wound, saves = o.wound, o.saves
-        bump("hit", weight, o.hit)
-        bump("miss", weight, not o.hit and o.critical is None)
-        bump("critical failure", weight, o.critical is not None)
-        bump("stopped", weight, o.hit and not wound.penetrated)
+        wounds[o.wound] = wounds.get(o.wound, 0) + weight
+        saves[o.saves] = saves.get(o.saves, 0) + weight
+        what = (
+            o.hit,
+            o.critical is not None,
+            o.wound.penetrated,
+            o.jammed,
+            o.ally_hit is not None,
+            o.location,
+        )
+        attacks[what] = attacks.get(what, 0) + weight
+    for (hit, critical, penetrated, jammed, ally, location), weight in attacks.items():
+        bump("hit", weight, hit)
+        bump("miss", weight, not hit and not critical)
+        bump("critical failure", weight, critical)
+        bump("stopped", weight, hit and not penetrated)
+        bump("jammed", weight, jammed)
+        bump("ally", weight, ally)
+        if location is not None:
+            locations[location] += weight
+    for wound, weight in wounds.items():
         bump("grazed", weight, wound.grazed)
         bump("wound", weight, wound.penetrated and not wound.grazed)
         bump("crippled", weight, wound.crippled)
         bump("severed", weight, wound.severed)
         bump("killed", weight, wound.killed_outright)
-        bump("stunned", weight, saves.stunned)
-        bump("death needed", weight, saves.death_save_needed)
-        bump("death failed", weight, saves.death_save_failed)
-        bump("jammed", weight, o.jammed)
-        bump("ally", weight, o.ally_hit is not None)
-        if o.location is not None:
-            locations[o.location] += weight
         if wound.penetrated:
             kinds[wound.kind] = kinds.get(wound.kind, 0) + weight
+    for save, weight in saves.items():
+        bump("stunned", weight, save.stunned)
+        bump("death needed", weight, save.death_save_needed)
+        bump("death failed", weight, save.death_save_failed)
 
     def p(name: str) -> Fraction:
         return Fraction(counts.get(name, 0), dist.total)
