@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Modifier, Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
+from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, evolve
 from firefight.dice import DiceSource
 from firefight.errors import present
 from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest, run_contest
@@ -409,19 +409,8 @@ class DW2Turns(Turns):
         c = state.combatant(me)
         b: Board = state.board
         done = b.done if me in b.done else (*b.done, me)
-        c = Warrior(
-            c.name,
-            c.side,
-            c.wounds,
-            c.stunned_until,
-            c.knocked_out,
-            c.dead,
-            stance,
-            c.choices_used,
-            c.ammunition,
-        )
-        board = Board(b.distances, done, b.delayed, b.actions, b.exchange)
-        return moved(state, state.acting, state.phase, board, swap(state.combatants, c))
+        people = swap(state.combatants, evolve(c, stance=stance))
+        return moved(state, state.acting, state.phase, evolve(b, done=done), people)
 
     # -- exchanges -----------------------------------------------------------------------------
     def _attack(self, state: FightState, me: str, target: str, dice: DiceSource) -> _Opening:
@@ -430,8 +419,7 @@ class DW2Turns(Turns):
         board: Board = state.board
         if target not in board.done and d.stance == "normal" and not d.stunned:
             ask = Exchange(me, target, "stance")
-            board = Board(board.distances, board.done, board.delayed, board.actions, ask)
-            return moved(state, target, "exchange", board)
+            return moved(state, target, "exchange", evolve(board, exchange=ask))
         return self._open(state, me, target, dice)
 
     def _open(self, state: FightState, att: str, dfn: str, dice: DiceSource) -> _Opening:

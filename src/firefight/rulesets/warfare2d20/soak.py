@@ -90,16 +90,12 @@ def _joint(weights: list[int], soak_w: list[int], exact: bool) -> npt.NDArray[An
 
 def _sums_through(rows: IntArray, soak: IntArray) -> IntArray:
     """Damage through the last layer, every damage tuple (rows) against every soak tuple
-    (columns): :func:`beats` die by die, added column by column (no 3-d temporaries, no
-    reduction along a short last axis)."""
-    n = rows.shape[1]
+    (columns): :func:`beats` one paired position at a time, added up (no (rows, soak, dice)
+    temporaries, no reduction along a short last axis)."""
     sums = np.zeros((rows.shape[0], soak.shape[0]), dtype=np.int64)
-    for i in range(n):
-        die = rows[:, i, None]
-        if i < soak.shape[1]:
-            sums += np.where(die > soak[None, :, i], die, 0)
-        else:  # no soak die left to face it: it counts in full
-            sums += die
+    for i in range(rows.shape[1]):
+        die = rows[:, None, i : i + 1]
+        sums += np.where(beats(die, soak[None, :, i : i + 1]), die, 0)[..., 0]
     return sums
 
 
