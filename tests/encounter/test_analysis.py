@@ -8,10 +8,11 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from firefight.analysis.exact import solve_exact
+from firefight.analysis.exact import MAX_STATES, solve_exact
 from firefight.analysis.fast import simulate_fast
 from firefight.analysis.reference import simulate_reference
 from firefight.analysis.report import report_json
+from firefight.analysis.simulate import simulate
 from firefight.analysis.stats import wilson
 from firefight.cli.app import app
 from firefight.encounter import Engine, read_scenario
@@ -59,6 +60,17 @@ def test_random_policy_is_a_uniform_mixture(toy_scenario) -> None:  # type: igno
 def test_too_many_states_is_refused(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(InputError, match="more than 3 states"):
         solve_exact(engine(toy_scenario(ann_hp=9, bob_hp=9)), max_states=3)
+
+
+def test_exact_progress_counts_states_toward_the_limit(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    # the bar of `simulate --exact` fills toward MAX_STATES: it is fed the states met, pass by
+    # pass, and they end where solve_exact's own count (seen by on_pass) ends
+    seen: list[tuple[int, int]] = []
+    solve_exact(engine(toy_scenario(ann_hp=3, bob_hp=3)), on_pass=lambda p, s: seen.append((p, s)))
+    fed: list[int] = []
+    simulate(engine(toy_scenario(ann_hp=3, bob_hp=3)), None, None, exact=True, progress=fed.append)
+    assert fed == [s for _, s in seen] and len(fed) > 2
+    assert fed == sorted(fed) and fed[-1] > fed[0] and fed[-1] <= MAX_STATES
 
 
 def test_fast_path_matches_exact_and_reference(toy_scenario) -> None:  # type: ignore[no-untyped-def]

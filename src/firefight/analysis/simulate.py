@@ -64,12 +64,14 @@ def simulate(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Simulation:
-    """A report of ``n`` simulated fights, or the exact one."""
+    """A report of ``n`` simulated fights, or the exact one. ``progress`` sees the fights done,
+    or with ``exact`` the distinct states met so far (refused past ``exact.MAX_STATES``)."""
     if exact:
         if n is not None or reference:
             raise InputError("--exact takes no -n or --reference", tip="drop -n for --exact")
-        passes = (lambda p, s: progress(p)) if progress is not None else None
-        tally, arithmetic = solve_exact(engine, on_pass=passes)
+        # the exact chain's progress is the states met: it is refused past MAX_STATES of them
+        states = (lambda p, s: progress(s)) if progress is not None else None
+        tally, arithmetic = solve_exact(engine, on_pass=states)
         return Simulation(tally, None, None, True, False, f"exact ({arithmetic})")
     if n is None:
         raise InputError("say how many fights", tip="add -n 10000, or --exact")

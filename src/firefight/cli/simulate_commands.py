@@ -65,8 +65,12 @@ def _with_progress(
         transient=True,
         disable=quiet or not console.is_terminal,
     ) as bar:
-        what = "exact chain: passes" if exact else "fights"
-        task = bar.add_task(what, total=None if exact else n)
+        if exact:  # the bar fills toward the state count at which --exact is refused
+            from firefight.analysis.exact import MAX_STATES
+
+            task = bar.add_task(f"exact chain: states (limit {MAX_STATES:,})", total=MAX_STATES)
+        else:
+            task = bar.add_task("fights", total=n)
 
         def advance(done: int) -> None:
             bar.update(task, completed=done)
