@@ -32,7 +32,7 @@ from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.sampling import AliasTable
 from firefight.core.turns import Action, FightState, Unread
-from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import get_policy, mixture
@@ -88,6 +88,9 @@ class _Key:
     action: Action
     unread: Unread | None
     column: int
+    #: ``state`` is the masked state's stand-in (``Turns.stand_in``): outcomes are carried
+    #: back (``Turns.carry``) before the unread fields are given back.
+    stand_in: bool = False
     #: Index of its first outcome in the sampler's flat outcome arrays, once built (-1: not).
     offset: int = -1
     too_big: bool = False
@@ -116,7 +119,7 @@ class KernelSampler:
         self.plan = np.full(1024, -2, dtype=np.int64)
         self.keys: list[_Key] = []
         #: (masked state or state id, action id) -> key.
-        self.key_ids: dict[tuple[Hashable, str], int] = {}
+        self.key_ids: dict[tuple[Hashable, ...], int] = {}
         #: (state id, action id) -> key, for the actions of a policy's mixture.
         self.mixed_keys: dict[tuple[int, str], int] = {}
         #: Per key: its outcomes' offset and count in the flat arrays (-1, 0: not built), and
@@ -216,11 +219,15 @@ class KernelSampler:
         masked = self.engine.masked(state, action)
         # a state keyed by itself is found by its id: hashing a big state again costs
         shared, unread = masked if masked is not None else (state, None)
-        look: tuple[Hashable, str] = (sid, action.id) if masked is None else (shared, action.id)
+        look: tuple[Hashable, ...] = (sid, action.id) if masked is None else (shared, action.id)
+        stand_in = self.engine.turns.stand_in(shared, action)
+        if stand_in is not None:
+            shared, look = stand_in, (stand_in, action.id, "stand-in")
         found = self.key_ids.get(look)
         if found is None:
             found = self.key_ids[look] = len(self.keys)
-            self.keys.append(_Key(shared, action, unread, self.column[action.striker]))
+            column = self.column[action.striker]
+            self.keys.append(_Key(shared, action, unread, column, stand_in=stand_in is not None))
             if found >= len(self.offsets):
                 self.offsets, self.sizes = _grown(self.offsets, -1), _grown(self.sizes)
                 self.met, self.using = _grown(self.met), _grown(self.using)
@@ -341,7 +348,9 @@ class KernelSampler:
         state = self.states[sid]
         key = self.keys[self.owner[flat]]
         after = self.outcomes[flat]
-        if key.unread is not None:
+        if key.stand_in:
+            after = carried(self.engine, state, key.action, key.state, key.unread, after)
+        elif key.unread is not None:
             after = self.engine.unmask(state, key.state, key.unread, after)
         t = self.transitions[code] = len(self.transitions)
         if t >= len(self.next_id):
@@ -351,6 +360,22 @@ class KernelSampler:
         self.dealt[t] = harm_dealt(self.engine, state, after, key.action.striker)
         self.striker[t] = key.column
         return t
+
+
+def carried(
+    engine: Engine,
+    state: FightState,
+    action: Action,
+    stand_in: FightState,
+    unread: Unread | None,
+    after: FightState,
+) -> FightState:
+    """``after``, an outcome of the step from ``stand_in`` (``Turns.stand_in`` of ``state``
+    masked of ``unread``), as the outcome of the step from ``state``: carried back
+    (``Turns.carry``), settled on dice that roll nothing (a carried step rolls no more), its
+    unread fields given back."""
+    back = engine.settle(engine.turns.carry(state, action, stand_in, after), ScriptedDice(()))
+    return back if unread is None else engine.unmask(state, stand_in, unread, back)
 
 
 def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:

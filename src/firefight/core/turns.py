@@ -320,6 +320,24 @@ class Turns(ABC):
         own. A test holds each answer to the state's own kernel."""
         return None
 
+    def stand_in(self, state: FightState, action: Action) -> FightState | None:
+        """A state whose step, each outcome carried back by :meth:`carry`, is the step from
+        ``state`` (the same distribution), or ``None`` (the default): the fast path keys the
+        kernel by the stand-in, so states that differ where the step reads them only through
+        what it applies (a target's hit points: only the damage taken off them is drawn) share
+        one kernel. ``state`` is already masked (``Engine.masked``). A test holds each answer,
+        carried back, to the state's own kernel."""
+        return None
+
+    def carry(
+        self, state: FightState, action: Action, stand_in: FightState, after: FightState
+    ) -> FightState:
+        """``after``, an outcome of the step from :meth:`stand_in`'s answer, as the outcome of
+        the step from ``state`` (the lane's own, not masked; the unread fields are given back
+        after, by ``Engine.unmask``): settled, or left for the engine to settle without dice
+        (a target that falls ends the fight or the round)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no stand-ins")
+
     def idle(self, state: FightState) -> Unread | None:
         """Fields that nothing reads from ``state`` on: no step, legal action or policy of the
         rest of the fight, nor ``can_fight``, ``is_dead`` or ``harm`` (a W10 result that could
