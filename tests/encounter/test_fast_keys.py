@@ -232,3 +232,32 @@ def test_shared_kernels_agree_with_the_reference_loop(policy: str) -> None:
     for name in ("Rivera", "Insurgent"):
         df, dr = fast.dealt[name] / n_fast, ref.dealt[name] / n_ref
         assert abs(df - dr) < 0.1 * dr + 0.5, (name, df, dr)
+
+
+def test_counters_ride_beside_the_states() -> None:
+    """Under policies blind to hit points, a duel's lanes carry them in arrays
+    (``Turns.counters``): every state met holds them at their initial values, a kill is a
+    transition of its own (the counter brought to 0 or below), and far fewer states are met
+    than fights; under a policy that reads them (aggressive) they stay in the states."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    sampler = KernelSampler(engine)
+    run_chunk(sampler, 4_000, np.random.default_rng(2))
+    assert sampler.counted == ("hit_points",)
+    first = [c.hit_points for c in engine.initial().combatants]
+    assert all([c.hit_points for c in s.combatants] == first for s in sampler.states)
+    assert any(code & 1 for code in sampler.transitions) and len(sampler.states) < 1_000
+    reading = {"marines": "aggressive", "insurgents": "first"}
+    assert KernelSampler(Engine(read_scenario(path, policies=reading))).counted == ()
+
+
+def test_a_step_reading_counters_is_stepped_on_the_lanes_own_state() -> None:
+    """A burst at two targets keeps its hit points (no stand-in, nothing unread): its key is
+    whole, never a kernel, and its lanes step on their own states (the counters put back)."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "fire_team.toml"
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    sampler = KernelSampler(Engine(read_scenario(path, policies=sides)), start_paths=500)
+    run_chunk(sampler, 200, np.random.default_rng(4))
+    bursts = [k for k in sampler.keys if k.action.param("targets")]
+    assert bursts and all(k.whole and k.offset < 0 for k in bursts)
+    assert not any(k.whole for k in sampler.keys if k.stand_in)

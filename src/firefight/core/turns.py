@@ -260,6 +260,13 @@ class Turns(ABC):
 
     #: Frozen dataclass types that may appear inside a state (for the JSON round trip).
     state_types: ClassVar[tuple[type, ...]] = ()
+    #: Integer combatant fields the fast path may carry in arrays beside its states (under
+    #: policies that choose from the legal actions alone), the states holding them at their
+    #: initial values. A ruleset promises that nothing reads them but ``harm`` and the steps
+    #: that leave them unread (:meth:`unread`) or replace them in a stand-in (:meth:`stand_in`),
+    #: and that such a step's outcome depends on them only through whether its loss brings
+    #: one to 0 or below (a kill), the harm it deals not at all.
+    counters: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, spec: ScenarioSpec) -> None:
         self.spec = spec

@@ -56,6 +56,8 @@ from firefight.rulesets.warfare2d20.roster import catalog_for, check_ranges, loa
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "suppressed", "stance", "cover")
+    #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09).
+    counters: ClassVar[tuple[str, ...]] = ("hit_points",)
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
