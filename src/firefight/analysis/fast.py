@@ -7,11 +7,16 @@ hit points of a warfare2d20 duellist who is not being shot at), so one exact tra
 (``Engine.kernel``: the step's every branch, by the rule code) serves every state that agrees on
 the rest. All lanes draw their outcome in one numpy pass over the built kernels' concatenated
 alias tables; (state, outcome) -> next state (the outcome given the lane's unread fields back)
-is worked out once and then looked up. Keys met by few lanes are stepped plainly on seeded
-dice; once a pass steps nearly all its lanes so (a big fight whose every state is new), the
-chunk plays its remaining lanes to their ends as the reference loop does, without interning
-their states, so such a fight costs what the loop does. Cost grows with the distinct states
-and transitions met, not with the fights.
+is worked out once and then looked up. A step whose target's numbers are read only through
+the losses it applies is keyed by a stand-in (``Turns.stand_in``: a target no hit can kill),
+its outcomes carried back (``Turns.carry``); under policies blind to them, lanes carry such
+numbers (``Turns.counters``: hit points) in arrays beside states that hold them at their
+initial values, and a transition (state, outcome, a kill or not) moves them by its change, so
+fights whose hit points spread wide still meet few states. Keys met by few lanes are stepped
+plainly on seeded dice; once a pass steps nearly all its lanes so (a big fight whose every
+state is new), the chunk plays its remaining lanes to their ends as the reference loop does,
+without interning their states, so such a fight costs what the loop does. Cost grows with the
+distinct states and transitions met, not with the fights.
 
 Work is cut into chunks of :data:`CHUNK` fights, chunk ``k`` drawing from a generator seeded by
 ``(seed, k)``, and the chunks' tallies are merged in order: the same seed gives the same report
