@@ -1,6 +1,7 @@
-"""The fast path's shared kernels (``Turns.unread``, ``Engine.masked``): a kernel built for a
-state with the unread fields set aside, each outcome given the fields back, is the state's own
-kernel, exactly; and fights drawn from shared kernels agree with the reference loop.
+"""The fast path's shared kernels (``Turns.unread``, ``Engine.masked``, ``Turns.stand_in``): a
+kernel built for a state with the unread fields set aside (or for its stand-in), each outcome
+given the fields back (or carried back), is the state's own kernel, exactly; and fights drawn
+from shared kernels agree with the reference loop.
 
 Tolerance of the statistical test: win rates within 4 standard errors of each other (a false
 alarm about once in 15,000 seeds); the seeds are fixed, so the test is repeatable.
@@ -15,9 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from firefight.analysis.fast import KernelSampler, run_chunk, simulate_fast
+from firefight.analysis.fast import KernelSampler, carried, run_chunk, simulate_fast
 from firefight.analysis.reference import simulate_reference
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import SeededDice, Weighted
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter import Engine, read_scenario
@@ -78,6 +79,73 @@ def test_unread_fields_leave_the_kernel_as_it_was(ruleset: str, path: Path) -> N
     pairs = _visited(engine, 6, seed=5)
     # every other pair, spread over the fights (early, wounded, late, truncated near the end)
     assert _mismatches(engine, pairs[::2], most=60) == []
+
+
+def _carried_mismatches(
+    engine: Engine, pairs: list[tuple[FightState, Action]], most: int
+) -> tuple[list[Any], int]:
+    """Pairs (at most ``most`` checked) whose stand-in's kernel, carried back, is not their own
+    kernel; and how many of those checked were killing shots (carried by another path)."""
+    wrong: list[Any] = []
+    checked = kills = 0
+    for state, action in pairs:
+        masked = engine.masked(state, action)
+        shared, unread = masked if masked is not None else (state, None)
+        stand_in = engine.turns.stand_in(shared, action)
+        if stand_in is None:
+            continue
+        try:
+            own = _odds(engine.kernel(state, action, max_paths=5_000))
+            lifted = engine.kernel(stand_in, action, max_paths=5_000)
+        except TooManyPaths:
+            continue
+        back: dict[FightState, Fraction] = {}
+        for s, p in _odds(lifted).items():
+            moved = carried(engine, state, action, stand_in, unread, s)
+            back[moved] = back.get(moved, Fraction(0)) + p
+        if back != own:
+            wrong.append((state, action.id))
+        kills += any(engine.turns.is_dead(s.combatant(str(action.target))) for s in own)
+        checked += 1
+        if checked >= most:
+            break
+    return wrong, kills
+
+
+@pytest.mark.parametrize(("ruleset", "path"), CASES, ids=[p.stem for _, p in CASES])
+def test_stand_ins_carry_back_to_the_kernel_as_it_was(ruleset: str, path: Path) -> None:
+    """A shot's kernel keyed by its stand-in (the target's hit points out of reach, stamina
+    cut to his pain threshold), each outcome carried back, is the shot's own kernel: the
+    losses on his own hit points and stamina, and where they kill him, the fight or the round
+    ended as the step ends them."""
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    pairs = [(s, a) for s, a in _visited(engine, 6, seed=5) if a.kind == "attack"]
+    wrong, kills = _carried_mismatches(engine, pairs[::2], most=40)
+    assert wrong == []
+    assert kills  # shots that can kill were among those checked
+
+
+def test_a_wrong_carry_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Carrying a killing shot back as a mere loss (no death) changes kernels: caught."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    turns = engine.turns
+    honest = turns.carry
+
+    def careless(state: FightState, action: Action, stand_in: FightState, after: Any) -> Any:
+        i = next(k for k, c in enumerate(state.combatants) if c.name == action.target)
+        lost = stand_in.combatants[i].hit_points - after.combatants[i].hit_points
+        if state.combatants[i].hit_points - lost > 0:
+            return honest(state, action, stand_in, after)
+        people = list(after.combatants)
+        people[i] = state.combatants[i]
+        return evolve(after, combatants=tuple(people))
+
+    monkeypatch.setattr(turns, "carry", careless)
+    pairs = [(s, a) for s, a in _visited(engine, 6, seed=3) if a.kind == "attack"]
+    wrong, kills = _carried_mismatches(engine, pairs, most=60)
+    assert kills and wrong
 
 
 @pytest.mark.parametrize(("ruleset", "path"), CASES, ids=[p.stem for _, p in CASES])
@@ -164,3 +232,32 @@ def test_shared_kernels_agree_with_the_reference_loop(policy: str) -> None:
     for name in ("Rivera", "Insurgent"):
         df, dr = fast.dealt[name] / n_fast, ref.dealt[name] / n_ref
         assert abs(df - dr) < 0.1 * dr + 0.5, (name, df, dr)
+
+
+def test_counters_ride_beside_the_states() -> None:
+    """Under policies blind to hit points, a duel's lanes carry them in arrays
+    (``Turns.counters``): every state met holds them at their initial values, a kill is a
+    transition of its own (the counter brought to 0 or below), and far fewer states are met
+    than fights; under a policy that reads them (aggressive) they stay in the states."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    sampler = KernelSampler(engine)
+    run_chunk(sampler, 4_000, np.random.default_rng(2))
+    assert sampler.counted == ("hit_points",)
+    first = [c.hit_points for c in engine.initial().combatants]
+    assert all([c.hit_points for c in s.combatants] == first for s in sampler.states)
+    assert any(code & 1 for code in sampler.transitions) and len(sampler.states) < 1_000
+    reading = {"marines": "aggressive", "insurgents": "first"}
+    assert KernelSampler(Engine(read_scenario(path, policies=reading))).counted == ()
+
+
+def test_a_step_reading_counters_is_stepped_on_the_lanes_own_state() -> None:
+    """A burst at two targets keeps its hit points (no stand-in, nothing unread): its key is
+    whole, never a kernel, and its lanes step on their own states (the counters put back)."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "fire_team.toml"
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    sampler = KernelSampler(Engine(read_scenario(path, policies=sides)), start_paths=500)
+    run_chunk(sampler, 200, np.random.default_rng(4))
+    bursts = [k for k in sampler.keys if k.action.param("targets")]
+    assert bursts and all(k.whole and k.offset < 0 for k in bursts)
+    assert not any(k.whole for k in sampler.keys if k.stand_in)

@@ -7,11 +7,16 @@ hit points of a warfare2d20 duellist who is not being shot at), so one exact tra
 (``Engine.kernel``: the step's every branch, by the rule code) serves every state that agrees on
 the rest. All lanes draw their outcome in one numpy pass over the built kernels' concatenated
 alias tables; (state, outcome) -> next state (the outcome given the lane's unread fields back)
-is worked out once and then looked up. Keys met by few lanes are stepped plainly on seeded
-dice; once a pass steps nearly all its lanes so (a big fight whose every state is new), the
-chunk plays its remaining lanes to their ends as the reference loop does, without interning
-their states, so such a fight costs what the loop does. Cost grows with the distinct states
-and transitions met, not with the fights.
+is worked out once and then looked up. A step whose target's numbers are read only through
+the losses it applies is keyed by a stand-in (``Turns.stand_in``: a target no hit can kill),
+its outcomes carried back (``Turns.carry``); under policies blind to them, lanes carry such
+numbers (``Turns.counters``: hit points) in arrays beside states that hold them at their
+initial values, and a transition (state, outcome, a kill or not) moves them by its change, so
+fights whose hit points spread wide still meet few states. Keys met by few lanes are stepped
+plainly on seeded dice; once a pass steps nearly all its lanes so (a big fight whose every
+state is new), the chunk plays its remaining lanes to their ends as the reference loop does,
+without interning their states, so such a fight costs what the loop does. Cost grows with the
+distinct states and transitions met, not with the fights.
 
 Work is cut into chunks of :data:`CHUNK` fights, chunk ``k`` drawing from a generator seeded by
 ``(seed, k)``, and the chunks' tallies are merged in order: the same seed gives the same report
@@ -31,8 +36,8 @@ import numpy.typing as npt
 from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
 from firefight.core.sampling import AliasTable
-from firefight.core.turns import Action, FightState, Unread
-from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.core.turns import Action, FightState, Unread, evolve
+from firefight.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import Engine
 from firefight.encounter.policies import get_policy, mixture
@@ -56,16 +61,21 @@ FRESH = 2
 SOLO_FROM = 0.9
 
 
+#: Policies that choose from the legal actions alone (never from hit points or odds): the only
+#: ones under which lanes may carry ``Turns.counters`` beside their states.
+BLIND = frozenset({"first", "random"})
 #: A combatant's round of falling out of the fight, while it has not.
 _NEVER = np.iinfo(np.int64).max
 
 
 @dataclass
 class _Lanes:
-    """A chunk's fights: each lane's state id, harm dealt by each combatant (column), and the
-    round each combatant first fell out of the fight (:data:`_NEVER`: not yet)."""
+    """A chunk's fights: each lane's state id, its counters (``KernelSampler.counted``), harm
+    dealt by each combatant (column), and the round each combatant first fell out of the fight
+    (:data:`_NEVER`: not yet)."""
 
     state_of: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
     dealt: npt.NDArray[np.float64]
     fell: npt.NDArray[np.int64]
 
@@ -88,9 +98,15 @@ class _Key:
     action: Action
     unread: Unread | None
     column: int
+    #: ``state`` is the masked state's stand-in (``Turns.stand_in``): outcomes are carried
+    #: back (``Turns.carry``) before the unread fields are given back.
+    stand_in: bool = False
     #: Index of its first outcome in the sampler's flat outcome arrays, once built (-1: not).
     offset: int = -1
     too_big: bool = False
+    #: The step reads counters the key does not set aside (lanes carry them beside their
+    #: states, ``KernelSampler.counted``): its lanes are stepped plainly, on their own states.
+    whole: bool = False
 
 
 class KernelSampler:
@@ -116,7 +132,7 @@ class KernelSampler:
         self.plan = np.full(1024, -2, dtype=np.int64)
         self.keys: list[_Key] = []
         #: (masked state or state id, action id) -> key.
-        self.key_ids: dict[tuple[Hashable, str], int] = {}
+        self.key_ids: dict[tuple[Hashable, ...], int] = {}
         #: (state id, action id) -> key, for the actions of a policy's mixture.
         self.mixed_keys: dict[tuple[int, str], int] = {}
         #: Per key: its outcomes' offset and count in the flat arrays (-1, 0: not built), and
@@ -146,21 +162,72 @@ class KernelSampler:
         #: stepped plainly until worth a kernel.
         self.visits: dict[tuple[FightState, str], int] = {}
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
-        self.summaries: dict[int, Hashable] = {}
         #: Lanes of the last chunk played to their ends plainly (:func:`_play_out`).
         self.played_out = 0
         names = [c.name for c in engine.scenario.spec.combatants]
         self.column = {n: i for i, n in enumerate(names)}
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
+        #: Combatant fields (``Turns.counters``) the lanes carry in arrays beside their states,
+        #: which then hold them at their initial values: hit points spread wide made every
+        #: fight's states (and its transitions) its own. Only under policies blind to them.
+        blind = all(p in BLIND for p in self.policy_names.values())
+        self.counted: tuple[str, ...] = engine.turns.counters if blind else ()
+        first = engine.initial().combatants
+        self.first_list = [getattr(c, f) for c in first for f in self.counted]
+        self.first_counts = np.array(self.first_list, dtype=np.int64)
+        #: Per flat outcome of a built kernel: its counters' change from the key's state.
+        self.flat_delta = np.zeros((0, len(self.first_counts)), dtype=np.int64)
+        #: Per transition: the counters' change.
+        self.step_delta = np.zeros((1024, len(self.first_counts)), dtype=np.int64)
+        #: (state id, counters) of an ending lane -> its summary and the state itself.
+        self.finals: dict[tuple[int, tuple[int, ...]], tuple[Hashable, FightState]] = {}
         #: The settled start's distribution (round 1's initiative), when small enough to list.
         self.start: _Kernel | None = None
         try:
             start = enumerate_outcomes(engine.start, max_paths=start_paths)
             table: AliasTable[FightState] = AliasTable.build(start)
-            ids = np.array([self.intern(s) for s in table.outcomes], dtype=np.int64)
+            entered = [self.enter(s) for s in table.outcomes]
+            ids = np.array([sid for sid, _ in entered], dtype=np.int64)
             self.start = _Kernel(table, ids)
+            self.start_counts = self._rows([row for _, row in entered])
         except TooManyPaths:
             pass  # many combatants' initiative: each lane rolls its own start
+
+    def _rows(self, rows: list[list[int]]) -> npt.NDArray[np.int64]:
+        return np.array(rows, dtype=np.int64).reshape(len(rows), len(self.first_counts))
+
+    def counts_of(self, state: FightState) -> list[int]:
+        """The state's counters, in the lanes' column order."""
+        names = self.counted
+        return [getattr(c, f) for c in state.combatants for f in names]
+
+    def enter(self, state: FightState) -> tuple[int, list[int]]:
+        """The id of the state with its counters at their initial values, and the counters."""
+        if not self.counted:
+            return self.intern(state), self.first_list
+        counts = self.counts_of(state)
+        if counts != self.first_list:
+            state = self._with_counts(state, self.first_list, counts)
+        return self.intern(state), counts
+
+    def whole(self, sid: int, counts: npt.NDArray[np.int64]) -> FightState:
+        """State ``sid`` with the lane's own counters."""
+        if not self.counted:
+            return self.states[sid]
+        own = counts.tolist()
+        state = self.states[sid]
+        return state if own == self.first_list else self._with_counts(state, own, self.first_list)
+
+    def _with_counts(self, state: FightState, counts: list[int], now: list[int]) -> FightState:
+        """``state`` (whose counters are ``now``) with ``counts`` instead."""
+        names, k = self.counted, len(self.counted)
+        people = list(state.combatants)
+        for i, c in enumerate(people):
+            mine = counts[i * k : (i + 1) * k]
+            if mine != now[i * k : (i + 1) * k]:
+                people[i] = evolve(c, **dict(zip(names, mine, strict=True)))
+        changed: FightState = evolve(state, combatants=tuple(people))
+        return changed
 
     def intern(self, state: FightState) -> int:
         state = self.engine.lumped(state)
@@ -188,19 +255,20 @@ class KernelSampler:
             self.choices[sid] = None if mixed is None else [(a, float(p)) for a, p in mixed]
         return self.choices[sid]
 
-    def summary(self, sid: int) -> Hashable:
-        """What :meth:`Tally.add` reads of an ending state: its ending, winner and round, and
-        each combatant's being out, dead and harm taken."""
-        found = self.summaries.get(sid)
+    def final(self, sid: int, counts: tuple[int, ...]) -> tuple[Hashable, FightState]:
+        """An ending lane's state and what :meth:`Tally.add` reads of it: its ending, winner
+        and round, and each combatant's being out, dead and harm taken."""
+        found = self.finals.get((sid, counts))
         if found is None:
-            state = self.states[sid]
+            state = self.whole(sid, np.array(counts, dtype=np.int64))
             turns = self.engine.turns
-            found = self.summaries[sid] = (
+            mark = (
                 state.ending,
                 state.winner,
                 state.round,
                 *((turns.can_fight(c), turns.is_dead(c), turns.harm(c)) for c in state.combatants),
             )
+            found = self.finals[sid, counts] = (mark, state)
         return found
 
     def plan_of(self, sid: int) -> int:
@@ -216,15 +284,35 @@ class KernelSampler:
         masked = self.engine.masked(state, action)
         # a state keyed by itself is found by its id: hashing a big state again costs
         shared, unread = masked if masked is not None else (state, None)
-        look: tuple[Hashable, str] = (sid, action.id) if masked is None else (shared, action.id)
+        look: tuple[Hashable, ...] = (sid, action.id) if masked is None else (shared, action.id)
+        stand_in = self.engine.turns.stand_in(shared, action)
+        if stand_in is not None:
+            shared, look = stand_in, (stand_in, action.id, "stand-in")
         found = self.key_ids.get(look)
         if found is None:
             found = self.key_ids[look] = len(self.keys)
-            self.keys.append(_Key(shared, action, unread, self.column[action.striker]))
+            column = self.column[action.striker]
+            key = _Key(shared, action, unread, column, stand_in=stand_in is not None)
+            key.whole = not self._sets_counters_aside(state, shared, unread)
+            self.keys.append(key)
             if found >= len(self.offsets):
                 self.offsets, self.sizes = _grown(self.offsets, -1), _grown(self.sizes)
                 self.met, self.using = _grown(self.met), _grown(self.using)
         return found
+
+    def _sets_counters_aside(
+        self, state: FightState, shared: FightState, unread: Unread | None
+    ) -> bool:
+        """Whether the key's state (``shared``) leaves out every counter of the lanes' states:
+        each unread, or replaced by the stand-in."""
+        if not self.counted:
+            return True
+        free = dict(unread or ())
+        for i, (mine, theirs) in enumerate(zip(state.combatants, shared.combatants, strict=True)):
+            for f in self.counted:
+                if f not in free.get(i, ()) and getattr(mine, f) == getattr(theirs, f):
+                    return False
+        return True
 
     def begin_chunk(self) -> None:
         """Forget which keys earned a kernel: a chunk decides from its own lanes alone.
@@ -252,7 +340,7 @@ class KernelSampler:
         key = self.keys[kid]
         if self.using[kid]:
             return True
-        if key.too_big:
+        if key.too_big or key.whole:
             return False
         met = self.met[kid]
         self.met[kid] += lanes
@@ -282,6 +370,10 @@ class KernelSampler:
         self.alias = np.concatenate([self.alias, offset + table.alias.astype(np.int64)])
         self.keys[kid].offset = self.offsets[kid] = offset
         self.sizes[kid] = len(table.outcomes)
+        if self.counted:
+            base = np.array(self.counts_of(self.keys[kid].state), dtype=np.int64)
+            moved = self._rows([self.counts_of(o) for o in table.outcomes]) - base
+            self.flat_delta = np.concatenate([self.flat_delta, moved])
 
     def draw(self, kids: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
         """One outcome (a flat index) of each key's kernel: Walker's alias method, every kernel
@@ -295,13 +387,19 @@ class KernelSampler:
         flat = self.offsets[kids] + column
         return np.where(u < self.prob[flat], flat, self.alias[flat])
 
-    def follow(self, sids: npt.NDArray[np.int64], flat: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """The transitions of (state, drawn outcome): looked up, or made where new.
+    def follow(
+        self, sids: npt.NDArray[np.int64], flat: npt.NDArray[Any], counts: npt.NDArray[np.int64]
+    ) -> npt.NDArray[Any]:
+        """The transitions of (state, drawn outcome, whether it brings a counter of the lane's
+        to 0 or below): looked up, or made where new.
 
         Most lanes are found in one ``searchsorted`` over a sorted copy of the transitions met
         so far; only lanes meeting a transition newer than that copy go through the dict (and
         the copy is made again once a quarter of the transitions are newer than it)."""
-        codes = (sids << 32) | flat
+        codes = ((sids << 32) | flat) << 1
+        if self.counted:
+            delta = self.flat_delta[flat]
+            codes |= ((delta != 0) & (counts + delta <= 0)).any(axis=1)
         snap = self.snap_codes
         if len(snap):
             pos = np.searchsorted(snap, codes)
@@ -312,15 +410,11 @@ class KernelSampler:
         miss = np.flatnonzero(found < 0)
         if miss.size:
             known = self.transitions
-            for i, code, sid, f in zip(
-                miss.tolist(),
-                codes[miss].tolist(),
-                sids[miss].tolist(),
-                flat[miss].tolist(),
-                strict=True,
-            ):
+            for i, code in zip(miss.tolist(), codes[miss].tolist(), strict=True):
                 t = known.get(code)
-                found[i] = t if t is not None else self._transition(sid, f)
+                if t is None:
+                    t = self._transition(code, int(sids[i]), int(flat[i]), counts[i])
+                found[i] = t
             if len(known) - len(snap) > max(1024, len(snap) // 4):
                 self._snapshot()
         return found
@@ -333,24 +427,41 @@ class KernelSampler:
         order = np.argsort(codes)
         self.snap_codes, self.snap_ids = codes[order], ids[order]
 
-    def _transition(self, sid: int, flat: int) -> int:
-        code = (sid << 32) | flat
-        found = self.transitions.get(code)
-        if found is not None:  # met earlier in the same pass
-            return found
-        state = self.states[sid]
+    def _transition(self, code: int, sid: int, flat: int, counts: npt.NDArray[np.int64]) -> int:
+        """A new transition, worked out on one lane's own state: every lane meeting it (the
+        same state and outcome, a counter brought to 0 or below alike) moves the same way."""
+        state = self.whole(sid, counts)
         key = self.keys[self.owner[flat]]
         after = self.outcomes[flat]
-        if key.unread is not None:
+        if key.stand_in:
+            after = carried(self.engine, state, key.action, key.state, key.unread, after)
+        elif key.unread is not None:
             after = self.engine.unmask(state, key.state, key.unread, after)
         t = self.transitions[code] = len(self.transitions)
         if t >= len(self.next_id):
             self.next_id, self.dealt = _grown(self.next_id), _grown(self.dealt)
-            self.striker = _grown(self.striker)
-        self.next_id[t] = self.intern(after)
+            self.striker, self.step_delta = _grown(self.striker), _grown(self.step_delta)
+        self.next_id[t], moved = self.enter(after)
+        self.step_delta[t] = np.array(moved, dtype=np.int64) - counts
         self.dealt[t] = harm_dealt(self.engine, state, after, key.action.striker)
         self.striker[t] = key.column
         return t
+
+
+def carried(
+    engine: Engine,
+    state: FightState,
+    action: Action,
+    stand_in: FightState,
+    unread: Unread | None,
+    after: FightState,
+) -> FightState:
+    """``after``, an outcome of the step from ``stand_in`` (``Turns.stand_in`` of ``state``
+    masked of ``unread``), as the outcome of the step from ``state``: carried back
+    (``Turns.carry``), settled on dice that roll nothing (a carried step rolls no more), its
+    unread fields given back."""
+    back = engine.settle(engine.turns.carry(state, action, stand_in, after), ScriptedDice(()))
+    return back if unread is None else engine.unmask(state, stand_in, unread, back)
 
 
 def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
@@ -381,12 +492,16 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     sampler.begin_chunk()
     engine = sampler.engine
     if sampler.start is not None:
-        state_of = sampler.start.next_ids[sampler.start.table.sample(n, rng)]
+        picks = sampler.start.table.sample(n, rng)
+        state_of, counts = sampler.start.next_ids[picks], sampler.start_counts[picks]
     else:  # initiative of many combatants: roll each lane's start plainly
         dice = SeededDice(rng)
-        state_of = np.array([sampler.intern(engine.start(dice)) for _ in range(n)], dtype=np.int64)
+        entered = [sampler.enter(engine.start(dice)) for _ in range(n)]
+        state_of = np.array([sid for sid, _ in entered], dtype=np.int64)
+        counts = sampler._rows([row for _, row in entered])
     width = len(sampler.column)
-    chunk = _Lanes(state_of, np.zeros((n, width)), np.full((n, width), _NEVER, dtype=np.int64))
+    never = np.full((n, width), _NEVER, dtype=np.int64)
+    chunk = _Lanes(state_of, counts, np.zeros((n, width)), never)
     active = np.arange(n)
     active = active[~sampler.ended[state_of[active]]]
     while active.size:
@@ -399,15 +514,14 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
             break
     tally = new_tally(engine)
     initial = engine.initial()
-    finals, counts = np.unique(state_of, return_counts=True)
     # ending states that a tally cannot tell apart are added once, with their summed count
-    alike: dict[Hashable, tuple[int, int]] = {}
-    for sid, count in zip(finals.tolist(), counts.tolist(), strict=True):
-        mark = sampler.summary(sid)
-        first, before = alike.get(mark, (sid, 0))
+    alike: dict[Hashable, tuple[FightState, int]] = {}
+    for (sid, held), count in _endings(state_of, chunk.counts):
+        mark, state = sampler.final(sid, held)
+        first, before = alike.get(mark, (state, 0))
         alike[mark] = (first, before + count)
-    for sid, count in alike.values():
-        tally.add(engine.turns, sampler.states[sid], count, initial)
+    for state, count in alike.values():
+        tally.add(engine.turns, state, count, initial)
     for name, col in sampler.column.items():
         tally.add_dealt(name, float(chunk.dealt[:, col].sum()))
         fell = chunk.fell[:, col]
@@ -415,6 +529,31 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
         for r, count in zip(rounds.tolist(), counts.tolist(), strict=True):
             tally.add_fell(name, r, count)
     return tally
+
+
+def _endings(
+    state_of: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> list[tuple[tuple[int, tuple[int, ...]], int]]:
+    """The chunk's distinct ending lanes, (state id, counters), and how many end so."""
+    if not counts.shape[1]:
+        sids, many = np.unique(state_of, return_counts=True)
+        return [((sid, ()), n) for sid, n in zip(sids.tolist(), many.tolist(), strict=True)]
+    # one integer per lane (state id, then each counter above its least), where it fits
+    low = counts.min(axis=0)
+    spans = (counts.max(axis=0) - low + 1).tolist()
+    if (int(state_of.max()) + 1) * int(np.prod(spans, dtype=object)) >= 1 << 62:
+        rows, many = np.unique(np.column_stack([state_of, counts]), axis=0, return_counts=True)
+        return [
+            ((r[0], tuple(r[1:])), n) for r, n in zip(rows.tolist(), many.tolist(), strict=True)
+        ]
+    code = state_of.copy()
+    for j, span in enumerate(spans):
+        code = code * span + (counts[:, j] - low[j])
+    _, first, many = np.unique(code, return_index=True, return_counts=True)
+    return [
+        ((int(state_of[i]), tuple(counts[i].tolist())), n)
+        for i, n in zip(first.tolist(), many.tolist(), strict=True)
+    ]
 
 
 def _keys_of(
@@ -464,7 +603,7 @@ def _step(
 ) -> int:
     """One step of every lane: drawn from its key's kernel, or (a key not worth one yet)
     played plainly on seeded dice; returns how many lanes were played plainly."""
-    state_of, dealt = chunk.state_of, chunk.dealt
+    state_of, dealt, held = chunk.state_of, chunk.dealt, chunk.counts
     plain_count = 0
     built = sampler.using[kids]
     if not built.all():
@@ -480,15 +619,17 @@ def _step(
             engine = sampler.engine
             for lane, kid in zip(lanes[plain].tolist(), kids[plain].tolist(), strict=True):
                 key = sampler.keys[kid]
-                before = sampler.states[state_of[lane]]
+                before = sampler.whole(state_of[lane], held[lane])
                 # dice of its own per step: a transcript of every lane's step would only grow
                 after = engine.step(before, key.action, SeededDice(rng))
-                state_of[lane] = sampler.intern(after)
+                state_of[lane], held[lane] = sampler.enter(after)
                 dealt[lane, key.column] += harm_dealt(engine, before, after, key.action.striker)
             lanes, kids = lanes[built], kids[built]
     if lanes.size:
-        t = sampler.follow(state_of[lanes], sampler.draw(kids, rng))
+        t = sampler.follow(state_of[lanes], sampler.draw(kids, rng), held[lanes])
         state_of[lanes] = sampler.next_id[t]
+        if sampler.counted:
+            held[lanes] += sampler.step_delta[t]
         dealt[lanes, sampler.striker[t]] += sampler.dealt[t]
     return plain_count
 
@@ -511,7 +652,7 @@ def _play_out(
     sides = {c.name: c.side for c in engine.scenario.spec.combatants}
     sampler.played_out += len(lanes)
     for lane in lanes.tolist():
-        state = sampler.states[state_of[lane]]
+        state = sampler.whole(state_of[lane], chunk.counts[lane])
         dice = SeededDice(rng)  # one per fight, as the reference loop's
         while state.ending is None:
             actor = state.decider()
@@ -523,7 +664,7 @@ def _play_out(
                 if fell[lane, col] == _NEVER and turns.can_fight(old) and not turns.can_fight(new):
                     fell[lane, col] = after.round
             state = after
-        state_of[lane] = sampler.intern(state)
+        state_of[lane], chunk.counts[lane] = sampler.enter(state)
 
 
 def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any]) -> None:

@@ -260,6 +260,13 @@ class Turns(ABC):
 
     #: Frozen dataclass types that may appear inside a state (for the JSON round trip).
     state_types: ClassVar[tuple[type, ...]] = ()
+    #: Integer combatant fields the fast path may carry in arrays beside its states (under
+    #: policies that choose from the legal actions alone), the states holding them at their
+    #: initial values. A ruleset promises that nothing reads them but ``harm`` and the steps
+    #: that leave them unread (:meth:`unread`) or replace them in a stand-in (:meth:`stand_in`),
+    #: and that such a step's outcome depends on them only through whether its loss brings
+    #: one to 0 or below (a kill), the harm it deals not at all.
+    counters: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, spec: ScenarioSpec) -> None:
         self.spec = spec
@@ -319,6 +326,24 @@ class Turns(ABC):
         hit points spread wide would otherwise give every fight states (and kernels) of its
         own. A test holds each answer to the state's own kernel."""
         return None
+
+    def stand_in(self, state: FightState, action: Action) -> FightState | None:
+        """A state whose step, each outcome carried back by :meth:`carry`, is the step from
+        ``state`` (the same distribution), or ``None`` (the default): the fast path keys the
+        kernel by the stand-in, so states that differ where the step reads them only through
+        what it applies (a target's hit points: only the damage taken off them is drawn) share
+        one kernel. ``state`` is already masked (``Engine.masked``). A test holds each answer,
+        carried back, to the state's own kernel."""
+        return None
+
+    def carry(
+        self, state: FightState, action: Action, stand_in: FightState, after: FightState
+    ) -> FightState:
+        """``after``, an outcome of the step from :meth:`stand_in`'s answer, as the outcome of
+        the step from ``state`` (the lane's own, not masked; the unread fields are given back
+        after, by ``Engine.unmask``): settled, or left for the engine to settle without dice
+        (a target that falls ends the fight or the round)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no stand-ins")
 
     def idle(self, state: FightState) -> Unread | None:
         """Fields that nothing reads from ``state`` on: no step, legal action or policy of the

@@ -31,8 +31,9 @@ from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, Unread
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, ScriptedDice
 from firefight.errors import present
+from firefight.rulesets.warfare2d20.attack import TargetOutcome
 from firefight.rulesets.warfare2d20.encounter_actions import (
     PACES,
     Actions,
@@ -55,6 +56,8 @@ from firefight.rulesets.warfare2d20.roster import catalog_for, check_ranges, loa
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "suppressed", "stance", "cover")
+    #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09).
+    counters: ClassVar[tuple[str, ...]] = ("hit_points",)
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
@@ -189,11 +192,7 @@ class Warfare2d20Turns(Actions, Turns):
         if kind == "wait":
             dice.record(Note(f"{me.name} takes no more actions this round ({me.actions})", "W11"))
             return self._pass_on(put(state, updated(me, done=True)), me.name, dice)
-        used = updated(
-            me,
-            actions=me.actions + 1,
-            stance="none" if me.stance == "taking cover" else me.stance,
-        )
+        used = _spent(me)
         if kind == "attack":
             state = self._fire(state, me, updated(used, aiming=False), action, dice, whole)
         elif kind == "aim":
@@ -262,6 +261,51 @@ class Warfare2d20Turns(Actions, Turns):
                     names += ("status",)
             out.append((i, names))
         return tuple(out)
+
+    def stand_in(self, state: FightState, action: Action) -> FightState | None:
+        """A shot at one target reads the target's hit points and stamina only through the
+        damage it takes off them (W08, W09): the same shot at him with hit points no hit can
+        exhaust and stamina cut to his pain threshold (all a hit absorbs) draws the same
+        stamina and hit points lost, the same endurance check and the same suppression. A
+        target it would kill is put down by :meth:`carry` (the check is then not made; drawn
+        in the stand-in's step, it changes nothing). Not for a burst or mortar round (several
+        targets), nor where initiative is rolled each round (a round begun after a kill)."""
+        if (
+            action.kind != "attack"
+            or action.param("targets")
+            or state.board is not None
+            or self.house.initiative_each_round
+        ):
+            return None
+        t = state.combatant(str(action.target))
+        threshold = self.fighters[t.name].stats.pain_threshold
+        deep = updated(t, hit_points=_DEEP, stamina=min(t.stamina, threshold))
+        return put(state, deep)
+
+    def carry(
+        self, state: FightState, action: Action, stand_in: FightState, after: FightState
+    ) -> FightState:
+        """The stand-in's outcome on the target's own hit points and stamina: the same losses;
+        where they leave him none, the shot killed him (W09), and the turn passes on from
+        there (the engine settles it: the fight or the round may end)."""
+        name = str(action.target)
+        i = next(k for k, c in enumerate(state.combatants) if c.name == name)
+        own, was, hit = state.combatants[i], stand_in.combatants[i], after.combatants[i]
+        hp_lost, stamina_lost = was.hit_points - hit.hit_points, was.stamina - hit.stamina
+        if own.hit_points - hp_lost > 0:
+            if hit is was:  # the shot left him as he was
+                back = own
+            else:
+                back = updated(
+                    hit, hit_points=own.hit_points - hp_lost, stamina=own.stamina - stamina_lost
+                )
+            people = after.combatants
+            return updated(after, combatants=(*people[:i], back, *people[i + 1 :]))
+        me = state.combatant(action.actor)
+        quiet = ScriptedDice(())  # the rest rolls nothing: notes only
+        killed = TargetOutcome(name, "hit", False, False, 0, stamina_lost, hp_lost, "dead")
+        shot = self._apply(put(state, updated(_spent(me), aiming=False)), killed, quiet)
+        return self._pass_on(shot, me.name, quiet)
 
     def idle(self, state: FightState) -> Unread | None:
         """The W10 result of a combatant with no allies in the scenario: only the signal reads
@@ -401,6 +445,17 @@ class Warfare2d20Turns(Actions, Turns):
                 c = updated(c, smoked_until=0)
             people.append(c)
         return updated(state, combatants=tuple(people), acting=None, phase="end of round")
+
+
+#: Hit points of a stand-in target (:meth:`Warfare2d20Turns.stand_in`): more than any hit takes.
+_DEEP = 1 << 30
+
+
+def _spent(me: Soldier) -> Soldier:
+    """An action taken (W11): counted, and cover taken given up (W03)."""
+    return updated(
+        me, actions=me.actions + 1, stance="none" if me.stance == "taking cover" else me.stance
+    )
 
 
 def _moved(c: Soldier, delta: int) -> Soldier:
