@@ -49,6 +49,8 @@ from firefight.rulesets.graydawn.models import (
     Location,
     RuleKey,
     content_key,
+    hash_once,
+    state_without_hash,
     wound_state,
 )
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
@@ -76,6 +78,9 @@ class AttackOutcome:
     #: Luck points left to each side afterwards (G17; an encounter keeps the pool).
     attacker_luck: int | None = None
     target_luck: int | None = None
+
+    __hash__ = hash_once
+    __getstate__ = state_without_hash
 
 
 # ----------------------------------------------------------------------------------------------

@@ -22,7 +22,14 @@ from firefight.rulesets.graydawn.checks import (
     roll_under,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
+from firefight.rulesets.graydawn.models import (
+    DamageType,
+    Location,
+    content_key,
+    hash_once,
+    state_without_hash,
+    wound_state,
+)
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -89,6 +96,9 @@ class Wound:
     severed: bool = False
     killed_outright: bool = False
     luck_left: int = 0
+
+    __hash__ = hash_once
+    __getstate__ = state_without_hash
 
 
 def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, WoundKind, bool]:
@@ -373,6 +383,9 @@ class Saves:
     death_save_needed: bool = False
     death_save_failed: bool = False
     luck_left: int = 0
+
+    __hash__ = hash_once
+    __getstate__ = state_without_hash
 
 
 def save_penalty(marks: int, house: GraydawnHouse) -> int:
