@@ -131,21 +131,44 @@ def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, Wou
     return real, stun, kind, crippled
 
 
-def penetration(raw: int, spec: WoundSpec) -> tuple[int, int]:
+#: A damage value, or an array of them (numpy): the exact table applies the very steps the
+#: rolling form applies to one value to every value of the damage dice at once.
+Damage = Any
+
+
+def _larger(a: Damage, b: Damage) -> Damage:
+    """``max`` of two damage values, elementwise if either is an array."""
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    import numpy as np
+
+    return np.maximum(a, b)
+
+
+def _smaller(a: Damage, b: Damage) -> Damage:
+    """``min`` of two damage values, elementwise if either is an array."""
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
+    import numpy as np
+
+    return np.minimum(a, b)
+
+
+def penetration(raw: Damage, spec: WoundSpec) -> tuple[Damage, Damage]:
     """G07/G24: (damage past the cover, damage past the armour too)."""
-    left = max(0, raw - spec.cover_sp) if spec.covered else raw
-    return left, max(0, left - spec.armour_sp)
+    left = _larger(0, raw - spec.cover_sp) if spec.covered else raw
+    return left, _larger(0, left - spec.armour_sp)
 
 
-def needs_graze_roll(penetrating: int, spec: WoundSpec) -> bool:
+def needs_graze_roll(penetrating: Damage, spec: WoundSpec) -> Damage:
     """G25: a graze roll only for a penetrating hit above graze damage, never for mooks."""
     return spec.can_graze and penetrating > spec.graze_damage
 
 
-def after_btm(penetrating: int, grazed: bool, spec: WoundSpec) -> int:
+def after_btm(penetrating: Damage, grazed: bool, spec: WoundSpec) -> Damage:
     """G25/G24: graze damage if grazed, then BTM (never below the house minimum)."""
     damage = spec.graze_damage if grazed else penetrating
-    return max(min(damage, spec.house.btm_minimum_damage), damage + spec.btm)
+    return _larger(_smaller(damage, spec.house.btm_minimum_damage), damage + spec.btm)
 
 
 def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: WoundSpec) -> Wound:
@@ -268,11 +291,12 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     path replay)."""
     expr = spec.expr
     if spec.maximum:
-        raws: list[tuple[int, int]] = [(spec.dice * spec.die + spec.bonus, 1)]
+        values, weights = [spec.dice * spec.die + spec.bonus], [1]
         total = 1
     else:
         dist = exact(expr)
-        raws, total = list(dist.items()), dist.total
+        pairs = list(dist.items())
+        values, weights, total = [v for v, _ in pairs], [w for _, w in pairs], dist.total
     # Many damage values reach the same post-BTM damage: gather their weights first, by
     # (post-BTM damage, grazed, luck left) and denominator, then expand each into wounds once.
     # (Dicts keep first-seen order, so the wounds come out in the order a value-by-value
@@ -286,13 +310,22 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             _AFTER.clear()
         post = _AFTER[core] = {}
     graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
-    for raw, weight in raws:
-        _, penetrating = penetration(raw, spec)
+    # the steps before the graze roll, on every damage value at once (one array each)
+    import numpy as np
+
+    _, pen_all = penetration(np.array(values, dtype=np.int64), spec)
+    rolls_all = needs_graze_roll(pen_all, spec)
+    rolls = rolls_all.tolist() if isinstance(rolls_all, np.ndarray) else [False] * len(values)
+    plain = after_btm(pen_all, False, spec).tolist()
+    grazed_after = after_btm(pen_all, True, spec)  # graze damage: the same for every value
+    for penetrating, rolled, not_grazed, weight in zip(
+        pen_all.tolist(), rolls, plain, weights, strict=True
+    ):
         if penetrating == 0:
             unhurt_key: tuple[None, int] = (None, total)
             gathered[unhurt_key] = gathered.get(unhurt_key, 0) + weight
             continue
-        if needs_graze_roll(penetrating, spec):
+        if rolled:
             if graze is None:
                 branches, g_total = _check_weights(_graze_args(spec))
                 graze = branches, total * g_total
@@ -300,7 +333,8 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         else:
             branches, den = no_graze
         for (grazed, luck_points), g_weight in branches:
-            post_key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
+            after = grazed_after if grazed else not_grazed
+            post_key = ((after, grazed, luck_points), den)
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
     # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
     acc: dict[tuple[Wound, int], int] = {}
