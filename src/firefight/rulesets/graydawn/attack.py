@@ -26,7 +26,7 @@ from firefight.core.transcript import (
 from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution
 from firefight.errors import InputError
-from firefight.rulesets.graydawn.checks import D10X, combine
+from firefight.rulesets.graydawn.checks import D10X, mix
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
 from firefight.rulesets.graydawn.damage import (
     EXTREMITY_FACES,
@@ -344,7 +344,7 @@ def _hit_parts(
         locs = derived_distribution(
             lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), hits, luck)
         )
-        acc: dict[tuple[HitResult, int], int] = {}
+        groups: list[tuple[list[tuple[HitResult, int]], int, int]] = []
         for (location, covered, left), wl in locs.items():
             spec = spec_for(location, covered, left)
             wounds = wound_distribution(spec)
@@ -354,12 +354,9 @@ def _hit_parts(
                 if found is None:
                     found = cache[("save", wound)] = _saves_weights(sit, wound)
                 added, save_items, save_total = found
-                den = den_lw * save_total
-                weight = wl * ww
-                for sv, ws in save_items:
-                    key = ((location, wound, added, sv), den)
-                    acc[key] = acc.get(key, 0) + weight * ws
-        return combine(acc)
+                results = [((location, wound, added, sv), ws) for sv, ws in save_items]
+                groups.append((results, wl * ww, den_lw * save_total))
+        return mix(groups)
 
     return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted
 

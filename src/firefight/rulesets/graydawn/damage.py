@@ -16,7 +16,7 @@ from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn.checks import (
     LuckUse,
-    combine,
+    mix,
     over_weights,
     roll_over,
     roll_under,
@@ -336,9 +336,9 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             after = grazed_after if grazed else not_grazed
             post_key = ((after, grazed, luck_points), den)
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
-    # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
-    acc: dict[tuple[Wound, int], int] = {}
-    unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
+    # each gathered weight spread over its wounds (the crippling check's branches, if any)
+    groups: list[tuple[list[tuple[Wound, int]], int, int]] = []
+    unhurt = ([(Wound(luck_left=spec.graze_luck.points), 1)], 1)
     for (after_key, den), num in gathered.items():
         if after_key is None:
             found = unhurt
@@ -346,16 +346,15 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             found = post.get(after_key) or post.setdefault(
                 after_key, _after_graze(core, *after_key)
             )
-        for wound, s_weight, s_total in found:
-            key = (wound, den * s_total)
-            acc[key] = acc.get(key, 0) + num * s_weight
-    return combine(acc)
+        wounds, s_total = found
+        groups.append((wounds, num, den * s_total))
+    return mix(groups)
 
 
 #: The wounds :func:`_after_graze` gives, by the spec without its damage dice (the same for
 #: every hit count of a burst or spray at one location): core spec -> (after, grazed, luck) ->
 #: wounds. Kept for the process; at most this many specs before it starts over.
-_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], list[tuple[Wound, int, int]]]] = {}
+_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], tuple[list[tuple[Wound, int]], int]]] = {}
 _AFTER_LIMIT = 10_000
 
 
@@ -367,16 +366,17 @@ def _core(spec: WoundSpec) -> WoundSpec:
 
 def _after_graze(
     spec: WoundSpec, after: int, grazed: bool, luck_points: int
-) -> list[tuple[Wound, int, int]]:
-    """The wound for post-BTM damage ``after``, with the crippling check's branches if any."""
+) -> tuple[list[tuple[Wound, int]], int]:
+    """The wound for post-BTM damage ``after``, with the crippling check's branches if any
+    (weights over the total that comes with them)."""
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
-        return [(wound, 1, 1)]
+        return [(wound, 1)], 1
     sever, s_total = _check_weights(_sever_args(spec, after, luck_points))
     return [
-        (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
+        (final_wound(after, grazed, not passed, left, spec), s_weight)
         for (passed, left), s_weight in sever
-    ]
+    ], s_total
 
 
 def _check_weights(check: dict[str, Any]) -> tuple[list[tuple[tuple[bool, int], int]], int]:
