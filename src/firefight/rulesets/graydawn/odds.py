@@ -78,11 +78,23 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
         if flag:
             counts[name] = counts.get(name, 0) + weight
 
+    # Wounds and saves by object first: the tables hand out the same objects to many outcomes,
+    # and an object's id hashes in C; then by value, in the order the objects came.
+    wound_objects: dict[int, list[Any]] = {}
+    save_objects: dict[int, list[Any]] = {}
     for o, weight in dist.items():
         hits[o.hits] = hits.get(o.hits, 0) + weight
         damage[o.damage] = damage.get(o.damage, 0) + weight
-        wounds[o.wound] = wounds.get(o.wound, 0) + weight
-        saves[o.saves] = saves.get(o.saves, 0) + weight
+        slot = wound_objects.get(id(o.wound))
+        if slot is None:
+            wound_objects[id(o.wound)] = [o.wound, weight]
+        else:
+            slot[1] += weight
+        slot = save_objects.get(id(o.saves))
+        if slot is None:
+            save_objects[id(o.saves)] = [o.saves, weight]
+        else:
+            slot[1] += weight
         what = (
             o.hit,
             o.critical is not None,
@@ -92,6 +104,10 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
             o.location,
         )
         attacks[what] = attacks.get(what, 0) + weight
+    for wound, weight in wound_objects.values():
+        wounds[wound] = wounds.get(wound, 0) + weight
+    for save, weight in save_objects.values():
+        saves[save] = saves.get(save, 0) + weight
     for (hit, critical, penetrated, jammed, ally, location), weight in attacks.items():
         bump("hit", weight, hit)
         bump("miss", weight, not hit and not critical)
