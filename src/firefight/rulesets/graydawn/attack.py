@@ -492,11 +492,13 @@ def resolve_outcome(
         )
     hits = _hits(dice, sit, plan, c.margin)
     ally = None
-    w = sit.attacker.armed()
     if (
         keep_total
         and c.attack_total is not None
-        and (w.kind == "shotgun" or (mode == "burst" and hits < sit.house.burst_rounds))
+        and (
+            sit.attacker.armed().kind == "shotgun"
+            or (mode == "burst" and hits < sit.house.burst_rounds)
+        )
     ):
         ally = _allies_dodge(dice, sit, c.attack_total)
     location, wound, added, saves = _hit_stage(
