@@ -362,8 +362,9 @@ def _hit_parts(
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
+        # the location does not read the hit count: one table for every count of a burst
         locs = derived_distribution(
-            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), hits, luck)
+            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
         )
         groups: list[tuple[list[tuple[HitResult, int]], int, int]] = []
         for (location, covered, left), wl in locs.items():
