@@ -317,7 +317,12 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     rolls_all = needs_graze_roll(pen_all, spec)
     rolls = rolls_all.tolist() if isinstance(rolls_all, np.ndarray) else [False] * len(values)
     plain = after_btm(pen_all, False, spec).tolist()
-    grazed_after = after_btm(pen_all, True, spec)  # graze damage: the same for every value
+    grazed_after = after_btm(pen_all, True, spec)
+    assert isinstance(grazed_after, int)  # graze damage: the same for every damage value
+    # A graze lands at one post-BTM damage whatever was rolled: the grazed branches take their
+    # places at the first value that rolls and their weight, summed, after the loop.
+    rolled_weight = 0
+    grazed_keys: list[tuple[tuple[tuple[int, bool, int], int], int]] = []
     for penetrating, rolled, not_grazed, weight in zip(
         pen_all.tolist(), rolls, plain, weights, strict=True
     ):
@@ -328,14 +333,23 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
         if rolled:
             if graze is None:
                 branches, g_total = _check_weights(_graze_args(spec))
-                graze = branches, total * g_total
+                for (grazed, luck_points), g_weight in branches:
+                    if grazed:
+                        key = ((grazed_after, True, luck_points), total * g_total)
+                        gathered.setdefault(key, 0)
+                        grazed_keys.append((key, g_weight))
+                    else:
+                        gathered.setdefault(((not_grazed, False, luck_points), total * g_total), 0)
+                graze = [b for b in branches if not b[0][0]], total * g_total
             branches, den = graze
+            rolled_weight += weight
         else:
             branches, den = no_graze
-        for (grazed, luck_points), g_weight in branches:
-            after = grazed_after if grazed else not_grazed
-            post_key = ((after, grazed, luck_points), den)
+        for (_, luck_points), g_weight in branches:
+            post_key = ((not_grazed, False, luck_points), den)
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
+    for key, g_weight in grazed_keys:
+        gathered[key] += rolled_weight * g_weight
     # each gathered weight spread over its wounds (the crippling check's branches, if any)
     groups: list[tuple[list[tuple[Wound, int]], int, int]] = []
     unhurt = ([(Wound(luck_left=spec.graze_luck.points), 1)], 1)
