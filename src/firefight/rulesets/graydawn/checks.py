@@ -51,6 +51,23 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     return Weighted(weights, common)
 
 
+def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
+    """``[(outcomes with weights, group weight, group denominator)]`` -> one Weighted over the
+    least common multiple of the denominators: :func:`combine` for tables whose branches come
+    in groups that share a denominator (each group scaled once, no key per denominator)."""
+    common = math.lcm(*{den for _, _, den in groups})
+    scales: dict[int, int] = {}
+    weights: dict[T, int] = {}
+    for pairs, weight, den in groups:
+        scale = scales.get(den)
+        if scale is None:
+            scale = scales[den] = common // den
+        factor = weight * scale
+        for outcome, w in pairs:
+            weights[outcome] = weights.get(outcome, 0) + factor * w
+    return Weighted(weights, common)
+
+
 @functools.cache
 def _faces(expr: str) -> tuple[tuple[tuple[int, int], ...], int]:
     """(value, weight) pairs and total of ``expr`` at the default depth, listed once for the

@@ -16,13 +16,20 @@ from firefight.dice import DiceSource, Weighted, exact
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn.checks import (
     LuckUse,
-    combine,
+    mix,
     over_weights,
     roll_over,
     roll_under,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import DamageType, Location, content_key, wound_state
+from firefight.rulesets.graydawn.models import (
+    DamageType,
+    Location,
+    content_key,
+    hash_once,
+    state_without_hash,
+    wound_state,
+)
 
 
 def damage_expr(dice: int, die: int, bonus: int) -> str:
@@ -90,6 +97,9 @@ class Wound:
     killed_outright: bool = False
     luck_left: int = 0
 
+    __hash__ = hash_once
+    __getstate__ = state_without_hash
+
 
 def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, WoundKind, bool]:
     """(real marks, stun marks, kind, crippled) for post-BTM ``damage`` at the location."""
@@ -121,21 +131,44 @@ def marks_for(damage: int, spec: WoundSpec, grazed: bool) -> tuple[int, int, Wou
     return real, stun, kind, crippled
 
 
-def penetration(raw: int, spec: WoundSpec) -> tuple[int, int]:
+#: A damage value, or an array of them (numpy): the exact table applies the very steps the
+#: rolling form applies to one value to every value of the damage dice at once.
+Damage = Any
+
+
+def _larger(a: Damage, b: Damage) -> Damage:
+    """``max`` of two damage values, elementwise if either is an array."""
+    if isinstance(a, int) and isinstance(b, int):
+        return max(a, b)
+    import numpy as np
+
+    return np.maximum(a, b)
+
+
+def _smaller(a: Damage, b: Damage) -> Damage:
+    """``min`` of two damage values, elementwise if either is an array."""
+    if isinstance(a, int) and isinstance(b, int):
+        return min(a, b)
+    import numpy as np
+
+    return np.minimum(a, b)
+
+
+def penetration(raw: Damage, spec: WoundSpec) -> tuple[Damage, Damage]:
     """G07/G24: (damage past the cover, damage past the armour too)."""
-    left = max(0, raw - spec.cover_sp) if spec.covered else raw
-    return left, max(0, left - spec.armour_sp)
+    left = _larger(0, raw - spec.cover_sp) if spec.covered else raw
+    return left, _larger(0, left - spec.armour_sp)
 
 
-def needs_graze_roll(penetrating: int, spec: WoundSpec) -> bool:
+def needs_graze_roll(penetrating: Damage, spec: WoundSpec) -> Damage:
     """G25: a graze roll only for a penetrating hit above graze damage, never for mooks."""
     return spec.can_graze and penetrating > spec.graze_damage
 
 
-def after_btm(penetrating: int, grazed: bool, spec: WoundSpec) -> int:
+def after_btm(penetrating: Damage, grazed: bool, spec: WoundSpec) -> Damage:
     """G25/G24: graze damage if grazed, then BTM (never below the house minimum)."""
     damage = spec.graze_damage if grazed else penetrating
-    return max(min(damage, spec.house.btm_minimum_damage), damage + spec.btm)
+    return _larger(_smaller(damage, spec.house.btm_minimum_damage), damage + spec.btm)
 
 
 def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: WoundSpec) -> Wound:
@@ -258,11 +291,12 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     path replay)."""
     expr = spec.expr
     if spec.maximum:
-        raws: list[tuple[int, int]] = [(spec.dice * spec.die + spec.bonus, 1)]
+        values, weights = [spec.dice * spec.die + spec.bonus], [1]
         total = 1
     else:
         dist = exact(expr)
-        raws, total = list(dist.items()), dist.total
+        pairs = list(dist.items())
+        values, weights, total = [v for v, _ in pairs], [w for _, w in pairs], dist.total
     # Many damage values reach the same post-BTM damage: gather their weights first, by
     # (post-BTM damage, grazed, luck left) and denominator, then expand each into wounds once.
     # (Dicts keep first-seen order, so the wounds come out in the order a value-by-value
@@ -276,25 +310,49 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             _AFTER.clear()
         post = _AFTER[core] = {}
     graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
-    for raw, weight in raws:
-        _, penetrating = penetration(raw, spec)
+    # the steps before the graze roll, on every damage value at once (one array each)
+    import numpy as np
+
+    _, pen_all = penetration(np.array(values, dtype=np.int64), spec)
+    rolls_all = needs_graze_roll(pen_all, spec)
+    rolls = rolls_all.tolist() if isinstance(rolls_all, np.ndarray) else [False] * len(values)
+    plain = after_btm(pen_all, False, spec).tolist()
+    grazed_after = after_btm(pen_all, True, spec)
+    assert isinstance(grazed_after, int)  # graze damage: the same for every damage value
+    # A graze lands at one post-BTM damage whatever was rolled: the grazed branches take their
+    # places at the first value that rolls and their weight, summed, after the loop.
+    rolled_weight = 0
+    grazed_keys: list[tuple[tuple[tuple[int, bool, int], int], int]] = []
+    for penetrating, rolled, not_grazed, weight in zip(
+        pen_all.tolist(), rolls, plain, weights, strict=True
+    ):
         if penetrating == 0:
             unhurt_key: tuple[None, int] = (None, total)
             gathered[unhurt_key] = gathered.get(unhurt_key, 0) + weight
             continue
-        if needs_graze_roll(penetrating, spec):
+        if rolled:
             if graze is None:
                 branches, g_total = _check_weights(_graze_args(spec))
-                graze = branches, total * g_total
+                for (grazed, luck_points), g_weight in branches:
+                    if grazed:
+                        key = ((grazed_after, True, luck_points), total * g_total)
+                        gathered.setdefault(key, 0)
+                        grazed_keys.append((key, g_weight))
+                    else:
+                        gathered.setdefault(((not_grazed, False, luck_points), total * g_total), 0)
+                graze = [b for b in branches if not b[0][0]], total * g_total
             branches, den = graze
+            rolled_weight += weight
         else:
             branches, den = no_graze
-        for (grazed, luck_points), g_weight in branches:
-            post_key = ((after_btm(penetrating, grazed, spec), grazed, luck_points), den)
+        for (_, luck_points), g_weight in branches:
+            post_key = ((not_grazed, False, luck_points), den)
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
-    # acc[(wound, denominator)] = numerator: integer sums, one Fraction per outcome at the end
-    acc: dict[tuple[Wound, int], int] = {}
-    unhurt = [(Wound(luck_left=spec.graze_luck.points), 1, 1)]
+    for key, g_weight in grazed_keys:
+        gathered[key] += rolled_weight * g_weight
+    # each gathered weight spread over its wounds (the crippling check's branches, if any)
+    groups: list[tuple[list[tuple[Wound, int]], int, int]] = []
+    unhurt = ([(Wound(luck_left=spec.graze_luck.points), 1)], 1)
     for (after_key, den), num in gathered.items():
         if after_key is None:
             found = unhurt
@@ -302,16 +360,15 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             found = post.get(after_key) or post.setdefault(
                 after_key, _after_graze(core, *after_key)
             )
-        for wound, s_weight, s_total in found:
-            key = (wound, den * s_total)
-            acc[key] = acc.get(key, 0) + num * s_weight
-    return combine(acc)
+        wounds, s_total = found
+        groups.append((wounds, num, den * s_total))
+    return mix(groups)
 
 
 #: The wounds :func:`_after_graze` gives, by the spec without its damage dice (the same for
 #: every hit count of a burst or spray at one location): core spec -> (after, grazed, luck) ->
 #: wounds. Kept for the process; at most this many specs before it starts over.
-_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], list[tuple[Wound, int, int]]]] = {}
+_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], tuple[list[tuple[Wound, int]], int]]] = {}
 _AFTER_LIMIT = 10_000
 
 
@@ -323,16 +380,17 @@ def _core(spec: WoundSpec) -> WoundSpec:
 
 def _after_graze(
     spec: WoundSpec, after: int, grazed: bool, luck_points: int
-) -> list[tuple[Wound, int, int]]:
-    """The wound for post-BTM damage ``after``, with the crippling check's branches if any."""
+) -> tuple[list[tuple[Wound, int]], int]:
+    """The wound for post-BTM damage ``after``, with the crippling check's branches if any
+    (weights over the total that comes with them)."""
     wound = final_wound(after, grazed, False, luck_points, spec)
     if not wound.crippled:
-        return [(wound, 1, 1)]
+        return [(wound, 1)], 1
     sever, s_total = _check_weights(_sever_args(spec, after, luck_points))
     return [
-        (final_wound(after, grazed, not passed, left, spec), s_weight, s_total)
+        (final_wound(after, grazed, not passed, left, spec), s_weight)
         for (passed, left), s_weight in sever
-    ]
+    ], s_total
 
 
 def _check_weights(check: dict[str, Any]) -> tuple[list[tuple[tuple[bool, int], int]], int]:
@@ -373,6 +431,9 @@ class Saves:
     death_save_needed: bool = False
     death_save_failed: bool = False
     luck_left: int = 0
+
+    __hash__ = hash_once
+    __getstate__ = state_without_hash
 
 
 def save_penalty(marks: int, house: GraydawnHouse) -> int:

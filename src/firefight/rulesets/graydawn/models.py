@@ -371,3 +371,20 @@ class RuleKey(tuple[Any, ...]):
         except AttributeError:
             self._hash = tuple.__hash__(self)
             return self._hash
+
+
+def hash_once(self: Any) -> int:
+    """A frozen dataclass's own hash (its fields' values as one tuple), kept once worked out:
+    exact odds hash the same wound, saves and outcome in every table and replay. A class sets it
+    as ``__hash__`` with :func:`state_without_hash`; ``core.turns.evolve`` drops the kept one."""
+    values = self.__dict__
+    h: int | None = values.get("_hash")
+    if h is None:
+        h = values["_hash"] = hash(tuple(values.values()))
+    return h
+
+
+def state_without_hash(self: Any) -> dict[str, Any]:
+    """The fields without the kept hash (for pickle and deepcopy: another process salts string
+    hashes anew)."""
+    return {k: v for k, v in self.__dict__.items() if k != "_hash"}
