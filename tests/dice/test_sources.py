@@ -261,3 +261,25 @@ def test_tables_serve_only_the_default_depth_and_not_path_by_path() -> None:
     assert asked["table"] == 1, "path by path and another depth enumerate the sub-rule"
     assert derived_distribution(_mod3, "pair mod 3", exact=table_fn) == expected
     assert asked["table"] == 1, "the same kept entry"
+
+
+def test_adopt_keeps_the_dict_and_checks_it_in_bulk() -> None:
+    import numpy as np
+
+    mine = {"a": 1, "b": 3}
+    taken = Weighted.adopt(mine, 6)
+    assert taken == Weighted({"a": 1, "b": 3}, 6) and taken.total == 6
+    # what the checking constructor would clean, adopt cleans the same way
+    zero = Weighted.adopt({"a": 0, "b": 2}, 4)
+    assert dict(zero.items()) == {"b": 2}
+    wide = Weighted.adopt({"a": np.int64(2)}, 4)
+    assert [type(w) for _, w in wide.items()] == [int]
+    for bad, total in (({"a": 5}, 4), ({"a": -1, "b": 3}, 4), ({"a": 1}, 0)):
+        with pytest.raises(DiceError, match="positive"):
+            Weighted.adopt(bad, total)
+
+
+def test_enumeration_reduces_its_weights_in_place() -> None:
+    # 2d6 >= 7 as a yes/no outcome: 21/36 reduces to 7/12 (the gcd pass rewrites the values)
+    dist = enumerate_outcomes(lambda d: d.roll("2d6").value >= 7)
+    assert dict(dist.items()) == {True: 7, False: 5} and dist.total == 12

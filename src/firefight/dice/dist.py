@@ -488,9 +488,24 @@ class Weighted(Generic[T]):
         clean = {k: int(w) for k, w in weights.items() if w}
         kept = sum(clean.values())
         self._total = kept if total is None else int(total)
-        if self._total <= 0 or kept > self._total:
+        if self._total <= 0 or kept > self._total or (clean and min(clean.values()) < 0):
             raise DiceError("weights must be positive and sum to at most total")
         self._w = clean
+
+    @classmethod
+    def adopt(cls, weights: dict[T, int], total: int) -> Weighted[T]:
+        """A Weighted that takes a dict of int weights built by its caller as it is: checked in
+        bulk (no weight 0 or below, none past ``total``) but not copied, so its keys are not
+        hashed again. The exact walks gather thousands of outcomes whose hash is costly."""
+        values = weights.values()
+        if values and (min(values) <= 0 or not all(type(w) is int for w in values)):
+            return cls(weights, total)  # drops zeros, makes numpy ints Python's, refuses the rest
+        if total <= 0 or sum(values) > total:
+            raise DiceError("weights must be positive and sum to at most total")
+        made: Weighted[T] = cls.__new__(cls)
+        made._w = weights
+        made._total = total
+        return made
 
     @classmethod
     def from_fractions(

@@ -510,4 +510,7 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     if sum(weights.values()) > common:  # pragma: no cover - would be a bug in the branch weights
         raise DiceError("exact enumeration produced more than certainty")
     g = reduce(math.gcd, weights.values(), common)
-    return Weighted({k: w // g for k, w in weights.items()}, common // g)
+    if g > 1:
+        for k, w in weights.items():  # the same keys: values replaced in place, none re-hashed
+            weights[k] = w // g
+    return Weighted.adopt(weights, common // g)

@@ -48,7 +48,7 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     weights: dict[T, int] = {}
     for (outcome, den), num in parts.items():
         weights[outcome] = weights.get(outcome, 0) + num * scale[den]
-    return Weighted(weights, common)
+    return Weighted.adopt(weights, common)
 
 
 def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
@@ -65,7 +65,7 @@ def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
         factor = weight * scale
         for outcome, w in pairs:
             weights[outcome] = weights.get(outcome, 0) + factor * w
-    return Weighted(weights, common)
+    return Weighted.adopt(weights, common)
 
 
 @functools.cache
