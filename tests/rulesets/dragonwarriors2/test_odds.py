@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from firefight.core.loading import read_toml
-from firefight.dice import Depth, SeededDice, enumerate_outcomes
+from firefight.dice import Depth, Dist, SeededDice, enumerate_outcomes
 from firefight.rulesets import get_ruleset
 from firefight.rulesets.dragonwarriors2.attack import run_exchange
 from firefight.rulesets.dragonwarriors2.contests import plus_minus
@@ -301,3 +301,28 @@ def test_chain_walk_equals_the_plain_walk(name: str, max_chain: int, eps: float)
         assert max(lengths) == max_chain  # the cut is reached
     f_terminals, _, _ = _plain_chain(bout, rolls, eps, floats=True)
     assert chain_odds(bout, rolls, eps, floats=True).terminals == f_terminals
+
+
+def test_a_mirrored_window_adds_what_the_plain_one_does() -> None:
+    """Two rolls alike give margin weights that read the same backwards; every window (even,
+    odd, lopsided, empty) then adds the same products as the plain one, each worked out once."""
+    from dataclasses import replace
+
+    from firefight.rulesets.dragonwarriors2.odds import _Margins
+
+    rolls = shared_roll_dists(0)
+    for depth in (1, 2):
+        z = rolls("A", "attack", depth) - rolls("B", "defence", depth)
+        for mz, odd in ((_Margins.of(z), 1), (_Margins.of(z + Dist.uniform(0, 1)), 0)):
+            assert mz.mirrored
+            assert len(mz.weights) % 2 == odd
+            size = len(mz.weights)
+            plain = replace(mz, mirrored=False)
+            for i in range(size + 1):
+                for j in range(i, size + 1):
+                    ours = np.zeros(size + 3, dtype=object)
+                    theirs = np.zeros(size + 3, dtype=object)
+                    mz.add_window(ours, 2, 7**40, i, j)
+                    plain.add_window(theirs, 2, 7**40, i, j)
+                    assert ours.tolist() == theirs.tolist(), (i, j)
+    assert not _Margins.of(rolls("A", "attack", 1) + Dist.from_mapping({0: 2, 1: 1})).mirrored

@@ -111,13 +111,40 @@ class _Margins:
     total: int
     #: The weights as float shares of the total (for :func:`_surely_too_loose`).
     shares: np.ndarray[Any, np.dtype[np.float64]]
+    #: The weights read the same backwards (two rolls alike, one taken from the other): a
+    #: product with margin ``lo + k`` is also the one with ``hi - k``, so it is worked out once.
+    mirrored: bool
 
     @classmethod
     def of(cls, d: Dist) -> _Margins:
-        w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
-        shares = np.array([int(x) / d.total for x in w.tolist()], dtype=np.float64)
+        listed = [int(x) for x in d.weights.tolist()]
+        w = np.array(listed, dtype=object)
+        shares = np.array([x / d.total for x in listed], dtype=np.float64)
         cum = np.concatenate([[0.0], np.cumsum(shares)])
-        return cls(d.lo, w, [float(x) for x in cum], d.total, shares)
+        mirrored = listed == listed[::-1]
+        return cls(d.lo, w, [float(x) for x in cum], d.total, shares, mirrored)
+
+    def add_window(self, acc: np.ndarray[Any, Any], at: int, w: int, i: int, j: int) -> None:
+        """Add ``w`` times the weights ``i`` to ``j - 1`` into ``acc`` from ``at + i`` on; on
+        mirrored weights each product is computed once for margin ``k`` and its mirror."""
+        if i >= j:
+            return
+        weights = self.weights
+        if not self.mirrored:
+            acc[at + i : at + j] += w * weights[i:j]
+            return
+        size = len(weights)
+        half = (size + 1) // 2  # k and size - 1 - k share the product of the lower of the two
+        left = (i, min(j, half))  # these k are their own representatives
+        right = (max(i, half), j)  # these k mirror to size - 1 - k, below half
+        reps = [r for r in (left, (size - j, size - right[0])) if r[0] < r[1]]
+        a, b = min(r[0] for r in reps), max(r[1] for r in reps)
+        products = w * weights[a:b]
+        if left[0] < left[1]:
+            acc[at + left[0] : at + left[1]] += products[left[0] - a : left[1] - a]
+        if right[0] < right[1]:
+            mirror = products[size - j - a : size - right[0] - a]
+            acc[at + right[0] : at + right[1]] += mirror[::-1]
 
     def windows(
         self, shares: np.ndarray[Any, Any], eps: float
@@ -263,8 +290,7 @@ def chain_odds(
             for o, w, i, j in zip(
                 at.tolist(), weights, starts.tolist(), stops.tolist(), strict=True
             ):
-                if i < j:
-                    acc[o + i : o + j] += w * mz.weights[i:j]
+                mz.add_window(acc, o, w, i, j)
         level_key: object = level if uses_choice else (level == 0, level % 2)
         reached = np.flatnonzero(acc != 0)
         first = int(reached[0]) if len(reached) else 0
