@@ -135,16 +135,15 @@ class _Margins:
             return
         size = len(weights)
         half = (size + 1) // 2  # k and size - 1 - k share the product of the lower of the two
-        left = (i, min(j, half))  # these k are their own representatives
-        right = (max(i, half), j)  # these k mirror to size - 1 - k, below half
-        reps = [r for r in (left, (size - j, size - right[0])) if r[0] < r[1]]
-        a, b = min(r[0] for r in reps), max(r[1] for r in reps)
+        upto, since = min(j, half), max(i, half)  # k below upto: their own; k from since: mirrored
+        own, flipped = i < half, j > half
+        a = min(i if own else size, size - j if flipped else size)
+        b = max(upto if own else 0, size - since if flipped else 0)
         products = w * weights[a:b]
-        if left[0] < left[1]:
-            acc[at + left[0] : at + left[1]] += products[left[0] - a : left[1] - a]
-        if right[0] < right[1]:
-            mirror = products[size - j - a : size - right[0] - a]
-            acc[at + right[0] : at + right[1]] += mirror[::-1]
+        if own:
+            acc[at + i : at + upto] += products[i - a : upto - a]
+        if flipped:
+            acc[at + since : at + j] += products[size - j - a : size - since - a][::-1]
 
     def windows(
         self, shares: np.ndarray[Any, Any], eps: float
@@ -377,12 +376,14 @@ def _totals(per_level: list[_Level], names: list[Terminal], floats: bool) -> Cha
 
 def _fold(parts: list[tuple[np.ndarray[Any, Any], int]]) -> tuple[np.ndarray[Any, Any], int]:
     """``sum(E_n * t_(n+1) * ... * t_last)`` and ``t_1 * ... * t_last`` of the parts (E_n, t_n),
-    by halves: few products of long integers instead of one per level and terminal."""
+    by halves: few products of long integers instead of one per level and terminal. The
+    factors are powers of 6 (a die's faces), so their powers of 2 are shifts."""
     if len(parts) == 1:
         return parts[0]
     mid = len(parts) // 2
     (left, p), (right, q) = _fold(parts[:mid]), _fold(parts[mid:])
-    return left * q + right, p * q
+    twos = (q & -q).bit_length() - 1
+    return ((left * (q >> twos)) << twos) + right, p * q
 
 
 #: How far the float estimate must be past the tolerance before an exact walk is skipped: far
