@@ -38,6 +38,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -561,17 +562,21 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
     ex = exchange_odds(bout)
     w = ex.outcomes
     a, d = bout.attacker.name, bout.defender.name
-    p_hit = w.probability(lambda k: k[0] == "defender wounded")
+    # one pass a marginal (hundreds of outcomes), each share a fraction once
+    kinds = w.map(itemgetter(0)).probabilities()
+    statuses = {idx: w.map(itemgetter(idx)).probabilities() for idx in (3, 4)}
+    zero = Fraction(0)
+    p_hit = kinds.get("defender wounded", zero)
     outcomes = {
         f"{d} wounded": p_hit,
-        f"{a} wounded by a riposte": w.probability(lambda k: k[0] == "attacker wounded"),
-        "no wound": w.probability(lambda k: k[0] == "no wound"),
+        f"{a} wounded by a riposte": kinds.get("attacker wounded", zero),
+        "no wound": kinds.get("no wound", zero),
     }
     probs: dict[str, Fraction] = {}
     for role, idx in (("defender", 3), ("attacker", 4)):
         for status in ("stunned", "knocked out", "dead"):
             key = f"p_{role}_{status.replace(' ', '_')}"
-            probs[key] = _p_status(w, idx, status)
+            probs[key] = statuses[idx].get(status, zero)
     probs["p_riposte_wound"] = outcomes[f"{a} wounded by a riposte"]
     title = title or f"{a} attacks {d}"
     pol = {f.name: _policy_text(f) for f in (bout.attacker, bout.defender)}
@@ -587,8 +592,8 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
             "contests": ex.contests.to_dist(),
         },
         tables={
-            "defender_status": _status_table(w, 3),
-            "attacker_status": _status_table(w, 4),
+            "defender_status": _status_table(statuses[3]),
+            "attacker_status": _status_table(statuses[4]),
         },
         probabilities=probs,
         truncated_mass=w.truncated_mass,
@@ -596,14 +601,10 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
     )
 
 
-def _p_status(w: Weighted[OddsKey], idx: int, status: str) -> Fraction:
-    return w.probability(lambda k: k[idx] == status)
-
-
-def _status_table(w: Weighted[OddsKey], idx: int) -> dict[str, Fraction]:
+def _status_table(shares: dict[str, Fraction]) -> dict[str, Fraction]:
     out: dict[str, Fraction] = {}
     for status in ("unhurt", "wounded", "stunned", "knocked out", "dead"):
-        p = _p_status(w, idx, status)
+        p = shares.get(status)
         if p:
             out[status] = p
     return out
