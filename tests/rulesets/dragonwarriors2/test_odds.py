@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from firefight.core.loading import read_toml
-from firefight.dice import Depth, SeededDice, enumerate_outcomes
+from firefight.dice import Depth, Dist, SeededDice, enumerate_outcomes
 from firefight.rulesets import get_ruleset
 from firefight.rulesets.dragonwarriors2.attack import run_exchange
 from firefight.rulesets.dragonwarriors2.contests import plus_minus
@@ -197,3 +197,132 @@ def test_skipping_a_surely_too_loose_walk_changes_nothing(monkeypatch: pytest.Mo
     walked = exchange_odds(bout)
     assert skipped.outcomes == walked.outcomes
     assert skipped.contests == walked.contests
+
+
+# The chain walk against the plain one it replaced -------------------------------------------
+def _plain_chain(bout: Any, rolls: Any, eps: float, floats: bool = False) -> Any:
+    """The walk as it was first written: a dict of states, each state's window found by bisection
+    and its products added one margin at a time, every reached margin judged one by one, and
+    each level's terminals scaled to the last denominator one by one."""
+    from bisect import bisect_left, bisect_right
+
+    from firefight.rulesets.dragonwarriors2 import odds
+    from firefight.rulesets.dragonwarriors2.attack import judge_contest
+
+    score0, _ = bout.opening_attack()
+    states: dict[int, Any] = {score0: 1.0 if floats else 1}
+    den = 1
+    per_level = []
+    for level in range(bout.options.max_chain):
+        att, dfn, _ = bout.sides(level)
+        defence, _ = bout.defence_at(level)
+        role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
+        share = sum(states.values()) / den
+        depth = next((d for d, c in odds._DEPTHS if c * share <= 5 * eps), odds.ROLL_DEPTH)
+        z = rolls(att.name, role, depth)
+        if bout.defence_rolled(level):
+            z = z - rolls(dfn.name, "defence", depth)
+        weights = [int(x) for x in z.weights.tolist()]
+        shares = [w / z.total for w in weights]
+        cum = [0.0, *np.cumsum(shares).tolist()]
+        acc: dict[int, Any] = {}
+        for score, w in states.items():
+            share = w / den
+            if share <= 0:
+                continue
+            i, j = 0, len(cum) - 1
+            if eps > 0:
+                cut = eps / share / 2
+                i = max(bisect_left(cum, cut) - 1, 0)
+                j = min(bisect_right(cum, cum[-1] - cut), len(cum) - 1)
+            for k in range(i, j):
+                margin = score - defence + z.lo + k
+                acc[margin] = acc.get(margin, 0) + w * (shares[k] if floats else weights[k])
+        nxt: dict[int, Any] = {}
+        ends: dict[Any, Any] = {}
+        for margin in sorted(acc):
+            if not acc[margin]:
+                continue
+            step = judge_contest(bout, level, margin, explain=False)
+            if step.kind == "riposte":
+                nxt[step.next_score] = nxt.get(step.next_score, 0) + acc[margin]
+            else:
+                key = (step.victim or "none", step.wounds)
+                ends[key] = ends.get(key, 0) + acc[margin]
+        den *= 1 if floats else z.total
+        per_level.append((den, ends))
+        states = nxt
+        if not states:
+            break
+    terminals: dict[Any, Any] = {}
+    lengths = {}
+    for n, (d, ends) in enumerate(per_level, start=1):
+        for k, v in ends.items():
+            terminals[k] = terminals.get(k, 0) + v * (den // d)
+        if ends:
+            lengths[n] = sum(ends.values()) * (den // d)
+    return terminals, lengths, den
+
+
+def _bout_of(name: str, **options: Any) -> Any:
+    from dataclasses import replace
+
+    situation = load(read_toml(EXAMPLES / name))
+    bout = situation.bout if hasattr(situation, "bout") else situation.first_bout()
+    return replace(bout, options=bout.options.model_copy(update=options))
+
+
+@pytest.mark.parametrize(
+    ("name", "max_chain", "eps"),
+    [
+        ("knight_vs_squire.toml", 3, 0.0),  # every tail kept, chains cut after 3 contests
+        ("knight_vs_squire.toml", 80, 2.5e-13),  # tails cut, chains to their end
+        ("aggressive_parry.toml", 7, 2.5e-14),  # tails cut and chains cut
+        ("rolf_vs_lennox.toml", 80, 2.5e-13),  # riposte = "choose": verdicts by level
+        ("full_parry.toml", 80, 1e-6),  # wide cuts: deep levels on shallower dice
+        ("bow_shot.toml", 80, 2.5e-13),  # a missile: one contest
+    ],
+)
+def test_chain_walk_equals_the_plain_walk(name: str, max_chain: int, eps: float) -> None:
+    """The array walk gives the plain walk's exact weights, terminal for terminal and length
+    for length (chains cut by max_chain and tails cut by eps included), and its float estimate
+    the plain float walk's shares bit for bit."""
+    from firefight.rulesets.dragonwarriors2.odds import chain_odds
+
+    bout = _bout_of(name, max_chain=max_chain)
+    rolls = shared_roll_dists(bout.options.double_six_bonus)
+    terminals, lengths, total = _plain_chain(bout, rolls, eps)
+    ours = chain_odds(bout, rolls, eps)
+    assert ours.total == total
+    assert ours.terminals == terminals
+    assert list(ours.terminals) == list(terminals)  # in the order first reached
+    assert ours.contests == lengths
+    if max_chain < 80:
+        assert max(lengths) == max_chain  # the cut is reached
+    f_terminals, _, _ = _plain_chain(bout, rolls, eps, floats=True)
+    assert chain_odds(bout, rolls, eps, floats=True).terminals == f_terminals
+
+
+def test_a_mirrored_window_adds_what_the_plain_one_does() -> None:
+    """Two rolls alike give margin weights that read the same backwards; every window (even,
+    odd, lopsided, empty) then adds the same products as the plain one, each worked out once."""
+    from dataclasses import replace
+
+    from firefight.rulesets.dragonwarriors2.odds import _Margins
+
+    rolls = shared_roll_dists(0)
+    for depth in (1, 2):
+        z = rolls("A", "attack", depth) - rolls("B", "defence", depth)
+        for mz, odd in ((_Margins.of(z), 1), (_Margins.of(z + Dist.uniform(0, 1)), 0)):
+            assert mz.mirrored
+            assert len(mz.weights) % 2 == odd
+            size = len(mz.weights)
+            plain = replace(mz, mirrored=False)
+            for i in range(size + 1):
+                for j in range(i, size + 1):
+                    ours = np.zeros(size + 3, dtype=object)
+                    theirs = np.zeros(size + 3, dtype=object)
+                    mz.add_window(ours, 2, 7**40, i, j)
+                    plain.add_window(theirs, 2, 7**40, i, j)
+                    assert ours.tolist() == theirs.tolist(), (i, j)
+    assert not _Margins.of(rolls("A", "attack", 1) + Dist.from_mapping({0: 2, 1: 1})).mirrored

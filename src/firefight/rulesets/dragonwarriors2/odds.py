@@ -20,6 +20,13 @@ that the cut stays within budget, which keeps the big integers shorter), the tai
 state's contest (at most ``odds_tolerance / 2000`` a state; tightened and recomputed if the total
 passes ``odds_tolerance``), and any chain still running after ``max_chain`` contests.
 
+A level is a few array operations around one loop over its states: each state adds its weight
+times its window of the contest's margin weights into one array by margin (numpy object arrays:
+the products run in C, one state at a time), then the margins map to next Attack scores and
+terminals through arrays of :func:`.attack.judge_contest`'s verdicts (:class:`Verdicts`, each
+margin judged once per kind of level); every level's terminal weights are put over the last
+level's denominator at the end, by halves (:func:`_fold`).
+
 The exact walk is bound by big-integer arithmetic (its weights grow by ~150 bits a contest), so a
 walk that would only be thrown away for leaving out too much is not run: the same walk on float
 shares (a few milliseconds) tells, with a wide margin, when the first tail budget is too loose.
@@ -28,17 +35,17 @@ shares (a few milliseconds) tells, with a wide margin, when the first tail budge
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from firefight.core.odds import OddsReport
 from firefight.dice import Depth, DiceSource, Dist, Weighted, enumerate_outcomes
-from firefight.rulesets.dragonwarriors2.attack import Bout, Step, judge_contest
+from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest
 from firefight.rulesets.dragonwarriors2.contests import DoubleSixHook, bonus_hook, plus_minus
 from firefight.rulesets.dragonwarriors2.gear import Fighter
 from firefight.rulesets.dragonwarriors2.injury import (
@@ -105,28 +112,68 @@ class _Margins:
     total: int
     #: The weights as float shares of the total (for :func:`_surely_too_loose`).
     shares: np.ndarray[Any, np.dtype[np.float64]]
+    #: The weights read the same backwards (two rolls alike, one taken from the other): a
+    #: product with margin ``lo + k`` is also the one with ``hi - k``, so it is worked out once.
+    mirrored: bool
 
     @classmethod
     def of(cls, d: Dist) -> _Margins:
-        w = np.array([int(x) for x in d.weights.tolist()], dtype=object)
-        shares = np.array([int(x) / d.total for x in w.tolist()], dtype=np.float64)
+        listed = [int(x) for x in d.weights.tolist()]
+        w = np.array(listed, dtype=object)
+        shares = np.array([x / d.total for x in listed], dtype=np.float64)
         cum = np.concatenate([[0.0], np.cumsum(shares)])
-        return cls(d.lo, w, [float(x) for x in cum], d.total, shares)
+        mirrored = listed == listed[::-1]
+        return cls(d.lo, w, [float(x) for x in cum], d.total, shares, mirrored)
 
-    def window(self, share: float, eps: float) -> tuple[int, int]:
-        """Index range whose two tails each hold less than ``eps / 2`` of the whole."""
-        if share <= 0:
-            return 0, 0
+    def add_window(self, acc: np.ndarray[Any, Any], at: int, w: int, i: int, j: int) -> None:
+        """Add ``w`` times the weights ``i`` to ``j - 1`` into ``acc`` from ``at + i`` on; on
+        mirrored weights each product is computed once for margin ``k`` and its mirror."""
+        if i >= j:
+            return
+        weights = self.weights
+        if not self.mirrored:
+            acc[at + i : at + j] += w * weights[i:j]
+            return
+        size = len(weights)
+        half = (size + 1) // 2  # k and size - 1 - k share the product of the lower of the two
+        upto, since = min(j, half), max(i, half)  # k below upto: their own; k from since: mirrored
+        own, flipped = i < half, j > half
+        a = min(i if own else size, size - j if flipped else size)
+        b = max(upto if own else 0, size - since if flipped else 0)
+        products = w * weights[a:b]
+        if own:
+            acc[at + i : at + upto] += products[i - a : upto - a]
+        if flipped:
+            acc[at + since : at + j] += products[size - j - a : size - since - a][::-1]
+
+    def windows(
+        self, shares: np.ndarray[Any, Any], eps: float
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Each share's index range of the weights whose two tails each hold less than
+        ``eps / 2`` of the whole (in shares of the state): its tails are cut."""
+        last = len(self.cumulative) - 1
         if eps <= 0:
-            return 0, len(self.cumulative) - 1
-        cut = eps / share / 2
-        cum = self.cumulative
-        i = bisect_left(cum, cut) - 1
-        j = bisect_right(cum, cum[-1] - cut)
-        return max(i, 0), min(j, len(cum) - 1)
+            starts = np.zeros(len(shares), dtype=np.int64)
+            stops = np.full(len(shares), last, dtype=np.int64)
+        else:
+            cum = np.array(self.cumulative)
+            with np.errstate(divide="ignore"):
+                cut = eps / shares / 2
+            starts = np.maximum(np.searchsorted(cum, cut, side="left") - 1, 0)
+            stops = np.minimum(np.searchsorted(cum, cum[-1] - cut, side="right"), last)
+        dead = shares <= 0
+        starts[dead] = 0
+        stops[dead] = 0
+        return starts, stops
 
 
 Terminal = tuple[str, int]  # ("defender" | "attacker" | "none", wounds)
+
+#: One level of a walk: its factor of the denominator, its terminal weights by terminal id, and
+#: the ids it reached in order.
+_Level = tuple[int, np.ndarray[Any, Any], np.ndarray[Any, Any]]
+#: A margin whose verdict is no riposte, in :class:`Verdicts`' next-score tables.
+_NO_RIPOSTE = -(2**62)
 
 
 @dataclass(frozen=True)
@@ -138,7 +185,58 @@ class ChainOdds:
     total: int
 
 
-Judged = dict[tuple[object, int], Step]
+@dataclass
+class Verdicts:
+    """:func:`.attack.judge_contest`'s verdicts per kind of level, as arrays over a range of
+    margins: a level's margins map to next Attack scores and terminals in a few array operations,
+    and each margin is judged once a kind (shared by the walks of one exchange)."""
+
+    #: Terminals by id, in the order they were first judged.
+    terminals: list[Terminal] = field(default_factory=list)
+    ids: dict[Terminal, int] = field(default_factory=dict)
+    #: Level key -> (first margin, next score or _NO_RIPOSTE, terminal id or -1), per margin.
+    tables: dict[object, tuple[int, np.ndarray[Any, Any], np.ndarray[Any, Any]]] = field(
+        default_factory=dict
+    )
+
+    def table(
+        self, bout: Bout, level: int, key: object, lo: int, hi: int
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Next scores and terminal ids of margins ``lo`` to ``hi - 1`` at ``level``."""
+        found = self.tables.get(key)
+        if found is None:
+            found = (lo, *self._judge(bout, level, lo, hi))
+        else:
+            a, nxt, end = found
+            b = a + len(nxt)
+            if lo < a or hi > b:
+                head = self._judge(bout, level, lo, a) if lo < a else (nxt[:0], end[:0])
+                tail = self._judge(bout, level, b, hi) if hi > b else (nxt[:0], end[:0])
+                found = (
+                    min(lo, a),
+                    np.concatenate([head[0], nxt, tail[0]]),
+                    np.concatenate([head[1], end, tail[1]]),
+                )
+        self.tables[key] = found
+        first, nxt, end = found
+        return nxt[lo - first : hi - first], end[lo - first : hi - first]
+
+    def _judge(
+        self, bout: Bout, level: int, lo: int, hi: int
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        nxt = np.full(hi - lo, _NO_RIPOSTE, dtype=np.int64)
+        end = np.full(hi - lo, -1, dtype=np.int64)
+        for k, margin in enumerate(range(lo, hi)):
+            step = judge_contest(bout, level, margin, explain=False)
+            if step.kind == "riposte":
+                nxt[k] = step.next_score
+                continue
+            term: Terminal = (step.victim or "none", step.wounds)
+            if term not in self.ids:
+                self.ids[term] = len(self.terminals)
+                self.terminals.append(term)
+            end[k] = self.ids[term]
+        return nxt, end
 
 
 def chain_odds(
@@ -147,27 +245,28 @@ def chain_odds(
     eps: float,
     *,
     floats: bool = False,
-    judged: Judged | None = None,
+    judged: Verdicts | None = None,
 ) -> ChainOdds:
     """Exact weights of how the attack and its riposte chain end (D04, D05, D08, D09).
 
     ``floats``: the same walk on float shares (weights over a total of 1), for a quick estimate
     of the mass it leaves out; its windows and depths are those of the exact walk up to rounding.
-    ``judged``: :func:`.attack.judge_contest`'s verdicts by (level key, margin), shared by the
-    walks of one exchange (the float walk judges most margins the exact walk meets).
+    ``judged``: the verdicts of :func:`.attack.judge_contest`, shared by the walks of one
+    exchange (the float walk judges most margins the exact walk meets).
     """
     score0, _ = bout.opening_attack()
-    states: dict[int, Any] = {score0: 1}
+    scores = np.array([score0], dtype=np.int64)
+    weights: list[Any] = [1.0 if floats else 1]  # exact ints (float shares in the estimate)
     den = 1
-    per_level: list[tuple[int, dict[Terminal, int]]] = []
+    per_level: list[_Level] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
-    judged = {} if judged is None else judged
+    verdicts = Verdicts() if judged is None else judged
     margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
         defence, _ = bout.defence_at(level)
         a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
-        share = sum(states.values()) / den
+        share = sum(weights) / den
         depth = next((d for d, cost in _DEPTHS if cost * share <= 5 * eps), ROLL_DEPTH)
         zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level), depth)
         if zkey not in margins:
@@ -176,45 +275,116 @@ def chain_odds(
                 z = z - rolls(dfn.name, "defence", depth)
             margins[zkey] = _Margins.of(z)
         mz = margins[zkey]
-        weights: np.ndarray[Any, Any] = mz.shares if floats else mz.weights
         # margin = score - defence + roll difference; gather weights by margin first
-        base = min(states) - defence + mz.lo
-        acc = np.zeros(max(states) - min(states) + len(weights), dtype=weights.dtype)
-        for score, w in states.items():
-            i, j = mz.window(w / den, eps)
-            if i < j:
-                at = score - defence + mz.lo - base
-                acc[at + i : at + j] += w * weights[i:j]
+        low = int(scores.min())
+        base = low - defence + mz.lo
+        size = int(scores.max()) - low + len(mz.weights)
+        at = scores - low
+        if floats:
+            held = np.array(weights)
+            starts, stops = mz.windows(held, eps)
+            acc = _float_level(mz.shares, held, at, starts, stops, size)
+        else:
+            starts, stops = mz.windows(np.array([w / den for w in weights]), eps)
+            acc = np.zeros(size, dtype=object)
+            for o, w, i, j in zip(
+                at.tolist(), weights, starts.tolist(), stops.tolist(), strict=True
+            ):
+                mz.add_window(acc, o, w, i, j)
         level_key: object = level if uses_choice else (level == 0, level % 2)
-        nxt: dict[int, Any] = {}  # exact ints (float shares in the estimate)
-        ends: dict[Terminal, Any] = {}
-        for idx in np.flatnonzero(acc != 0).tolist():
-            margin = base + idx
-            ww: Any = float(acc[idx]) if floats else int(acc[idx])
-            step = judged.get((level_key, margin))
-            if step is None:
-                step = judge_contest(bout, level, margin, explain=False)
-                judged[(level_key, margin)] = step
-            if step.kind == "riposte":
-                nxt[step.next_score] = nxt.get(step.next_score, 0) + ww
-            else:
-                key: Terminal = (step.victim or "none", step.wounds)
-                ends[key] = ends.get(key, 0) + ww
-        den *= 1 if floats else mz.total
-        per_level.append((den, ends))
-        states = nxt
-        if not states:
+        reached = np.flatnonzero(acc != 0)
+        first = int(reached[0]) if len(reached) else 0
+        last = int(reached[-1]) + 1 if len(reached) else 0
+        acc = acc[first:last]  # only margins the level reaches are judged
+        nxt, end = verdicts.table(bout, level, level_key, base + first, base + last)
+        live = acc != 0
+        going = np.flatnonzero(live & (nxt != _NO_RIPOSTE))
+        ending = np.flatnonzero(live & (end >= 0))
+        ids = end[ending]
+        ends = np.zeros(len(verdicts.terminals), dtype=np.float64 if floats else object)
+        np.add.at(ends, ids, acc[ending])
+        factor = 1 if floats else mz.total
+        den *= factor
+        per_level.append((factor, ends, ids))
+        scores, weights = _merge(nxt[going], acc[going].tolist())
+        if not weights:
             break
-    total = den
-    terminals: dict[Terminal, int] = {}
-    lengths: dict[int, int] = {}
-    for n, (d, ends) in enumerate(per_level, start=1):
-        scale = total // d
-        for k, v in ends.items():
-            terminals[k] = terminals.get(k, 0) + v * scale
-        if ends:
-            lengths[n] = sum(ends.values()) * scale
-    return ChainOdds(terminals, lengths, total)
+    return _totals(per_level, verdicts.terminals, floats)
+
+
+def _float_level(
+    shares: np.ndarray[Any, Any],
+    weights: np.ndarray[Any, Any],
+    at: np.ndarray[Any, Any],
+    starts: np.ndarray[Any, Any],
+    stops: np.ndarray[Any, Any],
+    size: int,
+) -> np.ndarray[Any, Any]:
+    """One level of the float walk in array operations: each state's window of the margin
+    shares times its weight, added up by margin in the order the states come (the exact walk's
+    order, so the sums round alike)."""
+    live = starts < stops
+    if not live.any():
+        return np.zeros(size)
+    k = np.arange(int(starts[live].min()), int(stops[live].max()))
+    inside = (k >= starts[:, None]) & (k < stops[:, None])
+    terms = np.where(inside, weights[:, None] * shares[k][None, :], 0.0)
+    return np.bincount((at[:, None] + k).ravel(), weights=terms.ravel(), minlength=size)
+
+
+def _merge(
+    scores: np.ndarray[Any, Any], weights: list[Any]
+) -> tuple[np.ndarray[Any, Any], list[Any]]:
+    """The next level's states: riposte margins give distinct scores (``won_by`` and a fixed
+    bonus), so they are the states as they come; equal scores are added up, first come first."""
+    listed = scores.tolist()
+    if len(set(listed)) == len(listed):
+        return scores, weights
+    merged: dict[int, Any] = {}
+    for s, w in zip(listed, weights, strict=True):
+        merged[s] = merged.get(s, 0) + w
+    return np.array(list(merged), dtype=np.int64), list(merged.values())
+
+
+def _totals(per_level: list[_Level], names: list[Terminal], floats: bool) -> ChainOdds:
+    """Every level's terminal weights over the last level's denominator, summed, and the
+    weight of each chain length; terminals in the order the walk first reached them."""
+    parts: list[tuple[np.ndarray[Any, Any], int]] = []
+    order: dict[int, None] = {}
+    for factor, ends, ids in per_level:
+        order.update(dict.fromkeys(ids.tolist()))
+        full = np.zeros(len(names), dtype=ends.dtype)
+        full[: len(ends)] = ends
+        parts.append((full, factor))
+    if floats:  # factors of 1: added level by level, in order (no halves to round apart)
+        sums = parts[0][0]
+        for full, _ in parts[1:]:
+            sums = sums + full
+        total = 1
+    else:
+        sums, total = _fold(parts)
+    lengths: dict[int, Any] = {}
+    scale = 1
+    for n in range(len(per_level), 0, -1):
+        full, factor = parts[n - 1]
+        if len(per_level[n - 1][2]):
+            lengths[n] = sum(full.tolist()) * scale
+        scale *= factor
+    held = sums.tolist()  # Python ints (floats in the estimate)
+    terminals = {names[i]: held[i] for i in order}
+    return ChainOdds(terminals, dict(sorted(lengths.items())), total)
+
+
+def _fold(parts: list[tuple[np.ndarray[Any, Any], int]]) -> tuple[np.ndarray[Any, Any], int]:
+    """``sum(E_n * t_(n+1) * ... * t_last)`` and ``t_1 * ... * t_last`` of the parts (E_n, t_n),
+    by halves: few products of long integers instead of one per level and terminal. The
+    factors are powers of 6 (a die's faces), so their powers of 2 are shifts."""
+    if len(parts) == 1:
+        return parts[0]
+    mid = len(parts) // 2
+    (left, p), (right, q) = _fold(parts[:mid]), _fold(parts[mid:])
+    twos = (q & -q).bit_length() - 1
+    return ((left * (q >> twos)) << twos) + right, p * q
 
 
 #: How far the float estimate must be past the tolerance before an exact walk is skipped: far
@@ -225,7 +395,7 @@ _FLOAT_FLOOR = 1e-11
 
 
 def _surely_too_loose(
-    bout: Bout, rolls: RollDists, eps: float, judged: Judged | None = None
+    bout: Bout, rolls: RollDists, eps: float, judged: Verdicts | None = None
 ) -> bool:
     """True when the float walk leaves out clearly more than ``odds_tolerance``: the exact walk at
     this ``eps`` would be tightened anyway, so it need not run (the answer is unchanged)."""
@@ -326,7 +496,7 @@ def exchange_odds(
     if eps is None:
         eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
     tightened = 0
-    judged: Judged = {}
+    judged = Verdicts()
     if not fixed and _surely_too_loose(bout, rolls, eps, judged):
         eps /= 10  # the exact walk at this eps would be thrown away: skip it
         tightened = 1
@@ -392,17 +562,21 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
     ex = exchange_odds(bout)
     w = ex.outcomes
     a, d = bout.attacker.name, bout.defender.name
-    p_hit = w.probability(lambda k: k[0] == "defender wounded")
+    # one pass a marginal (hundreds of outcomes), each share a fraction once
+    kinds = w.map(itemgetter(0)).probabilities()
+    statuses = {idx: w.map(itemgetter(idx)).probabilities() for idx in (3, 4)}
+    zero = Fraction(0)
+    p_hit = kinds.get("defender wounded", zero)
     outcomes = {
         f"{d} wounded": p_hit,
-        f"{a} wounded by a riposte": w.probability(lambda k: k[0] == "attacker wounded"),
-        "no wound": w.probability(lambda k: k[0] == "no wound"),
+        f"{a} wounded by a riposte": kinds.get("attacker wounded", zero),
+        "no wound": kinds.get("no wound", zero),
     }
     probs: dict[str, Fraction] = {}
     for role, idx in (("defender", 3), ("attacker", 4)):
         for status in ("stunned", "knocked out", "dead"):
             key = f"p_{role}_{status.replace(' ', '_')}"
-            probs[key] = _p_status(w, idx, status)
+            probs[key] = statuses[idx].get(status, zero)
     probs["p_riposte_wound"] = outcomes[f"{a} wounded by a riposte"]
     title = title or f"{a} attacks {d}"
     pol = {f.name: _policy_text(f) for f in (bout.attacker, bout.defender)}
@@ -418,8 +592,8 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
             "contests": ex.contests.to_dist(),
         },
         tables={
-            "defender_status": _status_table(w, 3),
-            "attacker_status": _status_table(w, 4),
+            "defender_status": _status_table(statuses[3]),
+            "attacker_status": _status_table(statuses[4]),
         },
         probabilities=probs,
         truncated_mass=w.truncated_mass,
@@ -427,14 +601,10 @@ def _report(bout: Bout, title: str | None, notes: list[str]) -> OddsReport:
     )
 
 
-def _p_status(w: Weighted[OddsKey], idx: int, status: str) -> Fraction:
-    return w.probability(lambda k: k[idx] == status)
-
-
-def _status_table(w: Weighted[OddsKey], idx: int) -> dict[str, Fraction]:
+def _status_table(shares: dict[str, Fraction]) -> dict[str, Fraction]:
     out: dict[str, Fraction] = {}
     for status in ("unhurt", "wounded", "stunned", "knocked out", "dead"):
-        p = _p_status(w, idx, status)
+        p = shares.get(status)
         if p:
             out[status] = p
     return out
