@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from firefight.core.turns import Action, FightState
-from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice import SeededDice, Weighted, enumerate_outcomes
+from firefight.dice.sources import TooManyPaths
 from firefight.encounter import Engine, read_scenario
 from firefight.encounter import engine as engine_module
 
@@ -44,10 +45,22 @@ def cheap(eng: Engine, state: FightState, limit: int = 800) -> list[Action]:
     for action in eng.legal_actions(state):
         try:
             enumerate_outcomes(lambda d, a=action: eng.turns.act(state, a, d), max_paths=limit)
-        except engine_module.TooManyPaths:
+        except TooManyPaths:
             continue
         out.append(action)
     return out
+
+
+def staged_apart(eng: Engine, state: FightState, action: Action) -> Weighted[Any]:
+    """The staged distribution with nothing set aside between the stages."""
+    stages = eng.turns.preview_stages(state, action)
+    assert stages is not None
+    turns: Any = eng.turns
+    turns.preview_idle = lambda s: None
+    try:
+        return eng._staged(state, action, stages)
+    finally:
+        del turns.preview_idle
 
 
 CASES = [("duel", 5), ("cover_and_movement", 2), ("knife_duel_exact", 2), ("fire_team", 2)]
@@ -63,17 +76,10 @@ def test_staged_previews_are_path_by_path(name: str, steps: int) -> None:
     for eng, state in states(name, steps):
         plain = path_by_path(eng)
         for action in cheap(eng, state):
-            stages = eng.turns.preview_stages(state, action)
-            assert stages is not None
             whole = enumerate_outcomes(
                 lambda d, e=eng, s=state, a=action: e.judge(e.turns.act(s, a, d)).combatants
             )
-            turns: Any = eng.turns
-            turns.preview_idle = lambda s: None
-            try:
-                staged = eng._staged(state, action, stages)
-            finally:
-                del turns.preview_idle
+            staged = staged_apart(eng, state, action)
             assert all(not flagged for (_, flagged), _ in staged.items())
             assert staged.total == whole.total
             assert {people: w for (people, _), w in staged.items()} == dict(whole.items())
@@ -91,12 +97,7 @@ def test_set_aside_merges_states() -> None:
     stages = eng.turns.preview_stages(state, action)
     assert stages is not None
     merged = eng._staged(state, action, stages)
-    turns: Any = eng.turns
-    turns.preview_idle = lambda s: None
-    try:
-        apart = eng._staged(state, action, stages)
-    finally:
-        del turns.preview_idle
+    apart = staged_apart(eng, state, action)
     assert len(merged) < len(apart)
     assert any(flagged for (_, flagged), _ in merged.items())
     assert eng.preview(state, action) == path_by_path(eng).preview(state, action)
