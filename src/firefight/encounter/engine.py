@@ -187,19 +187,26 @@ class Engine:
             acc: dict[Any, dict[int, int]] = {}
             paths: dict[Any, int] = {}
             walked = 0
-            for (s, flagged), (w, n) in current.items():
+            for key, (w, n) in current.items():
+                s, flagged = key
                 runs.start(s)
-                try:
-                    sub = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
-                except TooManyPaths:
-                    raise self._too_many(action) from None
+                sub = _without_dice(runs)
+                if sub is None:
+                    try:
+                        found = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
+                    except TooManyPaths:
+                        raise self._too_many(action) from None
+                    sub, den = list(found.items()), total * found.total
+                else:
+                    den = total
                 walked += n * runs.count
                 if walked > PREVIEW_PATHS:
                     raise self._too_many(action)
-                den = total * sub.total
-                for after, x in sub.items():
+                for after, x in sub:
                     if i == last:
                         out: Any = (self.judge(after).combatants, flagged)
+                    elif after is s:  # nothing done: set aside already
+                        out = key
                     else:
                         out = self._set_aside(state, after, flagged)
                     slot = acc.get(out)
@@ -222,12 +229,16 @@ class Engine:
         if not idle:
             return state, flagged
         people = list(state.combatants)
+        changed = False
         for i, names in idle:
             before, now = start.combatants[i], people[i]
             values = {n: getattr(before, n) for n in names}
             if any(getattr(now, n) != v for n, v in values.items()):
                 people[i] = evolve(now, **values)
                 flagged = flagged | {i}
+                changed = True
+        if not changed:
+            return state, flagged
         return evolve(state, combatants=tuple(people)), flagged
 
     def _too_many(self, action: Action) -> TooManyBranches:
@@ -455,6 +466,45 @@ class _Runs:
         self.count += 1
         self.tally[after] = self.tally.get(after, 0) + 1
         return after
+
+
+class _DiceAsked(Exception):
+    """A stage run by :func:`_without_dice` asked for dice."""
+
+
+class _NoDice:
+    """Dice that answer nothing: a stage that runs on them through asks none (a state a part
+    has nothing to do for), and one run gives its only outcome."""
+
+    is_exact = True
+
+    @property
+    def events(self) -> list[Any]:
+        return []
+
+    def roll(self, expr: Any, why: str = "") -> Any:
+        raise _DiceAsked
+
+    def derive(self, why: str, fn: Any, key: Hashable = None, **kw: Any) -> Any:
+        raise _DiceAsked
+
+    def record(self, event: Any) -> None:
+        pass
+
+
+_NO_DICE = _NoDice()
+
+
+def _without_dice(runs: _Runs) -> list[tuple[FightState, int]] | None:
+    """The stage's only outcome, certain, when it asks no dice from this state; else None
+    (enumerated then): most parts have nothing to do for most states, and an enumeration's
+    setting up costs more than such a run."""
+    try:
+        after = runs(_NO_DICE)
+    except _DiceAsked:
+        runs.start(runs.state)  # type: ignore[arg-type]
+        return None
+    return [(after, 1)]
 
 
 def _merged(acc: dict[Any, dict[int, int]]) -> tuple[dict[Any, int], int]:

@@ -52,10 +52,10 @@ def cheap(eng: Engine, state: FightState, limit: int = 800) -> list[Action]:
 
 
 def staged_apart(eng: Engine, state: FightState, action: Action) -> Weighted[Any]:
-    """The staged distribution with nothing set aside between the stages."""
-    stages = eng.turns.preview_stages(state, action)
-    assert stages is not None
+    """The staged distribution of ``act``'s own parts (a turn's plan too, which previews path by
+    path) with nothing set aside between them."""
     turns: Any = eng.turns
+    stages = turns._stages(state, action)
     turns.preview_idle = lambda s: None
     try:
         return eng._staged(state, action, stages)
@@ -104,15 +104,19 @@ def test_set_aside_merges_states() -> None:
 
 
 def test_refused_as_path_by_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under a small budget, a staged preview is refused exactly when the whole action has
-    more paths than the budget (it counts the paths through each stage, not the states)."""
-    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 400)
-    seen = set()
-    for eng, state in states("duel", 4):
-        plain = path_by_path(eng)
-        for action in cheap(eng, state):
-            staged, whole = eng.preview(state, action), plain.preview(state, action)
-            assert staged.exact == whole.exact
-            assert staged == whole
-            seen.add(staged.exact)
-    assert seen == {True, False}
+    """A staged preview is refused exactly when the whole action has more paths than the
+    budget: it counts the paths through each stage, not the states it carries."""
+    eng, state = next(states("duel", 1))
+    action = eng.find_action(state, "cover_fire:Kid Rourke")
+    counted = []
+
+    def act(d: Any) -> Any:
+        counted.append(1)
+        return eng.turns.act(state, action, d)
+
+    enumerate_outcomes(act)
+    paths = len(counted)
+    assert paths > 1_000
+    for budget, exact in ((paths - 1, False), (paths, True)):
+        monkeypatch.setattr(engine_module, "PREVIEW_PATHS", budget)
+        assert Engine(eng.scenario).preview(state, action).exact is exact

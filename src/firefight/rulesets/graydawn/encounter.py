@@ -288,11 +288,13 @@ class GraydawnTurns(Turns):
             state = stage(state, dice)
         return state
 
-    def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...]:
-        """:meth:`act`'s own parts: the action, then :meth:`advance` one part at a time (at most
-        the asked declarers, the fire and its checks, a turn each and the round's end; the
-        last part settles whatever is left), so a preview merges equal states between them."""
-        return self._stages(state, action)
+    def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...] | None:
+        """A declaration's parts (:meth:`_stages`): the last one plays the suppressing fire, its
+        checks and the turns nobody chooses, so a preview merges equal states between them. A
+        turn's plan previews path by path (``None``): its outcomes are already merged by kept
+        sub-rules and what follows is mostly the next decision, so parts would only add their
+        bookkeeping (about a third more time)."""
+        return self._stages(state, action) if state.phase == "declare" else None
 
     def preview_idle(self, state: FightState) -> Unread | None:
         """Once the checks are made the turns' order is set: the initiative scores and the
@@ -304,7 +306,8 @@ class GraydawnTurns(Turns):
     def _stages(self, state: FightState, action: Action) -> tuple[Stage, ...]:
         state.decider()  # someone is acting, or one line saying the state is damaged
         first = partial(self._declared if state.phase == "declare" else self._resolved, action)
-        parts = len(state.combatants) + 4
+        # the next declarer or the fire, the checks, a turn each still to come, the round's end
+        parts = sum(not f.acted for f in state.combatants) + (3 if state.phase == "declare" else 1)
         return (first, *(self._advance_step,) * parts, self.advance)
 
     def _declared(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
