@@ -150,9 +150,11 @@ class Engine:
         )
 
     def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
-        """The combatants after the action, exactly: all a preview reads, so the ruleset acts by
-        :meth:`Turns.preview_act` (what only later steps read may be summed out). Refused as
-        :meth:`act_distribution` is."""
+        """The combatants after the action, each with the indices of those a staged preview
+        knows changed in fields it set aside, exactly: all a preview reads. By the ruleset's
+        parts (:meth:`Turns.preview_stages`) where it gives them, else by
+        :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
+        Refused past :data:`PREVIEW_PATHS` paths of the whole action either way."""
         key = (state, action, "combatants")
         stages = self.turns.preview_stages(state, action)
         if stages is not None:
