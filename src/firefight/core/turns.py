@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
@@ -39,6 +39,9 @@ Ending = Literal["terminated", "truncated"]
 #: Combatants (by index in ``FightState.combatants``) and the names of their fields a step
 #: neither reads nor writes (:meth:`Turns.unread`).
 Unread = tuple[tuple[int, tuple[str, ...]], ...]
+#: One part of an action's resolution (:meth:`Turns.preview_stages`): the state so far and the
+#: dice in, the state after the part out.
+Stage = Callable[["FightState", DiceSource], "FightState"]
 
 
 class CombatantState(Protocol):
@@ -293,6 +296,25 @@ class Turns(ABC):
         roll, kept for its next targets) and branch over less. The combatants' distribution
         must be ``act``'s; the default is ``act`` itself."""
         return self.act(state, action, dice)
+
+    def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...] | None:
+        """:meth:`preview_act` as parts run one after the other (the first gets ``state``), or
+        ``None`` (the default): a preview enumerates ``preview_act`` path by path. With parts,
+        an exact preview carries the distinct states each part leaves to the next, merged, so
+        its work grows with the states met part-way, not with every path through the dice
+        (a graydawn round played out after a suppressing-fire declaration). Run in order on
+        any dice, the parts must be ``preview_act`` (best: ``act`` itself runs them); a part
+        given a state it has nothing to do for returns it. Actions followed through
+        (:meth:`in_progress`) are not: a ruleset that has both answers ``None``."""
+        return None
+
+    def preview_idle(self, state: FightState) -> Unread | None:
+        """Fields of combatants that the rest of :meth:`preview_stages` from ``state`` (a state
+        a part left) neither reads nor writes, nor :meth:`can_fight` and :meth:`harm`; ``None``
+        (the default): none. A staged preview sets them back to the acting state's values (a
+        combatant they told apart counts as changed), so states that differ only there (a score
+        that only the next round reads) merge before the rest multiplies them."""
+        return None
 
     @abstractmethod
     def can_fight(self, combatant: Any) -> bool:

@@ -10,15 +10,17 @@ replayed as scripted dice, give the same step again.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
 from operator import attrgetter
 from typing import Any
 
 from firefight.core.transcript import Note
-from firefight.core.turns import Action, FightState, Turns, Unread, evolve
+from firefight.core.turns import Action, FightState, Stage, Turns, Unread, evolve
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.scenario import Scenario
@@ -148,13 +150,103 @@ class Engine:
         )
 
     def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
-        """The combatants after the action, exactly: all a preview reads, so the ruleset acts by
-        :meth:`Turns.preview_act` (what only later steps read may be summed out). Refused as
-        :meth:`act_distribution` is."""
+        """The combatants after the action, each with the indices of those a staged preview
+        knows changed in fields it set aside, exactly: all a preview reads. By the ruleset's
+        parts (:meth:`Turns.preview_stages`) where it gives them, else by
+        :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
+        Refused past :data:`PREVIEW_PATHS` paths of the whole action either way."""
+        key = (state, action, "combatants")
+        stages = self.turns.preview_stages(state, action)
+        if stages is not None:
+            found = self._acts.get(key)
+            if found is None:
+                found = self._remember(key, self._staged(state, action, stages))
+            else:
+                self._acts.move_to_end(key)
+            return found
         return self._enumerated(
-            (state, action, "combatants"),
+            key,
             action,
-            lambda d: self._act_through(state, action, d, preview=True).combatants,
+            lambda d: (self._act_through(state, action, d, preview=True).combatants, _NONE),
+        )
+
+    def _staged(
+        self, state: FightState, action: Action, stages: tuple[Stage, ...]
+    ) -> Weighted[Any]:
+        """The combatants after ``stages`` (:meth:`Turns.preview_stages`), exactly: each stage
+        enumerated once per distinct state the one before left, the states it leads to merged
+        (weights over a common denominator), so the work grows with the states met part-way.
+
+        Each state also carries how many paths of the whole action lead to it (its paths times
+        the stage's paths from it): once the paths through a stage pass :data:`PREVIEW_PATHS`,
+        the action path by path would have walked more, and it is refused as it was then, but
+        after the few states that show it rather than after all those paths."""
+        current: dict[Any, tuple[int, int]] = {(state, _NONE): (1, 1)}  # weight, paths
+        total = 1
+        last = len(stages) - 1
+        for i, stage in enumerate(stages):
+            runs = _Runs(stage)
+            acc: dict[Any, dict[int, int]] = {}
+            paths: dict[Any, int] = {}
+            walked = 0
+            for key, (w, n) in current.items():
+                s, flagged = key
+                runs.start(s)
+                sub = _without_dice(runs)
+                if sub is None:
+                    try:
+                        found = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
+                    except TooManyPaths:
+                        raise self._too_many(action) from None
+                    sub, den = list(found.items()), total * found.total
+                else:
+                    den = total
+                walked += n * runs.count
+                if walked > PREVIEW_PATHS:
+                    raise self._too_many(action)
+                for after, x in sub:
+                    if i == last:
+                        out: Any = (self.judge(after).combatants, flagged)
+                    elif after is s:  # nothing done: set aside already
+                        out = key
+                    else:
+                        out = self._set_aside(state, after, flagged)
+                    slot = acc.get(out)
+                    if slot is None:
+                        slot = acc[out] = {}
+                    slot[den] = slot.get(den, 0) + w * x
+                    paths[out] = paths.get(out, 0) + n * runs.tally[after]
+            weights, total = _merged(acc)
+            current = {out: (x, paths[out]) for out, x in weights.items()}
+        return Weighted({out: x for out, (x, _) in current.items()}, total)
+
+    def _set_aside(
+        self, start: FightState, state: FightState, flagged: frozenset[int]
+    ) -> tuple[FightState, frozenset[int]]:
+        """``state`` with the fields the rest of the stages leave alone
+        (:meth:`Turns.preview_idle`) given ``start``'s values, and the combatants whose values
+        there told them apart from ``start`` (they are changed by the action, whatever the
+        rest does): states that differ only there merge."""
+        idle = self.turns.preview_idle(state)
+        if not idle:
+            return state, flagged
+        people = list(state.combatants)
+        changed = False
+        for i, names in idle:
+            before, now = start.combatants[i], people[i]
+            values = {n: getattr(before, n) for n in names}
+            if any(getattr(now, n) != v for n, v in values.items()):
+                people[i] = evolve(now, **values)
+                flagged = flagged | {i}
+                changed = True
+        if not changed:
+            return state, flagged
+        return evolve(state, combatants=tuple(people)), flagged
+
+    def _too_many(self, action: Action) -> TooManyBranches:
+        return TooManyBranches(
+            f"{action.label}: over {PREVIEW_PATHS:,} branches, too many to enumerate exactly",
+            tip="the action still resolves; only its exact preview is left out",
         )
 
     def _enumerated(
@@ -166,16 +258,16 @@ class Engine:
             try:
                 found = enumerate_outcomes(fn, max_paths=PREVIEW_PATHS)
             except TooManyPaths:
-                raise TooManyBranches(
-                    f"{action.label}: over {PREVIEW_PATHS:,} branches, too many to enumerate "
-                    "exactly",
-                    tip="the action still resolves; only its exact preview is left out",
-                ) from None
-            self._acts[key] = found
-            if len(self._acts) > self._cache_size:
-                self._acts.popitem(last=False)
+                raise self._too_many(action) from None
+            self._remember(key, found)
         else:
             self._acts.move_to_end(key)
+        return found
+
+    def _remember(self, key: Hashable, found: Weighted[Any]) -> Weighted[Any]:
+        self._acts[key] = found
+        if len(self._acts) > self._cache_size:
+            self._acts.popitem(last=False)
         return found
 
     def _act_through(
@@ -324,8 +416,8 @@ class Engine:
         harm: dict[str, int] = {}
         p_effect = 0
         before = {c.name: c for c in state.combatants}
-        for combatants, w in people.items():
-            changed = False
+        for (combatants, flagged), w in people.items():
+            changed = bool(flagged)
             for c in combatants:
                 old = before[c.name]
                 if c != old:
@@ -352,6 +444,79 @@ class Engine:
 
 #: A kernel and the path budget it was enumerated under (None: none).
 _Budgeted = tuple[Weighted[FightState], int | None]
+
+
+#: No combatant flagged changed (see :meth:`Engine._set_aside`).
+_NONE: frozenset[int] = frozenset()
+
+
+class _Runs:
+    """A stage run on one state: its paths counted, by the state each ends in."""
+
+    def __init__(self, stage: Stage) -> None:
+        self.stage = stage
+        self.state: FightState | None = None
+        self.count = 0
+        self.tally: dict[FightState, int] = {}
+
+    def start(self, state: FightState) -> None:
+        self.state, self.count, self.tally = state, 0, {}
+
+    def __call__(self, dice: DiceSource) -> FightState:
+        assert self.state is not None
+        after = self.stage(self.state, dice)
+        self.count += 1
+        self.tally[after] = self.tally.get(after, 0) + 1
+        return after
+
+
+class _DiceAsked(Exception):
+    """A stage run by :func:`_without_dice` asked for dice."""
+
+
+class _NoDice:
+    """Dice that answer nothing: a stage that runs on them through asks none (a state a part
+    has nothing to do for), and one run gives its only outcome."""
+
+    is_exact = True
+
+    @property
+    def events(self) -> list[Any]:
+        return []
+
+    def roll(self, expr: Any, why: str = "") -> Any:
+        raise _DiceAsked
+
+    def derive(self, why: str, fn: Any, key: Hashable = None, **kw: Any) -> Any:
+        raise _DiceAsked
+
+    def record(self, event: Any) -> None:
+        pass
+
+
+_NO_DICE = _NoDice()
+
+
+def _without_dice(runs: _Runs) -> list[tuple[FightState, int]] | None:
+    """The stage's only outcome, certain, when it asks no dice from this state; else None
+    (enumerated then): most parts have nothing to do for most states, and an enumeration's
+    setting up costs more than such a run."""
+    try:
+        after = runs(_NO_DICE)
+    except _DiceAsked:
+        runs.start(runs.state)  # type: ignore[arg-type]
+        return None
+    return [(after, 1)]
+
+
+def _merged(acc: dict[Any, dict[int, int]]) -> tuple[dict[Any, int], int]:
+    """Outcome -> {denominator: numerator} as integer weights over one common denominator."""
+    common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)
+    weights = {
+        out: sum(num * (common // den) for den, num in slot.items()) for out, slot in acc.items()
+    }
+    g = reduce(math.gcd, weights.values(), common)
+    return {k: w // g for k, w in weights.items()}, common // g
 
 
 class _CountingDice:

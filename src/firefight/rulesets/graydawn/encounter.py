@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, evolve
+from firefight.core.turns import Action, FightState, ScenarioSpec, Stage, Turns, Unread, evolve
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
@@ -45,7 +45,12 @@ from firefight.rulesets.graydawn.encounter_state import (
     Fighter,
     put,
 )
-from firefight.rulesets.graydawn.encounter_turn import automatic_turn, end_turn, suppression_phase
+from firefight.rulesets.graydawn.encounter_turn import (
+    automatic_turn,
+    end_turn,
+    suppressing_fire,
+    suppression_checks,
+)
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
@@ -194,6 +199,17 @@ class GraydawnTurns(Turns):
     # -- the round's flow ---------------------------------------------------------------------
     def advance(self, state: FightState, dice: DiceSource) -> FightState:
         """Everything automatic up to the next decision, or the round's end (acting None)."""
+        while not _settled(state):
+            state = self._advance_step(state, dice)
+        return state
+
+    def _advance_step(self, state: FightState, dice: DiceSource) -> FightState:
+        """One part of :meth:`advance`: the next declarer asked, the suppressing fire, its
+        checks, one combatant's turn or the round's end (a settled state is left as it is).
+        Written once for both routes: rolling dice run the parts in a loop, an exact preview
+        runs each part over the distinct states the one before left (:meth:`preview_stages`)."""
+        if _settled(state):
+            return state
         if state.phase == "declare":
             board = state.board
             for name in reversed(state.order):  # G16: reverse initiative order
@@ -202,30 +218,29 @@ class GraydawnTurns(Turns):
                     continue
                 if can_suppress(self, f) and len(declarations(self, state, f)) > 1:
                     return evolve(state, acting=name)
-            state = self._suppression_phase(state, dice)
-            state = evolve(state, phase="turns", acting=None)
-        while True:
-            up = next((n for n in state.order if not state.combatant(n).acted), None)
-            if up is None:
-                return self._end_round(state, dice)
-            name = up
-            f = self._turn_starts(state.combatant(name))
+            return suppressing_fire(self, state, dice)
+        if state.phase == "checks":
+            return suppression_checks(self, state, dice)
+        up = next((n for n in state.order if not state.combatant(n).acted), None)
+        if up is None:
+            return self._end_round(state, dice)
+        return self._turn(state, up, dice)
+
+    def _turn(self, state: FightState, name: str, dice: DiceSource) -> FightState:
+        """``name``'s turn up to its decision (acting set) or, a turn nobody chooses, done."""
+        f = self._turn_starts(state.combatant(name))
+        state = put(state, f)
+        if f.out or f.suppressing:
+            return end_turn(self, state, name, dice)
+        if f.status == "stunned":
+            f = self._stun_save(f, dice)
             state = put(state, f)
-            if f.out or f.suppressing:
-                state = end_turn(self, state, name, dice)
-                continue
             if f.status == "stunned":
-                f = self._stun_save(f, dice)
-                state = put(state, f)
-                if f.status == "stunned":
-                    state = end_turn(self, state, name, dice)
-                    continue
-            state, done = automatic_turn(self, state, f, dice)
-            if done:
-                state = end_turn(self, state, name, dice)
-                continue
-            f = state.combatant(name)
-            return evolve(state, acting=name)
+                return end_turn(self, state, name, dice)
+        state, done = automatic_turn(self, state, f, dice)
+        if done:
+            return end_turn(self, state, name, dice)
+        return evolve(state, acting=name)
 
     def _turn_starts(self, f: Fighter) -> Fighter:
         """G34/G35: its movement bonus ends and a flanker's advantage is gone (it may shift);
@@ -251,9 +266,6 @@ class GraydawnTurns(Turns):
         fire.record_status(dice, f, new)
         return new
 
-    def _suppression_phase(self, state: FightState, dice: DiceSource) -> FightState:
-        return suppression_phase(self, state, dice)
-
     def _end_round(self, state: FightState, dice: DiceSource) -> FightState:
         fighters = []
         for f in state.combatants:
@@ -272,14 +284,43 @@ class GraydawnTurns(Turns):
         return turn_actions(self, state, f)
 
     def act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        for stage in self._stages(state, action):
+            state = stage(state, dice)
+        return state
+
+    def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...] | None:
+        """A declaration's parts (:meth:`_stages`): the last one plays the suppressing fire, its
+        checks and the turns nobody chooses, so a preview merges equal states between them. A
+        turn's plan previews path by path (``None``): its outcomes are already merged by kept
+        sub-rules and what follows is mostly the next decision, so parts would only add their
+        bookkeeping (about a third more time)."""
+        return self._stages(state, action) if state.phase == "declare" else None
+
+    def preview_idle(self, state: FightState) -> Unread | None:
+        """Once the checks are made the turns' order is set: the initiative scores and the
+        re-roll mark are only read when the next round starts (G33)."""
+        if state.phase not in ("turns", "end"):
+            return None
+        return tuple((i, _SCORES) for i in range(len(state.combatants)))
+
+    def _stages(self, state: FightState, action: Action) -> tuple[Stage, ...]:
         state.decider()  # someone is acting, or one line saying the state is damaged
-        if state.phase == "declare":
-            return self.advance(self._declare(state, action, dice), dice)
+        first = partial(self._declared if state.phase == "declare" else self._resolved, action)
+        # the next declarer or the fire, the checks, a turn each still to come, the round's end
+        parts = sum(not f.acted for f in state.combatants) + (3 if state.phase == "declare" else 1)
+        return (first, *(self._advance_step,) * parts, self.advance)
+
+    def _declared(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
+        return self._declare(state, action, dice)
+
+    def _resolved(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
+        """The turn's plan; the rest of the turn is a decision of its own (acting kept), else
+        the turn is over."""
         state = resolve_turn(self, state, action, dice)
         after = state.combatant(action.actor)
         if after.pending and not after.out and after.status == "ready":
             return evolve(state, acting=action.actor)  # the rest of its turn
-        return self.advance(end_turn(self, state, action.actor, dice), dice)
+        return evolve(end_turn(self, state, action.actor, dice), acting=None)
 
     def _declare(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
         board = state.board
@@ -345,6 +386,15 @@ class GraydawnTurns(Turns):
 
     def after_fight(self, state: FightState) -> list[str]:
         return after_fight_lines(self, state)
+
+
+#: What :meth:`GraydawnTurns.preview_idle` sets aside.
+_SCORES = ("initiative", "reroll")
+
+
+def _settled(state: FightState) -> bool:
+    """Someone decides now, or the round is over: :meth:`GraydawnTurns.advance` stops here."""
+    return state.acting is not None or state.phase == "end"
 
 
 def _roll_all(

@@ -47,26 +47,21 @@ def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSitua
 # ------------------------------------------------------------------------------------------------
 # G16 the suppressing-fire phase
 # ------------------------------------------------------------------------------------------------
-def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
-    """G16 steps 3-4: every declared shooter's attack vs the range TN (G09; covering fire rolls
-    none, G29), covering fire's defence rolls, then levels applied and checks made (G10) in
-    initiative order. New initiative scores take effect at once (G33)."""
+def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
+    """G16 step 3: every declared shooter's attack vs the range TN (G09; covering fire rolls
+    none, G29), levels applied and covering fire's defence rolls; the checks follow
+    (:func:`suppression_checks`, phase "checks"). No fire declared: the turns begin."""
     declared = state.board.declared
     if not declared:
-        return state
+        return evolve(state, phase="turns", acting=None)
     start = state
     shots = [_shot(t, start, d) for d in declared]
     key = ("suppressing-fire levels", tuple((content_key(sit), i) for _, sit, i in shots))
     levels = dict(dice.derive("suppressing-fire levels", partial(_levels, shots), key, keep=True))
     rounds: dict[str, int] = {}
-    shotgun: dict[str, int] = {}
     for d in declared:
         rounds[d.target] = rounds.get(d.target, 0) + d.rounds
-        w = t.entries[d.shooter].combatant.weapon
-        if w is not None and w.kind == "shotgun" and d.fire == "covering":
-            shotgun[d.target] = shotgun.get(d.target, 0) + d.rounds
-    names = [n for n in state.order if n in levels] + [n for n in levels if n not in state.order]
-    for name in names:
+    for name in _targets(state):
         f = state.combatant(name)
         f = evolve(f, levels=levels[name], fired_at=rounds[name])
         dice.record(StateChange(name, "suppression levels", 0, levels[name], "G09/G10"))
@@ -75,13 +70,30 @@ def suppression_phase(t: GraydawnTurns, state: FightState, dice: DiceSource) -> 
         if any(d.fire == "covering" for _, d, _ in group):
             hits = fire.covering_hits(dice, t.sits.suppression(start.combatant(name), group))
             state = take_fire(t, state, name, hits, False, dice)
-    for name in names:
+    return evolve(state, phase="checks", acting=None)
+
+
+def suppression_checks(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
+    """G16 step 4: the targets' suppression checks (G10) in initiative order; new initiative
+    scores take effect at once (G33), then the turns begin."""
+    shotgun: dict[str, int] = {}
+    for d in state.board.declared:
+        w = t.entries[d.shooter].combatant.weapon
+        if w is not None and w.kind == "shotgun" and d.fire == "covering":
+            shotgun[d.target] = shotgun.get(d.target, 0) + d.rounds
+    for name in _targets(state):
         f = state.combatant(name)
         if f.levels <= 0 or f.status != "ready":
             continue
         result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
         state = put(state, _after_check(t, f, result, dice))
-    return evolve(state, order=t.order(state))
+    return evolve(state, order=t.order(state), phase="turns")
+
+
+def _targets(state: FightState) -> list[str]:
+    """The targets of the declared fire: in initiative order, then any not in it (G16)."""
+    targets = dict.fromkeys(d.target for d in state.board.declared)
+    return [n for n in state.order if n in targets] + [n for n in targets if n not in state.order]
 
 
 def _shot(
