@@ -500,6 +500,13 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
         if not path:
             break
         path[-1] += 1
+    return gathered(acc)
+
+
+def gathered(acc: dict[T, dict[int, int]]) -> Weighted[T]:
+    """``{outcome: {path denominator: summed numerators}}`` (paths of different dice have
+    different totals) as one Weighted over their least common multiple, reduced: how an
+    enumeration, or a staged one (``Engine``'s previews), adds up its paths exactly."""
     from firefight.dice.dist import Weighted
 
     common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)

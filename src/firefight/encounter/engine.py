@@ -10,19 +10,17 @@ replayed as scripted dice, give the same step again.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
 from operator import attrgetter
 from typing import Any
 
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, Stage, Turns, Unread, evolve
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.dice.sources import TooManyPaths
+from firefight.dice.sources import TooManyPaths, gathered
 from firefight.encounter.scenario import Scenario
 from firefight.errors import InputError
 
@@ -216,8 +214,9 @@ class Engine:
                         slot = acc[out] = {}
                     slot[den] = slot.get(den, 0) + w * x
                     paths[out] = paths.get(out, 0) + n * runs.tally[after]
-            weights, total = _merged(acc)
-            current = {out: (x, paths[out]) for out, x in weights.items()}
+            merged = gathered(acc)
+            total = merged.total
+            current = {out: (x, paths[out]) for out, x in merged.items()}
         return Weighted({out: x for out, (x, _) in current.items()}, total)
 
     def _set_aside(
@@ -507,16 +506,6 @@ def _without_dice(runs: _Runs) -> list[tuple[FightState, int]] | None:
         runs.start(runs.state)  # type: ignore[arg-type]
         return None
     return [(after, 1)]
-
-
-def _merged(acc: dict[Any, dict[int, int]]) -> tuple[dict[Any, int], int]:
-    """Outcome -> {denominator: numerator} as integer weights over one common denominator."""
-    common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)
-    weights = {
-        out: sum(num * (common // den) for den, num in slot.items()) for out, slot in acc.items()
-    }
-    g = reduce(math.gcd, weights.values(), common)
-    return {k: w // g for k, w in weights.items()}, common // g
 
 
 class _CountingDice:
