@@ -10,9 +10,11 @@ alias tables; (state, outcome) -> next state (the outcome given the lane's unrea
 is worked out once and then looked up. A step whose target's numbers are read only through
 the losses it applies is keyed by a stand-in (``Turns.stand_in``: a target no hit can kill),
 its outcomes carried back (``Turns.carry``); under policies blind to them, lanes carry such
-numbers (``Turns.counters``: hit points) in arrays beside states that hold them at their
-initial values, and a transition (state, outcome, a kill or not) moves them by its change, so
-fights whose hit points spread wide still meet few states. Keys met by few lanes are stepped
+numbers (``Turns.counters``: hit points, stamina) in arrays beside states that hold them at
+their initial values, and a transition (state, outcome, a kill or not) moves them by its change,
+so fights whose hit points spread wide still meet few states; a counter read only up to a cap
+(``Turns.counter_cap``: stamina, to the pain threshold) keys a lane's step by its value so
+capped (the lane's class). Keys met by few lanes are stepped
 plainly on seeded dice; once a pass steps nearly all its lanes so (a big fight whose every
 state is new), the chunk plays its remaining lanes to their ends as the reference loop does,
 without interning their states, so such a fight costs what the loop does. Cost grows with the
@@ -187,6 +189,8 @@ class KernelSampler:
         self.played_out = 0
         #: Per flat outcome of a built kernel: its counters' change from the key's state.
         self.flat_delta = np.zeros((0, len(self.first_counts)), dtype=np.int64)
+        #: Per flat outcome: whether it takes off a counter whose loss can kill.
+        self.flat_kills = np.zeros(0, dtype=bool)
         #: Per transition: the counters' change.
         self.step_delta = np.zeros((1024, len(self.first_counts)), dtype=np.int64)
         self.first_names = [c.name for c in first]
@@ -316,7 +320,11 @@ class KernelSampler:
         for j, cap in reversed(self.capped):
             cls, counts[j] = divmod(cls, cap + 1)
         state = self.states[sid]
-        return state if counts == self.first_list else self._with_counts(state, counts, self.first_list)
+        return (
+            state
+            if counts == self.first_list
+            else self._with_counts(state, counts, self.first_list)
+        )
 
     def key_of(self, sid: int, action: Action, cls: int = 0) -> int:
         """The key whose kernel steps ``action`` from state ``sid`` in class ``cls``."""
@@ -422,6 +430,7 @@ class KernelSampler:
             base = np.array(self.counts_of(self.keys[kid].state), dtype=np.int64)
             moved = self._rows([self.counts_of(o) for o in table.outcomes]) - base
             self.flat_delta = np.concatenate([self.flat_delta, moved])
+            self.flat_kills = np.concatenate([self.flat_kills, (moved[:, self.kills] != 0).any(1)])
 
     def draw(self, kids: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
         """One outcome (a flat index) of each key's kernel: Walker's alias method, every kernel
@@ -446,9 +455,11 @@ class KernelSampler:
         the copy is made again once a quarter of the transitions are newer than it)."""
         codes = ((sids << 32) | flat) << 1
         if self.counted:
-            delta = self.flat_delta[flat]
-            killed = (delta != 0) & (counts + delta <= 0)
-            codes |= killed[:, self.kills].any(axis=1)
+            # only outcomes taking off a counter whose loss can kill
+            some = np.flatnonzero(self.flat_kills[flat])
+            delta = self.flat_delta[flat[some]]
+            killed = (delta != 0) & (counts[some] + delta <= 0)
+            codes[some] |= killed[:, self.kills].any(axis=1)
         snap = self.snap_codes
         if len(snap):
             pos = np.searchsorted(snap, codes)
@@ -712,6 +723,9 @@ def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any])
     """Record the round each lane's combatants first fell out of the fight."""
     ids = chunk.state_of[lanes]
     flags = sampler.out_flags[ids]
+    # only lanes with someone out of the fight (in a duel, those whose fight just ended)
+    some = np.flatnonzero(flags.any(axis=1))
+    lanes, ids, flags = lanes[some], ids[some], flags[some]
     rounds = sampler.rounds[ids]
     now = chunk.fell[lanes]
     newly = flags & (now == _NEVER)
