@@ -235,18 +235,18 @@ def test_shared_kernels_agree_with_the_reference_loop(policy: str) -> None:
 
 
 def test_counters_ride_beside_the_states() -> None:
-    """Under policies blind to hit points, a duel's lanes carry them in arrays
+    """Under policies blind to hit points and stamina, a duel's lanes carry them in arrays
     (``Turns.counters``): every state met holds them at their initial values, a kill is a
-    transition of its own (the counter brought to 0 or below), and far fewer states are met
+    transition of its own (hit points brought to 0 or below), and far fewer states are met
     than fights; under a policy that reads them (aggressive) they stay in the states."""
     path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
     engine = Engine(read_scenario(path))
     sampler = KernelSampler(engine)
     run_chunk(sampler, 4_000, np.random.default_rng(2))
-    assert sampler.counted == ("hit_points",)
-    first = [c.hit_points for c in engine.initial().combatants]
-    assert all([c.hit_points for c in s.combatants] == first for s in sampler.states)
-    assert any(code & 1 for code in sampler.transitions) and len(sampler.states) < 1_000
+    assert sampler.counted == ("hit_points", "stamina")
+    first = [(c.hit_points, c.stamina) for c in engine.initial().combatants]
+    assert all([(c.hit_points, c.stamina) for c in s.combatants] == first for s in sampler.states)
+    assert any(code & 1 for code in sampler.transitions) and len(sampler.states) < 400
     reading = {"marines": "aggressive", "insurgents": "first"}
     assert KernelSampler(Engine(read_scenario(path, policies=reading))).counted == ()
 
@@ -261,3 +261,82 @@ def test_a_step_reading_counters_is_stepped_on_the_lanes_own_state() -> None:
     bursts = [k for k in sampler.keys if k.action.param("targets")]
     assert bursts and all(k.whole and k.offset < 0 for k in bursts)
     assert not any(k.whole for k in sampler.keys if k.stand_in)
+
+
+def _class_mismatches(engine: Engine, most: int) -> tuple[list[Any], int]:
+    """Shots (at most ``most`` checked, from random play) whose key in a sampler, found by the
+    lane's state id and class as the fast path finds it, carried back, is not their own kernel;
+    and how many of those checked had the target's stamina below his cap."""
+    sampler = KernelSampler(engine)
+    cap = engine.turns.counter_cap
+    shots = [(s, a) for s, a in _visited(engine, 6, seed=4) if a.kind == "attack"][::2]
+
+    def below(pair: tuple[FightState, Action]) -> bool:
+        t = pair[0].combatant(str(pair[1].target))
+        return bool(t.stamina < cap(t, "stamina"))  # type: ignore[operator]
+
+    def tired(pair: tuple[FightState, Action], k: int) -> tuple[FightState, Action]:
+        state, action = pair
+        t = state.combatant(str(action.target))
+        worn = min(t.stamina, cap(t, "stamina") - k)  # type: ignore[operator]
+        return state.with_combatant(evolve(t, stamina=max(worn, 0))), action
+
+    # as met, and (a duel's stamina rarely runs that low) the target's worn below his cap
+    pairs = [q for p in shots for q in (p, tired(p, 1), tired(p, 3))]
+    wrong: list[Any] = []
+    checked = low = 0
+    for state, action in pairs:
+        sid, counts = sampler.enter(state)
+        cls = int(sampler.class_of(np.array([counts], dtype=np.int64))[0])
+        key = sampler.keys[sampler.key_of(sid, action, cls)]
+        assert key.stand_in and not key.whole
+        try:
+            own = _odds(engine.kernel(state, action, max_paths=5_000))
+            lifted = engine.kernel(key.state, action, max_paths=5_000)
+        except TooManyPaths:
+            continue
+        back: dict[FightState, Fraction] = {}
+        for s, p in _odds(lifted).items():
+            moved = carried(engine, state, action, key.state, key.unread, s)
+            back[moved] = back.get(moved, Fraction(0)) + p
+        if back != own:
+            wrong.append((state, action.id))
+        low += below((state, action))
+        checked += 1
+        if checked >= most:
+            break
+    assert checked
+    return wrong, low
+
+
+def test_stamina_is_keyed_by_its_class() -> None:
+    """Stamina is read by a shot only up to the target's pain threshold (``Turns.counter_cap``,
+    W08): lanes carry it beside their states and a lane's key takes it so capped (its class).
+    Each shot's key, found from the lane's state id and class, carried back, is the shot's own
+    kernel (targets with stamina below the cap among them); stamina run out is no kill (the
+    kill bit follows hit points alone)."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    people = engine.initial().combatants
+    caps = [engine.turns.counter_cap(c, "stamina") for c in people]
+    sampler = KernelSampler(engine)
+    assert sampler.capped == [(1, caps[0]), (3, caps[1])]
+    assert sampler.kills.tolist() == [True, False, True, False]
+    wrong, low = _class_mismatches(engine, most=30)
+    assert wrong == [] and low
+
+
+def test_a_wrong_cap_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cap below the pain threshold keys shots by targets with less stamina than their own
+    class holds: the check above finds it."""
+    path = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    engine = Engine(read_scenario(path))
+    honest = engine.turns.counter_cap
+
+    def short(combatant: Any, field: str) -> int | None:
+        cap = honest(combatant, field)
+        return None if cap is None else cap - 1
+
+    monkeypatch.setattr(engine.turns, "counter_cap", short)
+    wrong, _ = _class_mismatches(engine, most=30)
+    assert wrong

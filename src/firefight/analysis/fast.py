@@ -10,9 +10,11 @@ alias tables; (state, outcome) -> next state (the outcome given the lane's unrea
 is worked out once and then looked up. A step whose target's numbers are read only through
 the losses it applies is keyed by a stand-in (``Turns.stand_in``: a target no hit can kill),
 its outcomes carried back (``Turns.carry``); under policies blind to them, lanes carry such
-numbers (``Turns.counters``: hit points) in arrays beside states that hold them at their
-initial values, and a transition (state, outcome, a kill or not) moves them by its change, so
-fights whose hit points spread wide still meet few states. Keys met by few lanes are stepped
+numbers (``Turns.counters``: hit points, stamina) in arrays beside states that hold them at
+their initial values, and a transition (state, outcome, a kill or not) moves them by its change,
+so fights whose hit points spread wide still meet few states; a counter read only up to a cap
+(``Turns.counter_cap``: stamina, to the pain threshold) keys a lane's step by its value so
+capped (the lane's class). Keys met by few lanes are stepped
 plainly on seeded dice; once a pass steps nearly all its lanes so (a big fight whose every
 state is new), the chunk plays its remaining lanes to their ends as the reference loop does,
 without interning their states, so such a fight costs what the loop does. Cost grows with the
@@ -123,17 +125,38 @@ class KernelSampler:
         self.engine = engine
         self.states: list[FightState] = []
         self.ids: dict[FightState, int] = {}
+        names = [c.name for c in engine.scenario.spec.combatants]
+        self.column = {n: i for i, n in enumerate(names)}
+        self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
+        #: Combatant fields (``Turns.counters``) the lanes carry in arrays beside their states,
+        #: which then hold them at their initial values: hit points spread wide made every
+        #: fight's states (and its transitions) its own. Only under policies blind to them.
+        blind = all(p in BLIND for p in self.policy_names.values())
+        turns = engine.turns
+        self.counted: tuple[str, ...] = turns.counters if blind else ()
+        first = engine.initial().combatants
+        self.first_list = [getattr(c, f) for c in first for f in self.counted]
+        self.first_counts = np.array(self.first_list, dtype=np.int64)
+        caps = [turns.counter_cap(c, f) for c in first for f in self.counted]
+        #: Counters read up to a cap (``Turns.counter_cap``): their columns and caps. A lane's
+        #: *class* numbers its capped counters capped (mixed radix): a state's plan is per
+        #: class, its keys stepping the state with those counters put in.
+        self.capped = [(j, cap) for j, cap in enumerate(caps) if cap is not None]
+        self.classes = int(np.prod([cap + 1 for _, cap in self.capped], dtype=np.int64))
+        #: Counters whose loss to 0 or below is a kill (every counter not capped).
+        self.kills = np.array([cap is None for cap in caps], dtype=bool)
         #: Per state id (numpy arrays grown by doubling, so a pass reads them without copying
-        #: every state seen so far): ended, who is out of the fight, the round, and its plan:
-        #: the key of its policy's one action (-2: not worked out yet, -1: a mixture).
+        #: every state seen so far): ended, who is out of the fight, the round, and, per state
+        #: and class (``sid * classes + class``), its plan: the key of its policy's one action
+        #: (-2: not worked out yet, -1: a mixture).
         self.ended = np.zeros(1024, dtype=bool)
         self.out_flags = np.zeros((1024, len(engine.scenario.spec.combatants)), dtype=bool)
         self.rounds = np.zeros(1024, dtype=np.int64)
-        self.plan = np.full(1024, -2, dtype=np.int64)
+        self.plan = np.full(1024 * self.classes, -2, dtype=np.int64)
         self.keys: list[_Key] = []
-        #: (masked state or state id, action id) -> key.
+        #: (masked state or state id and class, action id) -> key.
         self.key_ids: dict[tuple[Hashable, ...], int] = {}
-        #: (state id, action id) -> key, for the actions of a policy's mixture.
+        #: (state id * classes + class, action id) -> key, for the actions of a mixture.
         self.mixed_keys: dict[tuple[int, str], int] = {}
         #: Per key: its outcomes' offset and count in the flat arrays (-1, 0: not built), and
         #: the lanes that met it so far.
@@ -164,23 +187,15 @@ class KernelSampler:
         self.choices: dict[int, list[tuple[Action, float]] | None] = {}
         #: Lanes of the last chunk played to their ends plainly (:func:`_play_out`).
         self.played_out = 0
-        names = [c.name for c in engine.scenario.spec.combatants]
-        self.column = {n: i for i, n in enumerate(names)}
-        self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
-        #: Combatant fields (``Turns.counters``) the lanes carry in arrays beside their states,
-        #: which then hold them at their initial values: hit points spread wide made every
-        #: fight's states (and its transitions) its own. Only under policies blind to them.
-        blind = all(p in BLIND for p in self.policy_names.values())
-        self.counted: tuple[str, ...] = engine.turns.counters if blind else ()
-        first = engine.initial().combatants
-        self.first_list = [getattr(c, f) for c in first for f in self.counted]
-        self.first_counts = np.array(self.first_list, dtype=np.int64)
         #: Per flat outcome of a built kernel: its counters' change from the key's state.
         self.flat_delta = np.zeros((0, len(self.first_counts)), dtype=np.int64)
+        #: Per flat outcome: whether it takes off a counter whose loss can kill.
+        self.flat_kills = np.zeros(0, dtype=bool)
         #: Per transition: the counters' change.
         self.step_delta = np.zeros((1024, len(self.first_counts)), dtype=np.int64)
-        #: (state id, counters) of an ending lane -> its summary and the state itself.
-        self.finals: dict[tuple[int, tuple[int, ...]], tuple[Hashable, FightState]] = {}
+        self.first_names = [c.name for c in first]
+        #: (combatant, state id, its counters) -> harm they add to the state's (:meth:`add_harm`).
+        self.harms: dict[tuple[int, ...], int] = {}
         #: The settled start's distribution (round 1's initiative), when small enough to list.
         self.start: _Kernel | None = None
         try:
@@ -255,36 +270,71 @@ class KernelSampler:
             self.choices[sid] = None if mixed is None else [(a, float(p)) for a, p in mixed]
         return self.choices[sid]
 
-    def final(self, sid: int, counts: tuple[int, ...]) -> tuple[Hashable, FightState]:
-        """An ending lane's state and what :meth:`Tally.add` reads of it: its ending, winner
-        and round, and each combatant's being out, dead and harm taken."""
-        found = self.finals.get((sid, counts))
-        if found is None:
-            state = self.whole(sid, np.array(counts, dtype=np.int64))
-            turns = self.engine.turns
-            mark = (
-                state.ending,
-                state.winner,
-                state.round,
-                *((turns.can_fight(c), turns.is_dead(c), turns.harm(c)) for c in state.combatants),
-            )
-            found = self.finals[sid, counts] = (mark, state)
-        return found
+    def add_harm(
+        self, tally: Tally, state_of: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+    ) -> None:
+        """Add to ``tally`` the harm that ending lanes' own counters add to their states' (which
+        hold them at their initial values), combatant by combatant: a tally sums harm taken,
+        so the lanes need not be told apart by all their counters at once."""
+        k = len(self.counted)
+        turns = self.engine.turns
+        for i, name in enumerate(self.first_names):
+            first = self.first_list[i * k : (i + 1) * k]
+            rows = np.column_stack([state_of, counts[:, i * k : (i + 1) * k]])
+            firsts, many = _distinct(rows)
+            extra = 0
+            for row, n in zip(rows[firsts].tolist(), many.tolist(), strict=True):
+                found = self.harms.get((i, *row))
+                if found is None:
+                    c = self.states[row[0]].combatants[i]
+                    own = row[1:]
+                    found = 0
+                    if own != first:
+                        mine = evolve(c, **dict(zip(self.counted, own, strict=True)))
+                        found = turns.harm(mine) - turns.harm(c)
+                    self.harms[(i, *row)] = found
+                extra += found * n
+            if extra:
+                tally.taken[name] = tally.taken.get(name, 0) + extra
 
-    def plan_of(self, sid: int) -> int:
-        """Work out the state's plan (see :attr:`plan`)."""
+    def class_of(self, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Each lane's class (see :attr:`capped`) from its counters (rows)."""
+        code = np.zeros(len(counts), dtype=np.int64)
+        for j, cap in self.capped:
+            code = code * (cap + 1) + np.clip(counts[:, j], 0, cap)
+        return code
+
+    def plan_of(self, slot: int) -> int:
+        """Work out the plan of a state and class (see :attr:`plan`)."""
+        sid, cls = divmod(slot, self.classes)
         mixed = self.choice(sid)
-        found = -1 if mixed is None or len(mixed) != 1 else self.key_of(sid, mixed[0][0])
-        self.plan[sid] = found
+        found = -1 if mixed is None or len(mixed) != 1 else self.key_of(sid, mixed[0][0], cls)
+        self.plan[slot] = found
         return found
 
-    def key_of(self, sid: int, action: Action) -> int:
-        """The key whose kernel steps ``action`` from state ``sid``."""
+    def classed(self, sid: int, cls: int) -> FightState:
+        """State ``sid`` with its capped counters at class ``cls``'s values."""
+        if not self.capped:
+            return self.states[sid]
+        counts = list(self.first_list)
+        for j, cap in reversed(self.capped):
+            cls, counts[j] = divmod(cls, cap + 1)
         state = self.states[sid]
+        return (
+            state
+            if counts == self.first_list
+            else self._with_counts(state, counts, self.first_list)
+        )
+
+    def key_of(self, sid: int, action: Action, cls: int = 0) -> int:
+        """The key whose kernel steps ``action`` from state ``sid`` in class ``cls``."""
+        state = self.classed(sid, cls)
         masked = self.engine.masked(state, action)
         # a state keyed by itself is found by its id: hashing a big state again costs
         shared, unread = masked if masked is not None else (state, None)
-        look: tuple[Hashable, ...] = (sid, action.id) if masked is None else (shared, action.id)
+        look: tuple[Hashable, ...] = (
+            (sid, cls, action.id) if masked is None else (shared, action.id)
+        )
         stand_in = self.engine.turns.stand_in(shared, action)
         if stand_in is not None:
             shared, look = stand_in, (stand_in, action.id, "stand-in")
@@ -293,24 +343,30 @@ class KernelSampler:
             found = self.key_ids[look] = len(self.keys)
             column = self.column[action.striker]
             key = _Key(shared, action, unread, column, stand_in=stand_in is not None)
-            key.whole = not self._sets_counters_aside(state, shared, unread)
+            key.whole = not self._sets_counters_aside(state, key)
             self.keys.append(key)
             if found >= len(self.offsets):
                 self.offsets, self.sizes = _grown(self.offsets, -1), _grown(self.sizes)
                 self.met, self.using = _grown(self.met), _grown(self.using)
         return found
 
-    def _sets_counters_aside(
-        self, state: FightState, shared: FightState, unread: Unread | None
-    ) -> bool:
-        """Whether the key's state (``shared``) leaves out every counter of the lanes' states:
-        each unread, or replaced by the stand-in."""
+    def _sets_counters_aside(self, state: FightState, key: _Key) -> bool:
+        """Whether the key's state leaves out every counter of the lanes' states: each
+        unread, or replaced by the stand-in (a capped one: read by it up to its cap, which
+        the lane's class holds)."""
         if not self.counted:
             return True
-        free = dict(unread or ())
-        for i, (mine, theirs) in enumerate(zip(state.combatants, shared.combatants, strict=True)):
-            for f in self.counted:
-                if f not in free.get(i, ()) and getattr(mine, f) == getattr(theirs, f):
+        free = dict(key.unread or ())
+        k = len(self.counted)
+        pairs = zip(state.combatants, key.state.combatants, strict=True)
+        for i, (mine, theirs) in enumerate(pairs):
+            for n, f in enumerate(self.counted):
+                if f in free.get(i, ()):
+                    continue
+                if self.kills[i * k + n]:
+                    if getattr(mine, f) == getattr(theirs, f):
+                        return False
+                elif not key.stand_in:
                     return False
         return True
 
@@ -374,6 +430,7 @@ class KernelSampler:
             base = np.array(self.counts_of(self.keys[kid].state), dtype=np.int64)
             moved = self._rows([self.counts_of(o) for o in table.outcomes]) - base
             self.flat_delta = np.concatenate([self.flat_delta, moved])
+            self.flat_kills = np.concatenate([self.flat_kills, (moved[:, self.kills] != 0).any(1)])
 
     def draw(self, kids: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
         """One outcome (a flat index) of each key's kernel: Walker's alias method, every kernel
@@ -398,8 +455,11 @@ class KernelSampler:
         the copy is made again once a quarter of the transitions are newer than it)."""
         codes = ((sids << 32) | flat) << 1
         if self.counted:
-            delta = self.flat_delta[flat]
-            codes |= ((delta != 0) & (counts + delta <= 0)).any(axis=1)
+            # only outcomes taking off a counter whose loss can kill
+            some = np.flatnonzero(self.flat_kills[flat])
+            delta = self.flat_delta[flat[some]]
+            killed = (delta != 0) & (counts[some] + delta <= 0)
+            codes[some] |= killed[:, self.kills].any(axis=1)
         snap = self.snap_codes
         if len(snap):
             pos = np.searchsorted(snap, codes)
@@ -505,7 +565,7 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     active = np.arange(n)
     active = active[~sampler.ended[state_of[active]]]
     while active.size:
-        lanes, kids = _keys_of(sampler, state_of, active, rng)
+        lanes, kids = _keys_of(sampler, chunk, active, rng)
         plain = _step(sampler, lanes, kids, chunk, rng)
         _mark_fallen(sampler, chunk, active)
         active = active[~sampler.ended[state_of[active]]]
@@ -514,14 +574,13 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
             break
     tally = new_tally(engine)
     initial = engine.initial()
-    # ending states that a tally cannot tell apart are added once, with their summed count
-    alike: dict[Hashable, tuple[FightState, int]] = {}
-    for (sid, held), count in _endings(state_of, chunk.counts):
-        mark, state = sampler.final(sid, held)
-        first, before = alike.get(mark, (state, 0))
-        alike[mark] = (first, before + count)
-    for state, count in alike.values():
-        tally.add(engine.turns, state, count, initial)
+    # each ending state once, with its lanes' count (their counters at the initial values),
+    # then the harm their own counters add
+    sids, many = np.unique(state_of, return_counts=True)
+    for sid, count in zip(sids.tolist(), many.tolist(), strict=True):
+        tally.add(engine.turns, sampler.states[sid], count, initial)
+    if sampler.counted:
+        sampler.add_harm(tally, state_of, chunk.counts)
     for name, col in sampler.column.items():
         tally.add_dealt(name, float(chunk.dealt[:, col].sum()))
         fell = chunk.fell[:, col]
@@ -531,64 +590,57 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     return tally
 
 
-def _endings(
-    state_of: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
-) -> list[tuple[tuple[int, tuple[int, ...]], int]]:
-    """The chunk's distinct ending lanes, (state id, counters), and how many end so."""
-    if not counts.shape[1]:
-        sids, many = np.unique(state_of, return_counts=True)
-        return [((sid, ()), n) for sid, n in zip(sids.tolist(), many.tolist(), strict=True)]
-    # one integer per lane (state id, then each counter above its least), where it fits
-    low = counts.min(axis=0)
-    spans = (counts.max(axis=0) - low + 1).tolist()
-    if (int(state_of.max()) + 1) * int(np.prod(spans, dtype=object)) >= 1 << 62:
-        rows, many = np.unique(np.column_stack([state_of, counts]), axis=0, return_counts=True)
-        return [
-            ((r[0], tuple(r[1:])), n) for r, n in zip(rows.tolist(), many.tolist(), strict=True)
-        ]
-    code = state_of.copy()
+def _distinct(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """The rows' distinct values: the index of the first row holding each, and how many do."""
+    # one integer per row (each column above its least), where it fits
+    low = rows.min(axis=0)
+    spans = (rows.max(axis=0) - low + 1).tolist()
+    if int(np.prod(spans, dtype=object)) >= 1 << 62:
+        _, first, many = np.unique(rows, axis=0, return_index=True, return_counts=True)
+        return first, many
+    code = np.zeros(len(rows), dtype=np.int64)
     for j, span in enumerate(spans):
-        code = code * span + (counts[:, j] - low[j])
+        code = code * span + (rows[:, j] - low[j])
     _, first, many = np.unique(code, return_index=True, return_counts=True)
-    return [
-        ((int(state_of[i]), tuple(counts[i].tolist())), n)
-        for i, n in zip(first.tolist(), many.tolist(), strict=True)
-    ]
+    return first, many
 
 
 def _keys_of(
     sampler: KernelSampler,
-    state_of: npt.NDArray[np.int64],
+    chunk: _Lanes,
     active: npt.NDArray[Any],
     rng: np.random.Generator,
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64]]:
-    """Each active lane and the key of its step: the state's plan, or (a mixture) the action
-    its policy picks for this lane."""
-    ids = state_of[active]
-    plans = sampler.plan[ids]
+    """Each active lane and the key of its step: its state's plan in its class, or (a
+    mixture) the action its policy picks for this lane."""
+    slots = chunk.state_of[active]
+    if sampler.capped:
+        slots = slots * sampler.classes + sampler.class_of(chunk.counts[active])
+    plans = sampler.plan[slots]
     new = plans == -2
     if new.any():
-        for sid in np.unique(ids[new]).tolist():
-            sampler.plan_of(sid)
-        plans = sampler.plan[ids]
+        for slot in np.unique(slots[new]).tolist():
+            sampler.plan_of(slot)
+        plans = sampler.plan[slots]
     mixed = plans < 0
     if not mixed.any():
         return active, plans
     lanes = [active[~mixed]]
     kids = [plans[~mixed]]
-    their, states = active[mixed], ids[mixed]
+    their, states = active[mixed], slots[mixed]
     order = np.argsort(states, kind="stable")
     uniq, starts = np.unique(states[order], return_index=True)
     bounds = [*starts.tolist(), len(order)]
     # groups in the order of their first lanes, so the generator is read in an order that does
     # not depend on state ids (which depend on what this process met before)
     for g in np.argsort(order[starts]).tolist():
-        sid = int(uniq[g])
+        slot = int(uniq[g])
+        sid, cls = divmod(slot, sampler.classes)
         group = their[order[bounds[g] : bounds[g + 1]]]
         for action, chosen in _split_by_action(sampler, sid, group, rng):
-            found = sampler.mixed_keys.get((sid, action.id))
+            found = sampler.mixed_keys.get((slot, action.id))
             if found is None:
-                found = sampler.mixed_keys[sid, action.id] = sampler.key_of(sid, action)
+                found = sampler.mixed_keys[slot, action.id] = sampler.key_of(sid, action, cls)
             lanes.append(chosen)
             kids.append(np.full(len(chosen), found, dtype=np.int64))
     return np.concatenate(lanes), np.concatenate(kids)
@@ -671,6 +723,9 @@ def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any])
     """Record the round each lane's combatants first fell out of the fight."""
     ids = chunk.state_of[lanes]
     flags = sampler.out_flags[ids]
+    # only lanes with someone out of the fight (in a duel, those whose fight just ended)
+    some = np.flatnonzero(flags.any(axis=1))
+    lanes, ids, flags = lanes[some], ids[some], flags[some]
     rounds = sampler.rounds[ids]
     now = chunk.fell[lanes]
     newly = flags & (now == _NEVER)

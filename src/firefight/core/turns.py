@@ -271,6 +271,15 @@ class Turns(ABC):
     #: one to 0 or below (a kill), the harm it deals not at all.
     counters: ClassVar[tuple[str, ...]] = ()
 
+    def counter_cap(self, combatant: Any, field: str) -> int | None:
+        """How much of a counter (:attr:`counters`) of ``combatant`` (as the fight starts) the
+        steps read: ``None`` (the default), only whether a loss brings it to 0 or below (a
+        kill); a number, its value only up to that cap (stamina that a hit draws on only to the
+        pain threshold), read only where :meth:`stand_in` replaces its owner or it is unread,
+        and never a kill. The fast path keys a lane's step by its capped counters (its class),
+        so lanes whose counter stands anywhere above the cap share states and transitions."""
+        return None
+
     def __init__(self, spec: ScenarioSpec) -> None:
         self.spec = spec
 

@@ -56,8 +56,9 @@ from firefight.rulesets.warfare2d20.roster import catalog_for, check_ranges, loa
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "suppressed", "stance", "cover")
-    #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09).
-    counters: ClassVar[tuple[str, ...]] = ("hit_points",)
+    #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09);
+    #: stamina: only up to the pain threshold (W08, :meth:`counter_cap`).
+    counters: ClassVar[tuple[str, ...]] = ("hit_points", "stamina")
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
@@ -306,6 +307,13 @@ class Warfare2d20Turns(Actions, Turns):
         killed = TargetOutcome(name, "hit", False, False, 0, stamina_lost, hp_lost, "dead")
         shot = self._apply(put(state, updated(_spent(me), aiming=False)), killed, quiet)
         return self._pass_on(shot, me.name, quiet)
+
+    def counter_cap(self, combatant: Any, field: str) -> int | None:
+        """Stamina: a hit absorbs at most the pain threshold of it (W08), so a shot reads it
+        only up to that (the stand-in cuts it there); it is nobody's kill."""
+        if field == "stamina":
+            return int(self.fighters[combatant.name].stats.pain_threshold)
+        return None
 
     def idle(self, state: FightState) -> Unread | None:
         """The W10 result of a combatant with no allies in the scenario: only the signal reads
