@@ -27,7 +27,6 @@ whether the chunks run in this process or on several.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ import numpy.typing as npt
 
 from firefight.analysis.reference import harm_dealt, new_tally
 from firefight.analysis.report import Tally
+from firefight.core.collector import collector_paused
 from firefight.core.sampling import AliasTable
 from firefight.core.turns import Action, FightState, Unread, evolve
 from firefight.dice import ScriptedDice, SeededDice, enumerate_outcomes
@@ -531,6 +531,7 @@ def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
     return b
 
 
+@collector_paused
 def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     """``n`` fights to their ends, tallied: the same ``rng`` gives the same tally whatever
     chunks ``sampler`` ran before.
@@ -539,13 +540,7 @@ def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally
     (hundreds of thousands of objects), which each full collection walks again, a quarter
     of a warfare2d20 duel's time; the chunk's steps leave next to no cycles (a few hundred
     objects in 32,768 duels), collected once it is back on."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        return _run_chunk(sampler, n, rng)
-    finally:
-        if was_on:
-            gc.enable()
+    return _run_chunk(sampler, n, rng)
 
 
 def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:

@@ -5,12 +5,10 @@ round of suppression, each enumerated once on exact dice.
 
 from __future__ import annotations
 
-import functools
-import gc
-from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
+from firefight.core.collector import collector_paused
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.dice import Dist
 from firefight.rulesets.graydawn.attack import resolve_outcome
@@ -21,27 +19,6 @@ from firefight.rulesets.graydawn.situation import AttackSituation
 from firefight.rulesets.graydawn.suppression import CHECK_RESULTS
 from firefight.rulesets.graydawn.suppression_round import RULESET_ID, _run
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
-
-R = TypeVar("R")
-
-
-def collector_paused(fn: Callable[..., R]) -> Callable[..., R]:
-    """Run ``fn`` with the cyclic garbage collector paused: an enumeration makes tens of
-    thousands of short-lived acyclic tuples and outcomes, and every full collection on the way
-    walks the whole heap again (a fifth of a 30-round burst's odds); the few cycles it leaves
-    are collected once the collector is back on."""
-
-    @functools.wraps(fn)
-    def paused(*args: Any, **kwargs: Any) -> R:
-        was_on = gc.isenabled()
-        gc.disable()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            if was_on:
-                gc.enable()
-
-    return paused
 
 
 def attack_distribution(sit: AttackSituation) -> Any:
