@@ -189,19 +189,19 @@ class Engine:
             walked = 0
             for key, (w, n) in current.items():
                 s, flagged = key
-                runs.start(s)
-                sub = _without_dice(runs)
-                if sub is None:
-                    try:
+                # each run of the stage from s stands for n paths of the whole action: past
+                # the runs the budget has left for them, it is refused, without running the rest
+                runs.start(s, (PREVIEW_PATHS - walked) // n)
+                try:
+                    sub = _without_dice(runs)
+                    if sub is None:
                         found = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
-                    except TooManyPaths:
-                        raise self._too_many(action) from None
-                    sub, den = list(found.items()), total * found.total
-                else:
-                    den = total
+                        sub, den = list(found.items()), total * found.total
+                    else:
+                        den = total
+                except (TooManyPaths, _OverBudget):
+                    raise self._too_many(action) from None
                 walked += n * runs.count
-                if walked > PREVIEW_PATHS:
-                    raise self._too_many(action)
                 for after, x in sub:
                     if i == last:
                         out: Any = (self.judge(after).combatants, flagged)
@@ -449,20 +449,28 @@ _Budgeted = tuple[Weighted[FightState], int | None]
 _NONE: frozenset[int] = frozenset()
 
 
+class _OverBudget(Exception):
+    """A stage's runs from one state passed the runs the preview's budget left them."""
+
+
 class _Runs:
-    """A stage run on one state: its paths counted, by the state each ends in."""
+    """A stage run on one state: its paths counted, by the state each ends in, at most
+    ``budget`` of them (:class:`_OverBudget` on the next)."""
 
     def __init__(self, stage: Stage) -> None:
         self.stage = stage
         self.state: FightState | None = None
         self.count = 0
+        self.budget = 0
         self.tally: dict[FightState, int] = {}
 
-    def start(self, state: FightState) -> None:
-        self.state, self.count, self.tally = state, 0, {}
+    def start(self, state: FightState, budget: int) -> None:
+        self.state, self.count, self.budget, self.tally = state, 0, budget, {}
 
     def __call__(self, dice: DiceSource) -> FightState:
         assert self.state is not None
+        if self.count >= self.budget:
+            raise _OverBudget
         after = self.stage(self.state, dice)
         self.count += 1
         self.tally[after] = self.tally.get(after, 0) + 1
@@ -503,7 +511,7 @@ def _without_dice(runs: _Runs) -> list[tuple[FightState, int]] | None:
     try:
         after = runs(_NO_DICE)
     except _DiceAsked:
-        runs.start(runs.state)  # type: ignore[arg-type]
+        runs.start(runs.state, runs.budget)  # type: ignore[arg-type]
         return None
     return [(after, 1)]
 
