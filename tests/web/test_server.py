@@ -78,6 +78,24 @@ def test_players_get_each_step_live(server: Server) -> None:
     assert view["version"] == 3 and len(view["log"]) == 2
 
 
+def test_players_on_another_server_get_each_step_live(server: Server) -> None:
+    """Two servers on one database: a page watching on the second hears of steps the GM plays
+    on the first (the second looks at the database every half second), once each."""
+    made = _start(server, "warfare2d20/small_duel")
+    other = Server(server.db)
+    try:
+        got: queue.Queue[str] = queue.Queue()
+        _listen(other, made, got)
+        assert got.get(timeout=10) == "1"
+        for version in (2, 3):
+            _step(server, made, seed=version)
+            assert got.get(timeout=10) == str(version)
+        with pytest.raises(queue.Empty):
+            got.get(timeout=1.5)  # nothing heard twice
+    finally:
+        other.stop()
+
+
 def test_ctrl_c_stops_the_server_with_players_connected(server: Server) -> None:
     made = _start(server, "warfare2d20/small_duel")
     got: queue.Queue[str] = queue.Queue()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,31 @@ def test_a_refused_step_leaves_the_record_and_version_alone(tracker: Tracker) ->
         tracker.act(made.id, first, dice=[17, 2] + [1] * 30)
     assert (tracker.record(made.id), tracker.version(made.id)) == before
     assert tracker.act(made.id, first, seed=1)["steps"] == 1  # and the next step goes through
+
+
+def test_watchers_hear_of_each_version_once_whoever_wrote_it(tmp_path: Path) -> None:
+    """A change made by another tracker on the same database reaches this one's watchers by
+    ``poll``; a change made here is announced once, though ``poll`` finds it too."""
+    here = Tracker(Store(f"sqlite:///{tmp_path / 't.sqlite3'}"), EXAMPLES)
+    elsewhere = Tracker(Store(f"sqlite:///{tmp_path / 't.sqlite3'}"), EXAMPLES)
+    made = here.create(example="warfare2d20/small_duel", seed=1)
+
+    async def heard() -> list[int]:
+        queue = here.watch(made.id, here.version(made.id))
+        here.poll()  # nothing new yet
+        first = elsewhere.actions(made.id, odds=False)[0]["id"]
+        elsewhere.act(made.id, first, seed=2)
+        here.poll()
+        here.poll()  # found twice, announced once
+        first = here.actions(made.id, odds=False)[0]["id"]
+        here.act(made.id, first, seed=3)
+        here.poll()  # made here: already announced
+        await asyncio.sleep(0)  # let the announcements land
+        got = []
+        while not queue.empty():
+            got.append(queue.get_nowait())
+        here.unwatch(made.id, queue)
+        return got
+
+    assert asyncio.run(heard()) == [2, 3]
+    assert not here.watched()

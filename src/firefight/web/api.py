@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
 
 from firefight.errors import FirefightError
 from firefight.web.limits import BodyLimit, RateLimit
@@ -28,6 +30,9 @@ from firefight.web.tracker import CLOSED, Forbidden, NotFound, Tracker
 STATIC = Path(__file__).parent / "static"
 #: Seconds between keep-alive comments on a live stream (proxies close idle connections).
 KEEP_ALIVE = 15.0
+#: Seconds between looks at the database for changes another server made to watched encounters
+#: (players' pages hear of a step within a second, whichever server the GM used).
+POLL = 0.5
 
 
 class _Unauthorized(Exception):
@@ -102,7 +107,19 @@ def create_app(
 ) -> FastAPI:
     """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios."""
     tracker = Tracker(store, examples)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        polling = asyncio.create_task(_poll(tracker))
+        try:
+            yield
+        finally:
+            polling.cancel()
+            with suppress(asyncio.CancelledError):
+                await polling
+
     app = FastAPI(
+        lifespan=lifespan,
         title="firefight tracker",
         description="The GM's combat tracker for the five rulesets of firefight. Tokens travel "
         "as `Authorization: Bearer <token>`.",
@@ -188,7 +205,7 @@ def create_app(
         query parameter here because browsers' EventSource cannot send headers."""
         await asyncio.to_thread(tracker.role, encounter_id, token)
         version = await asyncio.to_thread(tracker.version, encounter_id)
-        queue = tracker.watch(encounter_id)
+        queue = tracker.watch(encounter_id, version)
         return StreamingResponse(
             _stream(tracker, encounter_id, queue, version, request),
             media_type="text/event-stream",
@@ -211,6 +228,19 @@ def create_app(
         return FileResponse(STATIC / "player.html")
 
     return app
+
+
+async def _poll(tracker: Tracker) -> None:
+    """Every :data:`POLL` seconds, while pages watch, look for their encounters' changes made by
+    another server on the same database (:meth:`Tracker.poll`)."""
+    while True:
+        await asyncio.sleep(POLL)
+        if not tracker.watched():
+            continue
+        try:
+            await asyncio.to_thread(tracker.poll)
+        except SQLAlchemyError:
+            continue  # the database is briefly unreachable: the next look tries again
 
 
 async def _stream(

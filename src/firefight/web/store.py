@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,18 @@ class Store:
                 select(encounters.c.version).where(encounters.c.id == encounter_id)
             ).scalar_one_or_none()
         return None if value is None else int(value)
+
+    def versions(self, encounter_ids: Collection[str]) -> dict[str, int]:
+        """The versions of ``encounter_ids`` in one query (ids not in the table are left out)."""
+        if not encounter_ids:
+            return {}
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(encounters.c.id, encounters.c.version).where(
+                    encounters.c.id.in_(list(encounter_ids))
+                )
+            )
+            return {str(i): int(v) for i, v in found}
 
     def write(self, encounter_id: str, version: int, **values: Any) -> int:
         """Write ``values`` in one transaction unless someone wrote since ``version``."""

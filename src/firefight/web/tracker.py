@@ -75,6 +75,8 @@ class Tracker:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+        #: The newest version each watched encounter's watchers were told of.
+        self._announced: dict[str, int] = {}
         self._example_list: list[dict[str, str]] | None = None
 
     # -- who may do what -----------------------------------------------------------------------
@@ -316,12 +318,15 @@ class Tracker:
         return state
 
     # -- watching ------------------------------------------------------------------------------
-    def watch(self, encounter_id: str) -> asyncio.Queue[int]:
-        """A queue that receives the encounter's new version after every committed change."""
+    def watch(self, encounter_id: str, version: int) -> asyncio.Queue[int]:
+        """A queue that receives the encounter's new version after every committed change, made
+        here or (found by :meth:`poll`) by another server on the same database; ``version`` is
+        the one the watcher already has."""
         queue: asyncio.Queue[int] = asyncio.Queue()
         loop = asyncio.get_running_loop()
         with self._guard:
             self._watchers.setdefault(encounter_id, set()).add((loop, queue))
+            self._announced[encounter_id] = max(self._announced.get(encounter_id, 0), version)
         return queue
 
     def unwatch(self, encounter_id: str, queue: asyncio.Queue[int]) -> None:
@@ -329,10 +334,26 @@ class Tracker:
             watchers = self._watchers.get(encounter_id, set())
             for entry in [w for w in watchers if w[1] is queue]:
                 watchers.discard(entry)
+            if not watchers:
+                self._watchers.pop(encounter_id, None)
+                self._announced.pop(encounter_id, None)
 
     def watching(self, encounter_id: str) -> int:
         with self._guard:
             return len(self._watchers.get(encounter_id, ()))
+
+    def watched(self) -> bool:
+        """Whether any page watches any encounter here."""
+        with self._guard:
+            return bool(self._watchers)
+
+    def poll(self) -> None:
+        """Announce the watched encounters that another server on the same database changed
+        (one query for all of them): their watchers here hear of it as of a change made here."""
+        with self._guard:
+            watched = list(self._watchers)
+        for encounter_id, version in self.store.versions(watched).items():
+            self._notify(encounter_id, version)
 
     def close_watchers(self) -> None:
         """End every live stream (the server is stopping): each queue gets :data:`CLOSED`."""
@@ -342,8 +363,14 @@ class Tracker:
             loop.call_soon_threadsafe(queue.put_nowait, CLOSED)
 
     def _notify(self, encounter_id: str, version: int) -> None:
+        """Tell the encounter's watchers of ``version``, once: a change made here may also be
+        found by :meth:`poll`, and whichever comes second is dropped."""
         with self._guard:
+            if version <= self._announced.get(encounter_id, 0):
+                return
             watchers = list(self._watchers.get(encounter_id, ()))
+            if watchers:
+                self._announced[encounter_id] = version
         for loop, queue in watchers:
             loop.call_soon_threadsafe(queue.put_nowait, version)
 
