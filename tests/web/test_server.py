@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import queue
 import signal
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,3 +127,37 @@ def test_a_killed_server_loses_no_committed_step(server: Server, tmp_path: Path)
         assert _step(again, made, seed=14)["steps"] == 4  # and play goes on
     finally:
         again.stop()
+
+
+@pytest.mark.parametrize(
+    ("host", "field"), [("127.0.0.1", "--port"), ("no.such.host.invalid", "--host")]
+)
+def test_an_address_it_cannot_listen_on_is_one_line(host: str, field: str, tmp_path: Path) -> None:
+    """A port in use or a host that is not this machine's: exit 2, one line naming the option,
+    before the database is made."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = tmp_path / "never.sqlite3"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "firefight",
+                "serve",
+                "--db",
+                str(db),
+                "--host",
+                host,
+                "--port",
+                str(port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: {field} ") and done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not db.exists()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import gc
+import socket
 from pathlib import Path
 from types import FrameType
 
@@ -20,6 +22,7 @@ def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
 
     if examples is not None and not examples.is_dir():
         raise InputError(f"--examples {examples} is not a folder", tip="give the examples folder")
+    _check_address(host, port)
     store = Store(database_url(db))
     app = create_app(store, examples=examples or BUNDLED_EXAMPLES)
     # The web libraries leave ~67k long-lived objects; frozen, the collector stops re-walking them
@@ -40,3 +43,29 @@ def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
         Server(config).run()
     finally:
         store.close()
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address the server could not listen on, in one line and before the database is
+    opened (uvicorn would print its own error after the banner and exit 1)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as err:
+        raise InputError(
+            f"--host {host!r} is not an address to listen on ({err.strerror})",
+            tip="give an address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for every one",
+        ) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise InputError(
+                    f"--port {port}: {host}:{port} is already in use",
+                    tip="choose another --port, or stop the program that uses this one",
+                ) from None
+            raise InputError(
+                f"--host {host!r}: cannot listen on {host}:{port} ({err.strerror})",
+                tip="give an address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for every one",
+            ) from None
