@@ -468,7 +468,8 @@ def resolve_outcome(
     mode = sit.attack.mode
     cap = max(plan.rounds_at_target - 1, 2) if mode == "full_auto" else 2
     keep_total = bool(sit.attack.allies_in_melee) and sit.attack.into_close_combat
-    c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor)
+    # only full auto reads more of a hit's margin than "barely" (its hit count, G28)
+    c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor, mode != "full_auto")
     short = -c.margin if (miss_floor < -1 and c.margin < 0) else 0
     if c.critical is not None:
         consequence, jammed = critical_failure(dice, sit, c.critical)

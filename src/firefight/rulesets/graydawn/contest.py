@@ -54,7 +54,8 @@ RELIABILITY = ("very_reliable", "standard", "unreliable")
 class Contest:
     """The part of the attack and defence rolls the rest of the rule needs."""
 
-    margin: int  # attack - defence, clipped to -1 (miss) .. cap
+    #: attack - defence, clipped to -1 (miss) .. cap; 0 for 1 too where only "barely" is read
+    margin: int
     critical: int | None  # severity step when the attack total is 0 or less (G06)
     attack_total: int | None  # kept only when allies in a melee must dodge it (G37)
     attacker_luck: int
@@ -85,21 +86,29 @@ def contest(
     keep_total: bool,
     cache: dict[Any, Any],
     miss_floor: int = -1,
+    barely_only: bool = False,
 ) -> Contest:
     """The opposed roll; a miss is margin -1 unless ``miss_floor`` asks for how far it missed
     (down to that floor: an encounter needs it for the hits an exposed, suppressed attacker
-    takes per full 5 points missed, G11)."""
-    parts: ContestParts | None = cache.get(("contest", miss_floor))
+    takes per full 5 points missed, G11). ``barely_only``: the caller reads no more of a hit's
+    margin than whether it was a barely hit (0 or 1, G25), so a 1 is returned as 0 (one branch
+    for both on exact dice, not two that lead to the same wounds)."""
+    parts: ContestParts | None = cache.get(("contest", miss_floor, barely_only))
     if parts is None:
-        parts = cache[("contest", miss_floor)] = _contest_parts(
-            sit, plan, cap, keep_total, miss_floor
+        parts = cache[("contest", miss_floor, barely_only)] = _contest_parts(
+            sit, plan, cap, keep_total, miss_floor, barely_only
         )
     key, run, weighted = parts
     return dice.derive("attack vs defence", run, key, exact=weighted, keep=True)
 
 
 def _contest_parts(
-    sit: AttackSituation, plan: Plan, cap: int, keep_total: bool, floor: int = -1
+    sit: AttackSituation,
+    plan: Plan,
+    cap: int,
+    keep_total: bool,
+    floor: int = -1,
+    barely_only: bool = False,
 ) -> ContestParts:
     """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
     h = sit.house
@@ -191,11 +200,17 @@ def _contest_parts(
                 return defence + need * bonus, tp - need
         return defence, tp
 
+    def clip(margin: int) -> int:
+        """A hit's margin as far as the caller reads it (up to ``cap``; 0 for 1 if
+        ``barely_only``)."""
+        margin = max(floor, min(margin, cap))
+        return 0 if barely_only and margin == 1 else margin
+
     def classify(attack: int, defence: int, ap: int, tp: int) -> Contest:
         total = attack if keep_total else None
         if attack <= 0:
             return Contest(max(floor, min(attack - defence, -1)), (-attack) // 5, total, ap, tp)
-        return Contest(max(floor, min(attack - defence, cap)), None, total, ap, tp)
+        return Contest(clip(attack - defence), None, total, ap, tp)
 
     def weighted_luck() -> Weighted[Contest]:
         """With luck choices: the same steps over states (attack, defence, points), each re-roll
@@ -270,6 +285,8 @@ def _contest_parts(
         acc: dict[Contest, int] = {}
         d_total = dist.total if rolled_defence else 1
         contests = {m: Contest(m, None, None, ap, tp) for m in range(floor, cap + 1)}
+        for m in contests:  # one object per clipped margin: equal keys meet by identity
+            contests[m] = contests[clip(m)]
         # the defence totals, ascending, with the weight at or below each: a margin outside
         # [floor, cap] is clamped, so each attack total reads two tails and the few margins
         # between (not every pair of faces)
@@ -317,7 +334,7 @@ def _contest_parts(
                 continue
             if not rolled_defence:
                 fixed = present(tn, "a defence without a roll needs a target number")
-                c = Contest(max(floor, min(attack - fixed, cap)), None, None, ap, tp)
+                c = Contest(clip(attack - fixed), None, None, ap, tp)
                 acc[c] = acc.get(c, 0) + wa
                 continue
             for m, wd in margins(attack):
@@ -339,6 +356,7 @@ def _contest_parts(
             la,
             lt,
             floor,
+            barely_only,
             a.uses_luck,
             t.uses_luck,
         )
