@@ -308,7 +308,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     if post is None:
         if len(_AFTER) >= _AFTER_LIMIT:
             _AFTER.clear()
-        post = _AFTER[core] = {}
+        post = _AFTER[core] = _Post()
     graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
     # the steps before the graze roll, on every damage value at once (one array each)
     import numpy as np
@@ -350,25 +350,51 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
     for key, g_weight in grazed_keys:
         gathered[key] += rolled_weight * g_weight
-    # each gathered weight spread over its wounds (the crippling check's branches, if any)
-    groups: list[tuple[list[tuple[Wound, int]], int, int]] = []
+    # each gathered weight spread over its wounds (the crippling check's branches, if any);
+    # post-BTM damages that give the same wounds (one list object) add up first, in the place
+    # of the first (its wounds are already in the table there: same integers, same order)
+    merged: dict[tuple[int, int], list[Any]] = {}
     unhurt = ([(Wound(luck_left=spec.graze_luck.points), 1)], 1)
     for (after_key, den), num in gathered.items():
-        if after_key is None:
-            found = unhurt
+        found = unhurt if after_key is None else post.wounds(core, after_key)
+        slot = merged.get((id(found), den))
+        if slot is None:
+            merged[(id(found), den)] = [found, num, den]
         else:
-            found = post.get(after_key) or post.setdefault(
-                after_key, _after_graze(core, *after_key)
-            )
-        wounds, s_total = found
-        groups.append((wounds, num, den * s_total))
-    return mix(groups)
+            slot[1] += num
+    return mix([(wounds, num, den * s_total) for (wounds, s_total), num, den in merged.values()])
+
+
+AfterGraze = tuple[list[tuple[Wound, int]], int]
+
+
+class _Post:
+    """What :func:`_after_graze` gave for one core spec, by (after, grazed, luck left), with each
+    distinct wound and each distinct list of them as one object: the tables built from them
+    meet equal wounds by identity (no field-by-field ``__eq__``), and damages that give the
+    same wounds are added up before they are spread over them."""
+
+    __slots__ = ("by_after", "same")
+
+    def __init__(self) -> None:
+        self.by_after: dict[tuple[int, bool, int], AfterGraze] = {}
+        self.same: dict[Any, Any] = {}
+
+    def wounds(self, core: WoundSpec, after_key: tuple[int, bool, int]) -> AfterGraze:
+        found = self.by_after.get(after_key)
+        if found is None:
+            items, total = _after_graze(core, *after_key)
+            same = self.same
+            items = [(same.setdefault(wound, wound), weight) for wound, weight in items]
+            key = (tuple(items), total)
+            found = self.by_after[after_key] = same.setdefault(key, (items, total))
+        return found
 
 
 #: The wounds :func:`_after_graze` gives, by the spec without its damage dice (the same for
-#: every hit count of a burst or spray at one location): core spec -> (after, grazed, luck) ->
-#: wounds. Kept for the process; at most this many specs before it starts over.
-_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], tuple[list[tuple[Wound, int]], int]]] = {}
+#: every hit count of a burst or spray at one location). Kept for the process; at most this
+#: many specs before it starts over.
+_AFTER: dict[WoundSpec, _Post] = {}
 _AFTER_LIMIT = 10_000
 
 
