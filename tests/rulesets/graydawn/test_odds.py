@@ -329,3 +329,58 @@ def test_saves_are_keyed_by_the_penalties_so_one_wound_state_shares_a_table() ->
     assert odds(14) == odds(16)
     assert saves_key(spec(16)) != saves_key(spec(17))
     assert odds(16) != odds(17)
+
+
+def test_a_hit_built_without_init_equals_the_dataclass_and_keeps_its_field_order() -> None:
+    """_hit_outcome (exact odds' fast path) leaves the object __init__ would: equal, same hash,
+    the fields in the same order, no field that AttackOutcome lacks."""
+    from firefight.rulesets.graydawn.attack import AttackOutcome, _hit_outcome
+    from firefight.rulesets.graydawn.damage import Saves, Wound
+
+    wound, saves = Wound(True, marks=3, kind="wounding", luck_left=2), Saves(True, luck_left=1)
+    fast = _hit_outcome(2, "torso", wound, 3, saves, "ally", 4, 1)
+    slow = AttackOutcome(
+        hit=True,
+        hits=2,
+        location="torso",
+        wound=wound,
+        damage=3,
+        saves=saves,
+        ally_hit="ally",
+        attacker_luck=4,
+        target_luck=1,
+    )
+    assert fast == slow and hash(fast) == hash(slow)
+    assert list(vars(fast)) == list(vars(slow))[: len(vars(fast))]
+
+
+def test_a_barely_hit_margin_of_one_comes_back_as_zero_outside_full_auto(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only full auto reads a hit's margin past "barely" (0 or 1, G25): elsewhere the contest
+    returns 0 for 1 (one branch), and the attack's odds are those of the unlumped margins."""
+    from firefight.rulesets.graydawn import attack
+    from firefight.rulesets.graydawn.contest import contest
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    sit = situation()
+    plan = plan_attack(sit)
+
+    def margins(barely_only: bool) -> set[int]:
+        clear_derived()
+        table = enumerate_outcomes(
+            lambda d: contest(d, sit, plan, 2, False, {}, barely_only=barely_only)
+        )
+        return {c.margin for c in table.outcomes()}
+
+    assert 1 in margins(False)
+    assert 1 not in margins(True) and 0 in margins(True)
+    sit = situation({"target": {"stats": {"LUCK": 9}}})  # graze rolls that "barely" shifts
+    clear_derived()
+    lumped = attack_distribution(sit)
+    monkeypatch.setattr(attack, "contest", lambda *args: contest(*args[:-1], barely_only=False))
+    clear_derived()
+    apart = attack_distribution(sit)
+    clear_derived()
+    assert lumped.probabilities() == apart.probabilities()
+    assert list(lumped.outcomes()) == list(apart.outcomes())
