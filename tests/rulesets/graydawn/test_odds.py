@@ -10,6 +10,7 @@ import pytest
 
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.dice.sources import clear_derived, path_by_path
+from firefight.rulesets.graydawn import checks
 from firefight.rulesets.graydawn.attack import resolve_outcome
 from firefight.rulesets.graydawn.checks import LuckUse, over_weights, roll_over
 from firefight.rulesets.graydawn.damage import SaveSpec, resolve_saves, saves_key
@@ -293,11 +294,24 @@ def test_a_custom_explosion_depth_is_honoured_path_by_path() -> None:
     assert 0 < gap <= shallow.truncated_mass
 
 
-@pytest.mark.parametrize(("target", "reroll", "boost"), [(9, False, True), (14, True, True)])
+@pytest.mark.parametrize(
+    ("target", "reroll", "boost"),
+    [
+        (9, False, True),
+        (14, True, True),
+        (9, False, False),
+        (14, True, False),
+        (5, True, True),
+        (40, True, True),
+        (140, False, True),
+    ],
+)
 def test_a_checks_table_for_other_tables_is_its_path_by_path_distribution(
-    target: int, reroll: bool, boost: bool
+    target: int, reroll: bool, boost: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """over_weights (what the wound tables read) gives roll_over's own outcomes, same odds."""
+    """over_weights (what the wound tables read) gives roll_over's own outcomes, same odds;
+    and the same weights in the same order as the table walked over every d10x value (no
+    values taken together)."""
     luck = LuckUse("t", 4, reroll=reroll, boost=boost)
     args = {"name": "crippling check", "base": 9, "target": target, "rule": "G22", "luck": luck}
     clear_derived()
@@ -307,6 +321,11 @@ def test_a_checks_table_for_other_tables_is_its_path_by_path_distribution(
     clear_derived()
     assert table.probabilities() == slow.probabilities()
     assert (False, 4) in table.outcomes() or (False, 2) in table.outcomes()
+    monkeypatch.setattr(checks, "_regions", lambda expr, low, high: checks._faces(expr)[0])
+    every_value = over_weights(**args)  # type: ignore[arg-type]
+    clear_derived()
+    assert list(table.items()) == list(every_value.items())
+    assert table.total == every_value.total
 
 
 def test_saves_are_keyed_by_the_penalties_so_one_wound_state_shares_a_table() -> None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
@@ -74,6 +76,35 @@ def _faces(expr: str) -> tuple[tuple[tuple[int, int], ...], int]:
     process: every check's table walks them (hundreds of tables in a long burst's odds)."""
     dist = exact(expr)
     return tuple(dist.items()), dist.total
+
+
+@functools.cache
+def _running(expr: str) -> tuple[list[int], list[int]] | None:
+    """``expr``'s values (ascending) and the running sums of their weights, or None if
+    :func:`_faces` does not list them in ascending order."""
+    items, _ = _faces(expr)
+    values = [v for v, _ in items]
+    if values != sorted(values):
+        return None
+    return values, list(accumulate((w for _, w in items), initial=0))
+
+
+def _regions(expr: str, low: float, high: int) -> Sequence[tuple[int, int]]:
+    """:func:`_faces` with the values below ``low`` as one and those at or above ``high`` as
+    one (the first value of each, their weights summed), in ascending order: for a check's
+    table, which reads a value only through its region when it lies outside [low, high)."""
+    items, _ = _faces(expr)
+    running = _running(expr)
+    if running is None:
+        return items
+    values, sums = running
+    j = bisect_left(values, high)
+    i = min(bisect_left(values, low), j)
+    out = [(values[0], sums[i])] if i else []
+    out.extend(items[i:j])
+    if j < len(values):
+        out.append((values[j], sums[-1] - sums[j]))
+    return out
 
 
 def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
@@ -145,9 +176,16 @@ def _over(
 
     def weighted() -> Weighted[tuple[bool, int]]:
         """The same steps over the d10x distribution (a re-roll's branch computed once, and
-        added once, times the weight of every first roll that fails)."""
-        items, total = _faces(expr)
+        added once, times the weight of every first roll that fails). A value is read only
+        through whether it passes and, just below the target, how many +2s it needs: the
+        values that pass are one, and so are those too far below for any point to help."""
         points = luck.points
+        high = target - base  # the rolled values that pass
+        low: float = high  # without +2s every failure is the same failure
+        if luck.boost:  # more than the points can make up
+            low = high - luck.point_bonus * points if luck.point_bonus > 0 else -math.inf
+        items = _regions(expr, low, high)
+        total = _faces(expr)[1]
         # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
         parts: dict[tuple[tuple[bool, int], int], int] = {}
         rerolls = luck.reroll and points >= luck.reroll_cost
