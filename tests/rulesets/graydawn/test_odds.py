@@ -403,3 +403,32 @@ def test_a_barely_hit_margin_of_one_comes_back_as_zero_outside_full_auto(
     clear_derived()
     assert lumped.probabilities() == apart.probabilities()
     assert list(lumped.outcomes()) == list(apart.outcomes())
+
+
+@pytest.mark.parametrize(
+    ("modifier", "reroll", "boost", "points"),
+    [
+        (0, False, False, 0),
+        (-2, True, False, 4),
+        (-3, False, True, 4),
+        (-4, True, True, 5),
+        (-9, True, True, 6),
+        (-12, False, True, 9),
+    ],
+)
+def test_a_saves_table_is_its_path_by_path_distribution(
+    modifier: int, reroll: bool, boost: bool, points: int
+) -> None:
+    """roll_under's table (stun and death saves, G18/G19 with G17 luck) gives the outcomes of
+    the roll-by-roll walk, with the same odds, in the same order."""
+    from firefight.rulesets.graydawn.checks import roll_under
+
+    luck = LuckUse("t", points, reroll=reroll, boost=boost)
+    args = {"name": "stun save", "stat": 6, "modifier": modifier, "rule": "G18", "luck": luck}
+    clear_derived()
+    table = enumerate_outcomes(lambda d: roll_under(d, **args))  # type: ignore[arg-type]
+    with path_by_path():
+        slow = enumerate_outcomes(lambda d: roll_under(d, **args))  # type: ignore[arg-type]
+    clear_derived()
+    assert list(table.probabilities().items()) == list(slow.probabilities().items())
+    assert len(table.outcomes()) > 1 or modifier == -12

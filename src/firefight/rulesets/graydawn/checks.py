@@ -175,8 +175,7 @@ def _over(
         return passed, points
 
     def weighted() -> Weighted[tuple[bool, int]]:
-        """The same steps over the d10x distribution (a re-roll's branch computed once, and
-        added once, times the weight of every first roll that fails). A value is read only
+        """The same steps over the d10x distribution (:func:`_walk`). A value is read only
         through whether it passes and, just below the target, how many +2s it needs: the
         values that pass are one, and so are those too far below for any point to help."""
         points = luck.points
@@ -185,34 +184,51 @@ def _over(
         if luck.boost:  # more than the points can make up
             low = high - luck.point_bonus * points if luck.point_bonus > 0 else -math.inf
         items = _regions(expr, low, high)
-        total = _faces(expr)[1]
-        # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
-        parts: dict[tuple[tuple[bool, int], int], int] = {}
-        rerolls = luck.reroll and points >= luck.reroll_cost
-        second: dict[tuple[bool, int], int] = {}
-        if rerolls:
-            after = points - luck.reroll_cost
-            for v, w in items:
-                outcome = (True, after) if base + v >= target else boosted(base + v, after)
-                second[outcome] = second.get(outcome, 0) + w
-        failed = 0
-        for v, w in items:
-            if base + v >= target:
-                key = ((True, points), total)
-            elif rerolls:
-                if not failed:  # the re-roll's outcomes take their places at the first failure
-                    for outcome in second:
-                        parts.setdefault((outcome, total * total), 0)
-                failed += w
-                continue
-            else:
-                key = (boosted(base + v, points), total)
-            parts[key] = parts.get(key, 0) + w
-        for outcome, w2 in second.items() if failed else ():
-            parts[(outcome, total * total)] += failed * w2
-        return combine(parts)
+        return _walk(items, _faces(expr)[1], luck, lambda v: base + v >= target, boosted_value)
+
+    def boosted_value(v: int, points: int) -> tuple[bool, int]:
+        return boosted(base + v, points)
 
     return ("over", base, target, luck, expr), run, weighted
+
+
+def _walk(
+    items: Sequence[tuple[int, int]],
+    total: int,
+    luck: LuckUse,
+    passes: Callable[[int], bool],
+    boosted: Callable[[int, int], tuple[bool, int]],
+) -> Weighted[tuple[bool, int]]:
+    """A check's table, (passed, luck left), over the rolled values ``items`` (of ``total``):
+    a failure re-rolled if the luck allows (the re-roll's branch computed once and added once,
+    times the weight of every first roll that fails), then ``boosted`` (value, points) for a
+    failure that stands. Outcomes in the order a roll-by-roll walk meets them."""
+    points = luck.points
+    # (outcome, denominator) -> numerator
+    parts: dict[tuple[tuple[bool, int], int], int] = {}
+    rerolls = luck.reroll and points >= luck.reroll_cost
+    second: dict[tuple[bool, int], int] = {}
+    if rerolls:
+        after = points - luck.reroll_cost
+        for v, w in items:
+            outcome = (True, after) if passes(v) else boosted(v, after)
+            second[outcome] = second.get(outcome, 0) + w
+    failed = 0
+    for v, w in items:
+        if passes(v):
+            key = ((True, points), total)
+        elif rerolls:
+            if not failed:  # the re-roll's outcomes take their places at the first failure
+                for outcome in second:
+                    parts.setdefault((outcome, total * total), 0)
+            failed += w
+            continue
+        else:
+            key = (boosted(v, points), total)
+        parts[key] = parts.get(key, 0) + w
+    for outcome, w2 in second.items() if failed else ():
+        parts[(outcome, total * total)] += failed * w2
+    return combine(parts)
 
 
 def roll_under(
@@ -227,6 +243,15 @@ def roll_under(
     """A save: d10 <= stat + modifier (G03/G18). Returns (passed, luck left)."""
     threshold = stat + modifier
 
+    def boosted(face: int, points: int) -> tuple[bool, int]:
+        """After a failure: the fewest points in favour that turn it into a success, if
+        affordable and the roll can still succeed (a threshold of 1 or more)."""
+        if luck.boost:
+            need = math.ceil((face - threshold) / luck.point_bonus)
+            if 0 < need <= points and threshold + need * luck.point_bonus >= 1:
+                return True, points - need
+        return False, points
+
     def run(d: DiceSource) -> tuple[bool, int]:
         left = luck
         face = d.roll("d10", why=f"{name} ({rule})").total
@@ -238,13 +263,18 @@ def roll_under(
             face = d.roll("d10", why=f"{name} re-rolled with luck (G17)").total
             passed = face <= threshold
             d.record(Check(f"{name} (re-roll)", face, threshold, passed, rule))
-        if not passed and left.boost:
-            need = math.ceil((face - threshold) / left.point_bonus)
-            if 0 < need <= left.points and threshold + need * left.point_bonus >= 1:
+        if not passed:
+            passed, points = boosted(face, left.points)
+            if passed:
+                need = left.points - points
                 left = spend(d, left, need, f"{need * left.point_bonus} in favour of {name}")
-                passed = True
                 d.record(Note(f"{name} turned into a success with luck", "G17"))
         return passed, left.points
 
+    def weighted() -> Weighted[tuple[bool, int]]:
+        """The same steps over the d10's faces."""
+        items, total = _faces("d10")
+        return _walk(items, total, luck, lambda face: face <= threshold, boosted)
+
     key = ("under", stat, modifier, luck)
-    return dice.derive(name, run, key, keep=True)
+    return dice.derive(name, run, key, exact=weighted, keep=True)
