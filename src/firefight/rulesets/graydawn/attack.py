@@ -284,24 +284,47 @@ def _wound_spec(
     )
 
 
+SaveReads = tuple[bool, int, int, bool, bool, int]
+
+
+def _save_reads(wound: Wound) -> SaveReads:
+    """What the saves read of a wound (:func:`_save_spec`): not how it came about (grazed,
+    kind, severed), so wounds that differ only there share their saves."""
+    return (
+        wound.penetrated,
+        wound.marks,
+        wound.stun_marks,
+        wound.crippled,
+        wound.killed_outright,
+        wound.luck_left,
+    )
+
+
 def _save_spec(
     sit: AttackSituation, target: Combatant, wound: Wound
 ) -> tuple[int, SaveSpec | None]:
     """Marks added to the track (G21) and what the saves depend on (None: no damage)."""
-    if not wound.penetrated or (wound.marks == 0 and wound.stun_marks == 0 and not wound.crippled):
+    return _save_spec_of(sit, target, _save_reads(wound))
+
+
+def _save_spec_of(
+    sit: AttackSituation, target: Combatant, reads: SaveReads
+) -> tuple[int, SaveSpec | None]:
+    penetrated, marks, stun_marks, crippled, killed_outright, luck_left = reads
+    if not penetrated or (marks == 0 and stun_marks == 0 and not crippled):
         return 0, None
     h = sit.house
-    added = track_increase(wound.marks, wound.stun_marks, target.wounds.stun)
+    added = track_increase(marks, stun_marks, target.wounds.stun)
     after = target.wounds.marks + added
     lt = sit.luck.target
     return added, SaveSpec(
         who=target.name,
         body=target.stats.BODY,
         marks_after=after,
-        needs_death_save=after > h.mortal_above or wound.crippled,
-        death_save_fails=wound.killed_outright,
-        stun_luck=luck_use(target, lt, "stun_save", h, wound.luck_left),
-        death_luck=luck_use(target, lt, "death_save", h, wound.luck_left),
+        needs_death_save=after > h.mortal_above or crippled,
+        death_save_fails=killed_outright,
+        stun_luck=luck_use(target, lt, "stun_save", h, luck_left),
+        death_luck=luck_use(target, lt, "death_save", h, luck_left),
         house=h,
     )
 
@@ -331,11 +354,14 @@ def _after_wound(
 HitResult = tuple[Location, Wound, int, Saves]
 
 
-def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[Saves, int]], int]:
-    """Marks added and the exact distribution of the saves after ``wound``."""
-    added, spec = _save_spec(sit, sit.target, wound)
+def _saves_weights(
+    sit: AttackSituation, reads: SaveReads
+) -> tuple[int, list[tuple[Saves, int]], int]:
+    """Marks added and the exact distribution of the saves after a wound (what they read of
+    it: :func:`_save_reads`)."""
+    added, spec = _save_spec_of(sit, sit.target, reads)
     if spec is None:
-        return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
+        return 0, [(Saves(luck_left=reads[-1]), 1)], 1
     saves = derived_distribution(lambda d: resolve_saves(d, spec), saves_key(spec))
     return added, list(saves.items()), saves.total
 
@@ -400,9 +426,10 @@ def _hit_parts(
             wounds = wound_distribution(spec)
             den_lw = locs.total * wounds.total
             for wound, ww in wounds.items():
-                found = cache.get(("save", wound))
+                reads = _save_reads(wound)
+                found = cache.get(("save", reads))
                 if found is None:
-                    found = cache[("save", wound)] = _saves_weights(sit, wound)
+                    found = cache[("save", reads)] = _saves_weights(sit, reads)
                 added, save_items, save_total = found
                 results = [((location, wound, added, sv), ws) for sv, ws in save_items]
                 groups.append((results, wl * ww, den_lw * save_total))
