@@ -65,8 +65,16 @@ def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
         if scale is None:
             scale = scales[den] = common // den
         factor = weight * scale
+        # most outcomes are new: setdefault hashes one once (a hit's (location, wound, added,
+        # saves) calls two Python __hash__ each time); a second lookup only to add to one seen
+        size = len(weights)
         for outcome, w in pairs:
-            weights[outcome] = weights.get(outcome, 0) + factor * w
+            add = factor * w
+            seen = weights.setdefault(outcome, add)
+            if len(weights) == size:
+                weights[outcome] = seen + add
+            else:
+                size += 1
     return Weighted.adopt(weights, common)
 
 
