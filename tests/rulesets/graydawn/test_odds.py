@@ -432,3 +432,27 @@ def test_a_saves_table_is_its_path_by_path_distribution(
     clear_derived()
     assert list(table.probabilities().items()) == list(slow.probabilities().items())
     assert len(table.outcomes()) > 1 or modifier == -12
+
+
+def test_a_wound_spec_replaced_without_init_equals_dataclasses_replace() -> None:
+    """_respec (the wound tables' keys) gives what dataclasses.replace gives: equal, same hash,
+    the house key kept; a changed house still goes through __init__ (its key follows)."""
+    from dataclasses import replace
+
+    from firefight.rulesets.graydawn.damage import WoundSpec, _respec, wound_key
+
+    luck = LuckUse("t", 0)
+    house = GraydawnHouse()
+    spec = WoundSpec(
+        "t", "right_arm", False, 3, 6, 0, False, 0, 10, -1, True, 0, 5, 6, "normal", False, 0,
+        luck, luck, house,
+    )  # fmt: skip
+    fast, slow = (
+        _respec(spec, location="left_arm", dice=0),
+        replace(spec, location="left_arm", dice=0),
+    )
+    assert fast == slow and hash(fast) == hash(slow) and vars(fast) == vars(slow)
+    assert wound_key(spec) == replace(spec, location="left_arm")
+    assert wound_key(slow) is slow  # a left limb, head or torso is its own key
+    other = GraydawnHouse(graze_tn=house.graze_tn + 1)
+    assert _respec(spec, house=other).house_key != spec.house_key

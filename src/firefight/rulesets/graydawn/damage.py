@@ -8,7 +8,7 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
@@ -275,7 +275,25 @@ def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
 
 def wound_key(spec: WoundSpec) -> WoundSpec:
     """Right and left limbs behave alike once their SP, cover and graze data are in the spec."""
-    return replace(spec, location=_SAME_AS.get(spec.location, spec.location))
+    same = _SAME_AS.get(spec.location)
+    return spec if same is None else _respec(spec, location=same)
+
+
+#: WoundSpec's fields that ``__init__`` takes (``house_key`` is derived from ``house``).
+_SPEC_FIELDS = frozenset(f.name for f in fields(WoundSpec) if f.init)
+
+
+def _respec(spec: WoundSpec, **changes: Any) -> WoundSpec:
+    """``replace(spec, **changes)`` without ``__init__`` (21 fields; a spray's wound tables
+    replace hundreds): ``__post_init__`` only derives ``house_key`` from ``house``, which
+    stays as it was unless changed (then the usual way)."""
+    if "house" in changes or not _SPEC_FIELDS.issuperset(changes):
+        return replace(spec, **changes)
+    new = object.__new__(WoundSpec)
+    values = new.__dict__
+    values.update(spec.__dict__)
+    values.update(changes)
+    return new
 
 
 def wound_distribution(spec: WoundSpec) -> Weighted[Wound]:
@@ -401,7 +419,15 @@ _AFTER_LIMIT = 10_000
 def _core(spec: WoundSpec) -> WoundSpec:
     """The spec as :func:`_after_graze` reads it: the damage dice and the graze roll's
     modifier (it grows with a spray's hits) play no part after BTM."""
-    return replace(wound_key(spec), dice=0, die=0, bonus=0, maximum=False, graze_modifier=0)
+    return _respec(
+        spec,
+        location=_SAME_AS.get(spec.location, spec.location),
+        dice=0,
+        die=0,
+        bonus=0,
+        maximum=False,
+        graze_modifier=0,
+    )
 
 
 def _after_graze(
