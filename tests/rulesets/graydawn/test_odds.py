@@ -456,3 +456,22 @@ def test_a_wound_spec_replaced_without_init_equals_dataclasses_replace() -> None
     assert wound_key(slow) is slow  # a left limb, head or torso is its own key
     other = GraydawnHouse(graze_tn=house.graze_tn + 1)
     assert _respec(spec, house=other).house_key != spec.house_key
+
+
+@pytest.mark.parametrize(("after", "location"), [(3, "torso"), (9, "left_arm"), (8, "head")])
+def test_a_final_wound_built_without_init_equals_the_dataclass(after: int, location: str) -> None:
+    """final_wound fills the fields itself: the object __init__ would leave (equal, same hash,
+    every field in field order)."""
+    from dataclasses import asdict
+
+    from firefight.rulesets.graydawn.damage import Wound, WoundSpec, final_wound
+
+    luck = LuckUse("t", 0)
+    spec = WoundSpec(
+        "t", location, False, 3, 6, 0, False, 0, 0, -1, True, 0, 5, 6, "normal", False, 0,
+        luck, luck, GraydawnHouse(),
+    )  # fmt: skip
+    fast = final_wound(after, False, True, 2, spec)
+    slow = Wound(**asdict(fast))
+    assert list(vars(fast)) == list(vars(slow)) == list(Wound.__dataclass_fields__)
+    assert fast == slow and hash(fast) == hash(slow)

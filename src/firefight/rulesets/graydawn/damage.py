@@ -173,7 +173,10 @@ def after_btm(penetrating: Damage, grazed: bool, spec: WoundSpec) -> Damage:
 
 def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: WoundSpec) -> Wound:
     real, stun, kind, crippled = marks_for(after, spec, grazed)
-    return Wound(
+    # Wound(...) without the frozen __init__ (a guarded setattr per field; the wound tables
+    # build ~1,000 of these): every field, in field order, as __init__ leaves them
+    wound = object.__new__(Wound)
+    wound.__dict__.update(
         penetrated=True,
         grazed=grazed,
         marks=real,
@@ -184,6 +187,7 @@ def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: W
         killed_outright=crippled and spec.location == "head",
         luck_left=luck_left,
     )
+    return wound
 
 
 def _graze_args(spec: WoundSpec) -> dict[str, Any]:
