@@ -47,7 +47,6 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     Combatant,
     Location,
-    RuleKey,
     content_key,
     hash_once,
     state_without_hash,
@@ -435,7 +434,8 @@ def _hit_parts(
                 groups.append((results, wl * ww, den_lw * save_total))
         return mix(groups)
 
-    return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted
+    # plain values (the situation by content): hashed in C on every replay of exact odds
+    return ("hit", content_key(sit), hits, barely, luck), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:

@@ -20,7 +20,7 @@ from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagge
 from firefight.errors import present
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Combatant, RuleKey, content_key
+from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
@@ -342,24 +342,24 @@ def _contest_parts(
                 acc[c] = acc.get(c, 0) + wa * wd
         return Weighted(acc, dist.total * d_total)
 
-    key = RuleKey(
-        (
-            "contest",
-            content_key(sit),
-            a_base,
-            d_base if rolled_defence else None,
-            tn,
-            cap,
-            keep_total,
-            a.luck_available,
-            t.luck_available,
-            la,
-            lt,
-            floor,
-            barely_only,
-            a.uses_luck,
-            t.uses_luck,
-        )
+    # plain values only (the luck choices by content): exact odds hash this key on every
+    # replay, and a tuple of strings and numbers hashes in C
+    key = (
+        "contest",
+        content_key(sit),
+        a_base,
+        d_base if rolled_defence else None,
+        tn,
+        cap,
+        keep_total,
+        a.luck_available,
+        t.luck_available,
+        content_key(la),
+        content_key(lt),
+        floor,
+        barely_only,
+        a.uses_luck,
+        t.uses_luck,
     )
     if plain:
         return key, run, weighted
