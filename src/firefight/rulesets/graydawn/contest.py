@@ -384,13 +384,15 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
         def run(d: DiceSource) -> bool:
             face = d.roll("d10", why=f"reliability ({w.reliability}) (G06)").total
             failed = face >= fails_on
-            d.record(
-                Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
-            )
+            if not d.is_exact:
+                d.record(
+                    Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
+                )
             return failed
 
         jammed = dice.derive("reliability", run, ("reliability", fails_on), keep=True)
-        if jammed:
+        # no transcript to build on each of exact odds' replays
+        if jammed and not dice.is_exact:
             what = "jams" if w.is_firearm else "breaks"
             dice.record(Note(f"{w.name} {what}", "G06"))
             if w.is_firearm:
@@ -401,5 +403,6 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
                         "G06",
                     )
                 )
-    dice.record(Note(f"critical failure: {consequence}", "G06"))
+    if not dice.is_exact:
+        dice.record(Note(f"critical failure: {consequence}", "G06"))
     return consequence, jammed
