@@ -282,11 +282,14 @@ def _contest_parts(
         dist = exact(D10X)
         items = list(dist.items())
         ap, tp = a.luck_available, t.luck_available
-        acc: dict[Contest, int] = {}
+        # (margin, critical step) -> weight: the rest of each Contest is the same here, and a
+        # pair of numbers hashes in C (a Contest calls its dataclass __hash__ each time)
+        acc: dict[tuple[int, int | None], int] = {}
         d_total = dist.total if rolled_defence else 1
-        contests = {m: Contest(m, None, None, ap, tp) for m in range(floor, cap + 1)}
-        for m in contests:  # one object per clipped margin: equal keys meet by identity
-            contests[m] = contests[clip(m)]
+        hit_keys: dict[int, tuple[int, int | None]] = {
+            m: (clip(m), None) for m in range(floor, cap + 1)
+        }
+        key: tuple[int, int | None]
         # the defence totals, ascending, with the weight at or below each: a margin outside
         # [floor, cap] is clamped, so each attack total reads two tails and the few margins
         # between (not every pair of faces)
@@ -323,24 +326,25 @@ def _contest_parts(
                     defence = d_base + vd
                     if tn is not None and not h.tn_dodge_replaces_tn:
                         defence = max(defence, tn)
-                    c = Contest(max(floor, min(attack - defence, -1)), sev, None, ap, tp)
-                    acc[c] = acc.get(c, 0) + wa * wd
+                    key = (max(floor, min(attack - defence, -1)), sev)
+                    acc[key] = acc.get(key, 0) + wa * wd
                 continue
             if attack <= 0:
                 m0 = max(floor, min(attack - tn, -1)) if tn is not None else -1
-                c = Contest(m0, (-attack) // 5, None, ap, tp)
+                key = (m0, (-attack) // 5)
                 # the defence is rolled all the same: only its kept mass counts
-                acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
+                acc[key] = acc.get(key, 0) + wa * (dist.kept if rolled_defence else 1)
                 continue
             if not rolled_defence:
                 fixed = present(tn, "a defence without a roll needs a target number")
-                c = Contest(clip(attack - fixed), None, None, ap, tp)
-                acc[c] = acc.get(c, 0) + wa
+                key = (clip(attack - fixed), None)
+                acc[key] = acc.get(key, 0) + wa
                 continue
             for m, wd in margins(attack):
-                c = contests[m]
-                acc[c] = acc.get(c, 0) + wa * wd
-        return Weighted(acc, dist.total * d_total)
+                key = hit_keys[m]
+                acc[key] = acc.get(key, 0) + wa * wd
+        contests = {Contest(m, sev, None, ap, tp): w for (m, sev), w in acc.items()}
+        return Weighted(contests, dist.total * d_total)
 
     # plain values only (the luck choices by content): exact odds hash this key on every
     # replay, and a tuple of strings and numbers hashes in C
