@@ -40,6 +40,14 @@ class LuckUse:
 NO_LUCK = LuckUse("nobody", 0)
 
 
+def with_points(luck: LuckUse, points: int) -> LuckUse:
+    """``luck`` with ``points`` left (itself if unchanged): ``dataclasses.replace`` without its
+    field-by-field keyword copy, on each path of a saves table."""
+    if points == luck.points:
+        return luck
+    return LuckUse(luck.who, points, luck.reroll, luck.boost, luck.reroll_cost, luck.point_bonus)
+
+
 def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     """``{(outcome, denominator): numerator}`` -> one Weighted over the least common multiple
     of the denominators (exact integers throughout; mass left out stays out): how the
@@ -119,7 +127,7 @@ def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
     """Record ``points`` of luck spent and return what is left."""
     left = luck.points - points
     dice.record(StateChange(luck.who, "luck points", luck.points, left, f"G17 ({why})"))
-    return LuckUse(luck.who, left, luck.reroll, luck.boost, luck.reroll_cost, luck.point_bonus)
+    return with_points(luck, left)
 
 
 def roll_over(

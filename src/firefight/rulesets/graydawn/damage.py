@@ -20,6 +20,7 @@ from firefight.rulesets.graydawn.checks import (
     over_weights,
     roll_over,
     roll_under,
+    with_points,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import (
@@ -207,9 +208,7 @@ def _graze_check(d: DiceSource, spec: WoundSpec) -> tuple[bool, int]:
 
 def _sever_args(spec: WoundSpec, after: int, luck_points: int) -> dict[str, Any]:
     """The crippling check's arguments to :func:`.checks.roll_over` (G22)."""
-    luck = spec.sever_luck
-    if luck_points != luck.points:
-        luck = replace(luck, points=luck_points)
+    luck = with_points(spec.sever_luck, luck_points)
     return {
         "name": "crippling check (BODY + LUCK)",
         "base": spec.body + spec.luck_stat,
@@ -542,7 +541,7 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             stat=spec.body,
             modifier=death_penalty(spec.marks_after, h),
             rule="G19",
-            luck=replace(spec.death_luck, points=left),
+            luck=with_points(spec.death_luck, left),
         )
         if not passed:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))
