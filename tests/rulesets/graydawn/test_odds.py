@@ -10,6 +10,7 @@ import pytest
 
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.dice.sources import clear_derived, path_by_path
+from firefight.rulesets.graydawn import checks
 from firefight.rulesets.graydawn.attack import resolve_outcome
 from firefight.rulesets.graydawn.checks import LuckUse, over_weights, roll_over
 from firefight.rulesets.graydawn.damage import SaveSpec, resolve_saves, saves_key
@@ -293,11 +294,24 @@ def test_a_custom_explosion_depth_is_honoured_path_by_path() -> None:
     assert 0 < gap <= shallow.truncated_mass
 
 
-@pytest.mark.parametrize(("target", "reroll", "boost"), [(9, False, True), (14, True, True)])
+@pytest.mark.parametrize(
+    ("target", "reroll", "boost"),
+    [
+        (9, False, True),
+        (14, True, True),
+        (9, False, False),
+        (14, True, False),
+        (5, True, True),
+        (40, True, True),
+        (140, False, True),
+    ],
+)
 def test_a_checks_table_for_other_tables_is_its_path_by_path_distribution(
-    target: int, reroll: bool, boost: bool
+    target: int, reroll: bool, boost: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """over_weights (what the wound tables read) gives roll_over's own outcomes, same odds."""
+    """over_weights (what the wound tables read) gives roll_over's own outcomes, same odds;
+    and the same weights in the same order as the table walked over every d10x value (no
+    values taken together)."""
     luck = LuckUse("t", 4, reroll=reroll, boost=boost)
     args = {"name": "crippling check", "base": 9, "target": target, "rule": "G22", "luck": luck}
     clear_derived()
@@ -307,6 +321,11 @@ def test_a_checks_table_for_other_tables_is_its_path_by_path_distribution(
     clear_derived()
     assert table.probabilities() == slow.probabilities()
     assert (False, 4) in table.outcomes() or (False, 2) in table.outcomes()
+    monkeypatch.setattr(checks, "_regions", lambda expr, low, high: checks._faces(expr)[0])
+    every_value = over_weights(**args)  # type: ignore[arg-type]
+    clear_derived()
+    assert list(table.items()) == list(every_value.items())
+    assert table.total == every_value.total
 
 
 def test_saves_are_keyed_by_the_penalties_so_one_wound_state_shares_a_table() -> None:
@@ -329,3 +348,130 @@ def test_saves_are_keyed_by_the_penalties_so_one_wound_state_shares_a_table() ->
     assert odds(14) == odds(16)
     assert saves_key(spec(16)) != saves_key(spec(17))
     assert odds(16) != odds(17)
+
+
+def test_a_hit_built_without_init_equals_the_dataclass_and_keeps_its_field_order() -> None:
+    """_hit_outcome (exact odds' fast path) leaves the object __init__ would: equal, same hash,
+    the fields in the same order, no field that AttackOutcome lacks."""
+    from firefight.rulesets.graydawn.attack import AttackOutcome, _hit_outcome
+    from firefight.rulesets.graydawn.damage import Saves, Wound
+
+    wound, saves = Wound(True, marks=3, kind="wounding", luck_left=2), Saves(True, luck_left=1)
+    fast = _hit_outcome(2, "torso", wound, 3, saves, "ally", 4, 1)
+    slow = AttackOutcome(
+        hit=True,
+        hits=2,
+        location="torso",
+        wound=wound,
+        damage=3,
+        saves=saves,
+        ally_hit="ally",
+        attacker_luck=4,
+        target_luck=1,
+    )
+    assert fast == slow and hash(fast) == hash(slow)
+    assert list(vars(fast)) == list(vars(slow))[: len(vars(fast))]
+
+
+def test_a_barely_hit_margin_of_one_comes_back_as_zero_outside_full_auto(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only full auto reads a hit's margin past "barely" (0 or 1, G25): elsewhere the contest
+    returns 0 for 1 (one branch), and the attack's odds are those of the unlumped margins."""
+    from firefight.rulesets.graydawn import attack
+    from firefight.rulesets.graydawn.contest import contest
+    from firefight.rulesets.graydawn.plan import plan_attack
+
+    sit = situation()
+    plan = plan_attack(sit)
+
+    def margins(barely_only: bool) -> set[int]:
+        clear_derived()
+        table = enumerate_outcomes(
+            lambda d: contest(d, sit, plan, 2, False, {}, barely_only=barely_only)
+        )
+        return {c.margin for c in table.outcomes()}
+
+    assert 1 in margins(False)
+    assert 1 not in margins(True) and 0 in margins(True)
+    sit = situation({"target": {"stats": {"LUCK": 9}}})  # graze rolls that "barely" shifts
+    clear_derived()
+    lumped = attack_distribution(sit)
+    monkeypatch.setattr(attack, "contest", lambda *args: contest(*args[:-1], barely_only=False))
+    clear_derived()
+    apart = attack_distribution(sit)
+    clear_derived()
+    assert lumped.probabilities() == apart.probabilities()
+    assert list(lumped.outcomes()) == list(apart.outcomes())
+
+
+@pytest.mark.parametrize(
+    ("modifier", "reroll", "boost", "points"),
+    [
+        (0, False, False, 0),
+        (-2, True, False, 4),
+        (-3, False, True, 4),
+        (-4, True, True, 5),
+        (-9, True, True, 6),
+        (-12, False, True, 9),
+    ],
+)
+def test_a_saves_table_is_its_path_by_path_distribution(
+    modifier: int, reroll: bool, boost: bool, points: int
+) -> None:
+    """roll_under's table (stun and death saves, G18/G19 with G17 luck) gives the outcomes of
+    the roll-by-roll walk, with the same odds, in the same order."""
+    from firefight.rulesets.graydawn.checks import roll_under
+
+    luck = LuckUse("t", points, reroll=reroll, boost=boost)
+    args = {"name": "stun save", "stat": 6, "modifier": modifier, "rule": "G18", "luck": luck}
+    clear_derived()
+    table = enumerate_outcomes(lambda d: roll_under(d, **args))  # type: ignore[arg-type]
+    with path_by_path():
+        slow = enumerate_outcomes(lambda d: roll_under(d, **args))  # type: ignore[arg-type]
+    clear_derived()
+    assert list(table.probabilities().items()) == list(slow.probabilities().items())
+    assert len(table.outcomes()) > 1 or modifier == -12
+
+
+def test_a_wound_spec_replaced_without_init_equals_dataclasses_replace() -> None:
+    """_respec (the wound tables' keys) gives what dataclasses.replace gives: equal, same hash,
+    the house key kept; a changed house still goes through __init__ (its key follows)."""
+    from dataclasses import replace
+
+    from firefight.rulesets.graydawn.damage import WoundSpec, _respec, wound_key
+
+    luck = LuckUse("t", 0)
+    house = GraydawnHouse()
+    spec = WoundSpec(
+        "t", "right_arm", False, 3, 6, 0, False, 0, 10, -1, True, 0, 5, 6, "normal", False, 0,
+        luck, luck, house,
+    )  # fmt: skip
+    fast, slow = (
+        _respec(spec, location="left_arm", dice=0),
+        replace(spec, location="left_arm", dice=0),
+    )
+    assert fast == slow and hash(fast) == hash(slow) and vars(fast) == vars(slow)
+    assert wound_key(spec) == replace(spec, location="left_arm")
+    assert wound_key(slow) is slow  # a left limb, head or torso is its own key
+    other = GraydawnHouse(graze_tn=house.graze_tn + 1)
+    assert _respec(spec, house=other).house_key != spec.house_key
+
+
+@pytest.mark.parametrize(("after", "location"), [(3, "torso"), (9, "left_arm"), (8, "head")])
+def test_a_final_wound_built_without_init_equals_the_dataclass(after: int, location: str) -> None:
+    """final_wound fills the fields itself: the object __init__ would leave (equal, same hash,
+    every field in field order)."""
+    from dataclasses import asdict
+
+    from firefight.rulesets.graydawn.damage import Wound, WoundSpec, final_wound
+
+    luck = LuckUse("t", 0)
+    spec = WoundSpec(
+        "t", location, False, 3, 6, 0, False, 0, 0, -1, True, 0, 5, 6, "normal", False, 0,
+        luck, luck, GraydawnHouse(),
+    )  # fmt: skip
+    fast = final_wound(after, False, True, 2, spec)
+    slow = Wound(**asdict(fast))
+    assert list(vars(fast)) == list(vars(slow)) == list(Wound.__dataclass_fields__)
+    assert fast == slow and hash(fast) == hash(slow)

@@ -47,7 +47,6 @@ from firefight.rulesets.graydawn.models import (
     LIMBS,
     Combatant,
     Location,
-    RuleKey,
     content_key,
     hash_once,
     state_without_hash,
@@ -101,6 +100,34 @@ def _outcome(**values: Any) -> AttackOutcome:
     state = out.__dict__
     state.update(_DEFAULTS)
     state.update(values)
+    return out
+
+
+def _hit_outcome(
+    hits: int,
+    location: Location,
+    wound: Wound,
+    damage: int,
+    saves: Saves,
+    ally_hit: str | None,
+    attacker_luck: int,
+    target_luck: int,
+) -> AttackOutcome:
+    """``_outcome(hit=True, hits=hits, ...)`` without the keyword dict and the name check (both
+    cost more than the object itself on each replay of a hit in exact odds, ~13,000 in a long
+    burst): the defaults, then these fields."""
+    out = object.__new__(AttackOutcome)
+    state = out.__dict__
+    state.update(_DEFAULTS)
+    state["hit"] = True
+    state["hits"] = hits
+    state["location"] = location
+    state["wound"] = wound
+    state["damage"] = damage
+    state["saves"] = saves
+    state["ally_hit"] = ally_hit
+    state["attacker_luck"] = attacker_luck
+    state["target_luck"] = target_luck
     return out
 
 
@@ -256,24 +283,47 @@ def _wound_spec(
     )
 
 
+SaveReads = tuple[bool, int, int, bool, bool, int]
+
+
+def _save_reads(wound: Wound) -> SaveReads:
+    """What the saves read of a wound (:func:`_save_spec`): not how it came about (grazed,
+    kind, severed), so wounds that differ only there share their saves."""
+    return (
+        wound.penetrated,
+        wound.marks,
+        wound.stun_marks,
+        wound.crippled,
+        wound.killed_outright,
+        wound.luck_left,
+    )
+
+
 def _save_spec(
     sit: AttackSituation, target: Combatant, wound: Wound
 ) -> tuple[int, SaveSpec | None]:
     """Marks added to the track (G21) and what the saves depend on (None: no damage)."""
-    if not wound.penetrated or (wound.marks == 0 and wound.stun_marks == 0 and not wound.crippled):
+    return _save_spec_of(sit, target, _save_reads(wound))
+
+
+def _save_spec_of(
+    sit: AttackSituation, target: Combatant, reads: SaveReads
+) -> tuple[int, SaveSpec | None]:
+    penetrated, marks, stun_marks, crippled, killed_outright, luck_left = reads
+    if not penetrated or (marks == 0 and stun_marks == 0 and not crippled):
         return 0, None
     h = sit.house
-    added = track_increase(wound.marks, wound.stun_marks, target.wounds.stun)
+    added = track_increase(marks, stun_marks, target.wounds.stun)
     after = target.wounds.marks + added
     lt = sit.luck.target
     return added, SaveSpec(
         who=target.name,
         body=target.stats.BODY,
         marks_after=after,
-        needs_death_save=after > h.mortal_above or wound.crippled,
-        death_save_fails=wound.killed_outright,
-        stun_luck=luck_use(target, lt, "stun_save", h, wound.luck_left),
-        death_luck=luck_use(target, lt, "death_save", h, wound.luck_left),
+        needs_death_save=after > h.mortal_above or crippled,
+        death_save_fails=killed_outright,
+        stun_luck=luck_use(target, lt, "stun_save", h, luck_left),
+        death_luck=luck_use(target, lt, "death_save", h, luck_left),
         house=h,
     )
 
@@ -303,11 +353,14 @@ def _after_wound(
 HitResult = tuple[Location, Wound, int, Saves]
 
 
-def _saves_weights(sit: AttackSituation, wound: Wound) -> tuple[int, list[tuple[Saves, int]], int]:
-    """Marks added and the exact distribution of the saves after ``wound``."""
-    added, spec = _save_spec(sit, sit.target, wound)
+def _saves_weights(
+    sit: AttackSituation, reads: SaveReads
+) -> tuple[int, list[tuple[Saves, int]], int]:
+    """Marks added and the exact distribution of the saves after a wound (what they read of
+    it: :func:`_save_reads`)."""
+    added, spec = _save_spec_of(sit, sit.target, reads)
     if spec is None:
-        return 0, [(Saves(luck_left=wound.luck_left), 1)], 1
+        return 0, [(Saves(luck_left=reads[-1]), 1)], 1
     saves = derived_distribution(lambda d: resolve_saves(d, spec), saves_key(spec))
     return added, list(saves.items()), saves.total
 
@@ -372,15 +425,17 @@ def _hit_parts(
             wounds = wound_distribution(spec)
             den_lw = locs.total * wounds.total
             for wound, ww in wounds.items():
-                found = cache.get(("save", wound))
+                reads = _save_reads(wound)
+                found = cache.get(("save", reads))
                 if found is None:
-                    found = cache[("save", wound)] = _saves_weights(sit, wound)
+                    found = cache[("save", reads)] = _saves_weights(sit, reads)
                 added, save_items, save_total = found
                 results = [((location, wound, added, sv), ws) for sv, ws in save_items]
                 groups.append((results, wl * ww, den_lw * save_total))
         return mix(groups)
 
-    return RuleKey(("hit", content_key(sit), hits, barely, luck)), run, weighted
+    # plain values (the situation by content): hashed in C on every replay of exact odds
+    return ("hit", content_key(sit), hits, barely, luck), run, weighted
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
@@ -468,7 +523,8 @@ def resolve_outcome(
     mode = sit.attack.mode
     cap = max(plan.rounds_at_target - 1, 2) if mode == "full_auto" else 2
     keep_total = bool(sit.attack.allies_in_melee) and sit.attack.into_close_combat
-    c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor)
+    # only full auto reads more of a hit's margin than "barely" (its hit count, G28)
+    c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor, mode != "full_auto")
     short = -c.margin if (miss_floor < -1 and c.margin < 0) else 0
     if c.critical is not None:
         consequence, jammed = critical_failure(dice, sit, c.critical)
@@ -505,17 +561,7 @@ def resolve_outcome(
     location, wound, added, saves = _hit_stage(
         dice, sit, plan, hits, c.margin, c.target_luck, cache
     )
-    return _outcome(
-        hit=True,
-        hits=hits,
-        location=location,
-        wound=wound,
-        damage=added,
-        saves=saves,
-        ally_hit=ally,
-        attacker_luck=c.attacker_luck,
-        target_luck=saves.luck_left,
-    )
+    return _hit_outcome(hits, location, wound, added, saves, ally, c.attacker_luck, saves.luck_left)
 
 
 def resolve_hits(

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Hashable
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
@@ -38,6 +40,14 @@ class LuckUse:
 NO_LUCK = LuckUse("nobody", 0)
 
 
+def with_points(luck: LuckUse, points: int) -> LuckUse:
+    """``luck`` with ``points`` left (itself if unchanged): ``dataclasses.replace`` without its
+    field-by-field keyword copy, on each path of a saves table."""
+    if points == luck.points:
+        return luck
+    return LuckUse(luck.who, points, luck.reroll, luck.boost, luck.reroll_cost, luck.point_bonus)
+
+
 def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
     """``{(outcome, denominator): numerator}`` -> one Weighted over the least common multiple
     of the denominators (exact integers throughout; mass left out stays out): how the
@@ -63,8 +73,16 @@ def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
         if scale is None:
             scale = scales[den] = common // den
         factor = weight * scale
+        # most outcomes are new: setdefault hashes one once (a hit's (location, wound, added,
+        # saves) calls two Python __hash__ each time); a second lookup only to add to one seen
+        size = len(weights)
         for outcome, w in pairs:
-            weights[outcome] = weights.get(outcome, 0) + factor * w
+            add = factor * w
+            seen = weights.setdefault(outcome, add)
+            if len(weights) == size:
+                weights[outcome] = seen + add
+            else:
+                size += 1
     return Weighted.adopt(weights, common)
 
 
@@ -76,11 +94,40 @@ def _faces(expr: str) -> tuple[tuple[tuple[int, int], ...], int]:
     return tuple(dist.items()), dist.total
 
 
+@functools.cache
+def _running(expr: str) -> tuple[list[int], list[int]] | None:
+    """``expr``'s values (ascending) and the running sums of their weights, or None if
+    :func:`_faces` does not list them in ascending order."""
+    items, _ = _faces(expr)
+    values = [v for v, _ in items]
+    if values != sorted(values):
+        return None
+    return values, list(accumulate((w for _, w in items), initial=0))
+
+
+def _regions(expr: str, low: float, high: int) -> Sequence[tuple[int, int]]:
+    """:func:`_faces` with the values below ``low`` as one and those at or above ``high`` as
+    one (the first value of each, their weights summed), in ascending order: for a check's
+    table, which reads a value only through its region when it lies outside [low, high)."""
+    items, _ = _faces(expr)
+    running = _running(expr)
+    if running is None:
+        return items
+    values, sums = running
+    j = bisect_left(values, high)
+    i = min(bisect_left(values, low), j)
+    out = [(values[0], sums[i])] if i else []
+    out.extend(items[i:j])
+    if j < len(values):
+        out.append((values[j], sums[-1] - sums[j]))
+    return out
+
+
 def spend(dice: DiceSource, luck: LuckUse, points: int, why: str) -> LuckUse:
     """Record ``points`` of luck spent and return what is left."""
     left = luck.points - points
     dice.record(StateChange(luck.who, "luck points", luck.points, left, f"G17 ({why})"))
-    return LuckUse(luck.who, left, luck.reroll, luck.boost, luck.reroll_cost, luck.point_bonus)
+    return with_points(luck, left)
 
 
 def roll_over(
@@ -144,37 +191,60 @@ def _over(
         return passed, points
 
     def weighted() -> Weighted[tuple[bool, int]]:
-        """The same steps over the d10x distribution (a re-roll's branch computed once, and
-        added once, times the weight of every first roll that fails)."""
-        items, total = _faces(expr)
+        """The same steps over the d10x distribution (:func:`_walk`). A value is read only
+        through whether it passes and, just below the target, how many +2s it needs: the
+        values that pass are one, and so are those too far below for any point to help."""
         points = luck.points
-        # (outcome, denominator) -> numerator, in the order a roll-by-roll walk meets them
-        parts: dict[tuple[tuple[bool, int], int], int] = {}
-        rerolls = luck.reroll and points >= luck.reroll_cost
-        second: dict[tuple[bool, int], int] = {}
-        if rerolls:
-            after = points - luck.reroll_cost
-            for v, w in items:
-                outcome = (True, after) if base + v >= target else boosted(base + v, after)
-                second[outcome] = second.get(outcome, 0) + w
-        failed = 0
-        for v, w in items:
-            if base + v >= target:
-                key = ((True, points), total)
-            elif rerolls:
-                if not failed:  # the re-roll's outcomes take their places at the first failure
-                    for outcome in second:
-                        parts.setdefault((outcome, total * total), 0)
-                failed += w
-                continue
-            else:
-                key = (boosted(base + v, points), total)
-            parts[key] = parts.get(key, 0) + w
-        for outcome, w2 in second.items() if failed else ():
-            parts[(outcome, total * total)] += failed * w2
-        return combine(parts)
+        high = target - base  # the rolled values that pass
+        low: float = high  # without +2s every failure is the same failure
+        if luck.boost:  # more than the points can make up
+            low = high - luck.point_bonus * points if luck.point_bonus > 0 else -math.inf
+        items = _regions(expr, low, high)
+        return _walk(items, _faces(expr)[1], luck, lambda v: base + v >= target, boosted_value)
+
+    def boosted_value(v: int, points: int) -> tuple[bool, int]:
+        return boosted(base + v, points)
 
     return ("over", base, target, luck, expr), run, weighted
+
+
+def _walk(
+    items: Sequence[tuple[int, int]],
+    total: int,
+    luck: LuckUse,
+    passes: Callable[[int], bool],
+    boosted: Callable[[int, int], tuple[bool, int]],
+) -> Weighted[tuple[bool, int]]:
+    """A check's table, (passed, luck left), over the rolled values ``items`` (of ``total``):
+    a failure re-rolled if the luck allows (the re-roll's branch computed once and added once,
+    times the weight of every first roll that fails), then ``boosted`` (value, points) for a
+    failure that stands. Outcomes in the order a roll-by-roll walk meets them."""
+    points = luck.points
+    # (outcome, denominator) -> numerator
+    parts: dict[tuple[tuple[bool, int], int], int] = {}
+    rerolls = luck.reroll and points >= luck.reroll_cost
+    second: dict[tuple[bool, int], int] = {}
+    if rerolls:
+        after = points - luck.reroll_cost
+        for v, w in items:
+            outcome = (True, after) if passes(v) else boosted(v, after)
+            second[outcome] = second.get(outcome, 0) + w
+    failed = 0
+    for v, w in items:
+        if passes(v):
+            key = ((True, points), total)
+        elif rerolls:
+            if not failed:  # the re-roll's outcomes take their places at the first failure
+                for outcome in second:
+                    parts.setdefault((outcome, total * total), 0)
+            failed += w
+            continue
+        else:
+            key = (boosted(v, points), total)
+        parts[key] = parts.get(key, 0) + w
+    for outcome, w2 in second.items() if failed else ():
+        parts[(outcome, total * total)] += failed * w2
+    return combine(parts)
 
 
 def roll_under(
@@ -189,6 +259,15 @@ def roll_under(
     """A save: d10 <= stat + modifier (G03/G18). Returns (passed, luck left)."""
     threshold = stat + modifier
 
+    def boosted(face: int, points: int) -> tuple[bool, int]:
+        """After a failure: the fewest points in favour that turn it into a success, if
+        affordable and the roll can still succeed (a threshold of 1 or more)."""
+        if luck.boost:
+            need = math.ceil((face - threshold) / luck.point_bonus)
+            if 0 < need <= points and threshold + need * luck.point_bonus >= 1:
+                return True, points - need
+        return False, points
+
     def run(d: DiceSource) -> tuple[bool, int]:
         left = luck
         face = d.roll("d10", why=f"{name} ({rule})").total
@@ -200,13 +279,18 @@ def roll_under(
             face = d.roll("d10", why=f"{name} re-rolled with luck (G17)").total
             passed = face <= threshold
             d.record(Check(f"{name} (re-roll)", face, threshold, passed, rule))
-        if not passed and left.boost:
-            need = math.ceil((face - threshold) / left.point_bonus)
-            if 0 < need <= left.points and threshold + need * left.point_bonus >= 1:
+        if not passed:
+            passed, points = boosted(face, left.points)
+            if passed:
+                need = left.points - points
                 left = spend(d, left, need, f"{need * left.point_bonus} in favour of {name}")
-                passed = True
                 d.record(Note(f"{name} turned into a success with luck", "G17"))
         return passed, left.points
 
+    def weighted() -> Weighted[tuple[bool, int]]:
+        """The same steps over the d10's faces."""
+        items, total = _faces("d10")
+        return _walk(items, total, luck, lambda face: face <= threshold, boosted)
+
     key = ("under", stat, modifier, luck)
-    return dice.derive(name, run, key, keep=True)
+    return dice.derive(name, run, key, exact=weighted, keep=True)

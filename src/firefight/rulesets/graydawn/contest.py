@@ -20,7 +20,7 @@ from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagge
 from firefight.errors import present
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Combatant, RuleKey, content_key
+from firefight.rulesets.graydawn.models import Combatant, content_key
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
@@ -54,7 +54,8 @@ RELIABILITY = ("very_reliable", "standard", "unreliable")
 class Contest:
     """The part of the attack and defence rolls the rest of the rule needs."""
 
-    margin: int  # attack - defence, clipped to -1 (miss) .. cap
+    #: attack - defence, clipped to -1 (miss) .. cap; 0 for 1 too where only "barely" is read
+    margin: int
     critical: int | None  # severity step when the attack total is 0 or less (G06)
     attack_total: int | None  # kept only when allies in a melee must dodge it (G37)
     attacker_luck: int
@@ -85,21 +86,29 @@ def contest(
     keep_total: bool,
     cache: dict[Any, Any],
     miss_floor: int = -1,
+    barely_only: bool = False,
 ) -> Contest:
     """The opposed roll; a miss is margin -1 unless ``miss_floor`` asks for how far it missed
     (down to that floor: an encounter needs it for the hits an exposed, suppressed attacker
-    takes per full 5 points missed, G11)."""
-    parts: ContestParts | None = cache.get(("contest", miss_floor))
+    takes per full 5 points missed, G11). ``barely_only``: the caller reads no more of a hit's
+    margin than whether it was a barely hit (0 or 1, G25), so a 1 is returned as 0 (one branch
+    for both on exact dice, not two that lead to the same wounds)."""
+    parts: ContestParts | None = cache.get(("contest", miss_floor, barely_only))
     if parts is None:
-        parts = cache[("contest", miss_floor)] = _contest_parts(
-            sit, plan, cap, keep_total, miss_floor
+        parts = cache[("contest", miss_floor, barely_only)] = _contest_parts(
+            sit, plan, cap, keep_total, miss_floor, barely_only
         )
     key, run, weighted = parts
     return dice.derive("attack vs defence", run, key, exact=weighted, keep=True)
 
 
 def _contest_parts(
-    sit: AttackSituation, plan: Plan, cap: int, keep_total: bool, floor: int = -1
+    sit: AttackSituation,
+    plan: Plan,
+    cap: int,
+    keep_total: bool,
+    floor: int = -1,
+    barely_only: bool = False,
 ) -> ContestParts:
     """The opposed roll as a sub-rule: its key, its rolling form and its vectorised form."""
     h = sit.house
@@ -191,11 +200,17 @@ def _contest_parts(
                 return defence + need * bonus, tp - need
         return defence, tp
 
+    def clip(margin: int) -> int:
+        """A hit's margin as far as the caller reads it (up to ``cap``; 0 for 1 if
+        ``barely_only``)."""
+        margin = max(floor, min(margin, cap))
+        return 0 if barely_only and margin == 1 else margin
+
     def classify(attack: int, defence: int, ap: int, tp: int) -> Contest:
         total = attack if keep_total else None
         if attack <= 0:
             return Contest(max(floor, min(attack - defence, -1)), (-attack) // 5, total, ap, tp)
-        return Contest(max(floor, min(attack - defence, cap)), None, total, ap, tp)
+        return Contest(clip(attack - defence), None, total, ap, tp)
 
     def weighted_luck() -> Weighted[Contest]:
         """With luck choices: the same steps over states (attack, defence, points), each re-roll
@@ -267,9 +282,14 @@ def _contest_parts(
         dist = exact(D10X)
         items = list(dist.items())
         ap, tp = a.luck_available, t.luck_available
-        acc: dict[Contest, int] = {}
+        # (margin, critical step) -> weight: the rest of each Contest is the same here, and a
+        # pair of numbers hashes in C (a Contest calls its dataclass __hash__ each time)
+        acc: dict[tuple[int, int | None], int] = {}
         d_total = dist.total if rolled_defence else 1
-        contests = {m: Contest(m, None, None, ap, tp) for m in range(floor, cap + 1)}
+        hit_keys: dict[int, tuple[int, int | None]] = {
+            m: (clip(m), None) for m in range(floor, cap + 1)
+        }
+        key: tuple[int, int | None]
         # the defence totals, ascending, with the weight at or below each: a margin outside
         # [floor, cap] is clamped, so each attack total reads two tails and the few margins
         # between (not every pair of faces)
@@ -306,42 +326,44 @@ def _contest_parts(
                     defence = d_base + vd
                     if tn is not None and not h.tn_dodge_replaces_tn:
                         defence = max(defence, tn)
-                    c = Contest(max(floor, min(attack - defence, -1)), sev, None, ap, tp)
-                    acc[c] = acc.get(c, 0) + wa * wd
+                    key = (max(floor, min(attack - defence, -1)), sev)
+                    acc[key] = acc.get(key, 0) + wa * wd
                 continue
             if attack <= 0:
                 m0 = max(floor, min(attack - tn, -1)) if tn is not None else -1
-                c = Contest(m0, (-attack) // 5, None, ap, tp)
+                key = (m0, (-attack) // 5)
                 # the defence is rolled all the same: only its kept mass counts
-                acc[c] = acc.get(c, 0) + wa * (dist.kept if rolled_defence else 1)
+                acc[key] = acc.get(key, 0) + wa * (dist.kept if rolled_defence else 1)
                 continue
             if not rolled_defence:
                 fixed = present(tn, "a defence without a roll needs a target number")
-                c = Contest(max(floor, min(attack - fixed, cap)), None, None, ap, tp)
-                acc[c] = acc.get(c, 0) + wa
+                key = (clip(attack - fixed), None)
+                acc[key] = acc.get(key, 0) + wa
                 continue
             for m, wd in margins(attack):
-                c = contests[m]
-                acc[c] = acc.get(c, 0) + wa * wd
-        return Weighted(acc, dist.total * d_total)
+                key = hit_keys[m]
+                acc[key] = acc.get(key, 0) + wa * wd
+        contests = {Contest(m, sev, None, ap, tp): w for (m, sev), w in acc.items()}
+        return Weighted(contests, dist.total * d_total)
 
-    key = RuleKey(
-        (
-            "contest",
-            content_key(sit),
-            a_base,
-            d_base if rolled_defence else None,
-            tn,
-            cap,
-            keep_total,
-            a.luck_available,
-            t.luck_available,
-            la,
-            lt,
-            floor,
-            a.uses_luck,
-            t.uses_luck,
-        )
+    # plain values only (the luck choices by content): exact odds hash this key on every
+    # replay, and a tuple of strings and numbers hashes in C
+    key = (
+        "contest",
+        content_key(sit),
+        a_base,
+        d_base if rolled_defence else None,
+        tn,
+        cap,
+        keep_total,
+        a.luck_available,
+        t.luck_available,
+        content_key(la),
+        content_key(lt),
+        floor,
+        barely_only,
+        a.uses_luck,
+        t.uses_luck,
     )
     if plain:
         return key, run, weighted
@@ -366,13 +388,15 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
         def run(d: DiceSource) -> bool:
             face = d.roll("d10", why=f"reliability ({w.reliability}) (G06)").total
             failed = face >= fails_on
-            d.record(
-                Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
-            )
+            if not d.is_exact:
+                d.record(
+                    Check("reliability", face, fails_on, not failed, "G06", f"fails on {fails_on}+")
+                )
             return failed
 
         jammed = dice.derive("reliability", run, ("reliability", fails_on), keep=True)
-        if jammed:
+        # no transcript to build on each of exact odds' replays
+        if jammed and not dice.is_exact:
             what = "jams" if w.is_firearm else "breaks"
             dice.record(Note(f"{w.name} {what}", "G06"))
             if w.is_firearm:
@@ -383,5 +407,6 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
                         "G06",
                     )
                 )
-    dice.record(Note(f"critical failure: {consequence}", "G06"))
+    if not dice.is_exact:
+        dice.record(Note(f"critical failure: {consequence}", "G06"))
     return consequence, jammed

@@ -8,7 +8,7 @@ exact odds branch on what the wound *did* (marks, flags), never on every face of
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from firefight.core.transcript import Check, Modifier, Note, StateChange
@@ -20,6 +20,7 @@ from firefight.rulesets.graydawn.checks import (
     over_weights,
     roll_over,
     roll_under,
+    with_points,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import (
@@ -173,7 +174,10 @@ def after_btm(penetrating: Damage, grazed: bool, spec: WoundSpec) -> Damage:
 
 def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: WoundSpec) -> Wound:
     real, stun, kind, crippled = marks_for(after, spec, grazed)
-    return Wound(
+    # Wound(...) without the frozen __init__ (a guarded setattr per field; the wound tables
+    # build ~1,000 of these): every field, in field order, as __init__ leaves them
+    wound = object.__new__(Wound)
+    wound.__dict__.update(
         penetrated=True,
         grazed=grazed,
         marks=real,
@@ -184,6 +188,7 @@ def final_wound(after: int, grazed: bool, severed: bool, luck_left: int, spec: W
         killed_outright=crippled and spec.location == "head",
         luck_left=luck_left,
     )
+    return wound
 
 
 def _graze_args(spec: WoundSpec) -> dict[str, Any]:
@@ -203,9 +208,7 @@ def _graze_check(d: DiceSource, spec: WoundSpec) -> tuple[bool, int]:
 
 def _sever_args(spec: WoundSpec, after: int, luck_points: int) -> dict[str, Any]:
     """The crippling check's arguments to :func:`.checks.roll_over` (G22)."""
-    luck = spec.sever_luck
-    if luck_points != luck.points:
-        luck = replace(luck, points=luck_points)
+    luck = with_points(spec.sever_luck, luck_points)
     return {
         "name": "crippling check (BODY + LUCK)",
         "base": spec.body + spec.luck_stat,
@@ -275,7 +278,25 @@ def resolve_wound(dice: DiceSource, spec: WoundSpec) -> Wound:
 
 def wound_key(spec: WoundSpec) -> WoundSpec:
     """Right and left limbs behave alike once their SP, cover and graze data are in the spec."""
-    return replace(spec, location=_SAME_AS.get(spec.location, spec.location))
+    same = _SAME_AS.get(spec.location)
+    return spec if same is None else _respec(spec, location=same)
+
+
+#: WoundSpec's fields that ``__init__`` takes (``house_key`` is derived from ``house``).
+_SPEC_FIELDS = frozenset(f.name for f in fields(WoundSpec) if f.init)
+
+
+def _respec(spec: WoundSpec, **changes: Any) -> WoundSpec:
+    """``replace(spec, **changes)`` without ``__init__`` (21 fields; a spray's wound tables
+    replace hundreds): ``__post_init__`` only derives ``house_key`` from ``house``, which
+    stays as it was unless changed (then the usual way)."""
+    if "house" in changes or not _SPEC_FIELDS.issuperset(changes):
+        return replace(spec, **changes)
+    new = object.__new__(WoundSpec)
+    values = new.__dict__
+    values.update(spec.__dict__)
+    values.update(changes)
+    return new
 
 
 def wound_distribution(spec: WoundSpec) -> Weighted[Wound]:
@@ -308,7 +329,7 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
     if post is None:
         if len(_AFTER) >= _AFTER_LIMIT:
             _AFTER.clear()
-        post = _AFTER[core] = {}
+        post = _AFTER[core] = _Post()
     graze: tuple[list[tuple[tuple[bool, int], int]], int] | None = None
     # the steps before the graze roll, on every damage value at once (one array each)
     import numpy as np
@@ -350,32 +371,66 @@ def _wound_weighted(spec: WoundSpec) -> Weighted[Wound]:
             gathered[post_key] = gathered.get(post_key, 0) + weight * g_weight
     for key, g_weight in grazed_keys:
         gathered[key] += rolled_weight * g_weight
-    # each gathered weight spread over its wounds (the crippling check's branches, if any)
-    groups: list[tuple[list[tuple[Wound, int]], int, int]] = []
+    # each gathered weight spread over its wounds (the crippling check's branches, if any);
+    # post-BTM damages that give the same wounds (one list object) add up first, in the place
+    # of the first (its wounds are already in the table there: same integers, same order)
+    merged: dict[tuple[int, int], list[Any]] = {}
     unhurt = ([(Wound(luck_left=spec.graze_luck.points), 1)], 1)
     for (after_key, den), num in gathered.items():
-        if after_key is None:
-            found = unhurt
+        found = unhurt if after_key is None else post.wounds(core, after_key)
+        slot = merged.get((id(found), den))
+        if slot is None:
+            merged[(id(found), den)] = [found, num, den]
         else:
-            found = post.get(after_key) or post.setdefault(
-                after_key, _after_graze(core, *after_key)
-            )
-        wounds, s_total = found
-        groups.append((wounds, num, den * s_total))
-    return mix(groups)
+            slot[1] += num
+    return mix([(wounds, num, den * s_total) for (wounds, s_total), num, den in merged.values()])
+
+
+AfterGraze = tuple[list[tuple[Wound, int]], int]
+
+
+class _Post:
+    """What :func:`_after_graze` gave for one core spec, by (after, grazed, luck left), with each
+    distinct wound and each distinct list of them as one object: the tables built from them
+    meet equal wounds by identity (no field-by-field ``__eq__``), and damages that give the
+    same wounds are added up before they are spread over them."""
+
+    __slots__ = ("by_after", "same")
+
+    def __init__(self) -> None:
+        self.by_after: dict[tuple[int, bool, int], AfterGraze] = {}
+        self.same: dict[Any, Any] = {}
+
+    def wounds(self, core: WoundSpec, after_key: tuple[int, bool, int]) -> AfterGraze:
+        found = self.by_after.get(after_key)
+        if found is None:
+            items, total = _after_graze(core, *after_key)
+            same = self.same
+            items = [(same.setdefault(wound, wound), weight) for wound, weight in items]
+            key = (tuple(items), total)
+            found = self.by_after[after_key] = same.setdefault(key, (items, total))
+        return found
 
 
 #: The wounds :func:`_after_graze` gives, by the spec without its damage dice (the same for
-#: every hit count of a burst or spray at one location): core spec -> (after, grazed, luck) ->
-#: wounds. Kept for the process; at most this many specs before it starts over.
-_AFTER: dict[WoundSpec, dict[tuple[int, bool, int], tuple[list[tuple[Wound, int]], int]]] = {}
+#: every hit count of a burst or spray at one location). Kept for the process; at most this
+#: many specs before it starts over.
+_AFTER: dict[WoundSpec, _Post] = {}
 _AFTER_LIMIT = 10_000
 
 
 def _core(spec: WoundSpec) -> WoundSpec:
     """The spec as :func:`_after_graze` reads it: the damage dice and the graze roll's
     modifier (it grows with a spray's hits) play no part after BTM."""
-    return replace(wound_key(spec), dice=0, die=0, bonus=0, maximum=False, graze_modifier=0)
+    return _respec(
+        spec,
+        location=_SAME_AS.get(spec.location, spec.location),
+        dice=0,
+        die=0,
+        bonus=0,
+        maximum=False,
+        graze_modifier=0,
+    )
 
 
 def _after_graze(
@@ -486,7 +541,7 @@ def resolve_saves(dice: DiceSource, spec: SaveSpec) -> Saves:
             stat=spec.body,
             modifier=death_penalty(spec.marks_after, h),
             rule="G19",
-            luck=replace(spec.death_luck, points=left),
+            luck=with_points(spec.death_luck, left),
         )
         if not passed:
             d.record(StateChange(spec.who, "dying", False, True, "G19"))

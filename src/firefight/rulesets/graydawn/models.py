@@ -359,20 +359,6 @@ def content_key(model: BaseModel) -> str:
     return f"{type(model).__name__}:{model.model_dump_json()}"
 
 
-class RuleKey(tuple[Any, ...]):
-    """A sub-rule's key, equal to the plain tuple, that hashes once: exact odds look the same
-    key up on every replay, and a plain tuple re-hashes the models inside it each time."""
-
-    _hash: int
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            self._hash = tuple.__hash__(self)
-            return self._hash
-
-
 def hash_once(self: Any) -> int:
     """A frozen dataclass's own hash (its fields' values as one tuple), kept once worked out:
     exact odds hash the same wound, saves and outcome in every table and replay. A class sets it
