@@ -80,9 +80,9 @@ def test_staged_previews_are_path_by_path(name: str, steps: int) -> None:
                 lambda d, e=eng, s=state, a=action: e.judge(e.turns.act(s, a, d)).combatants
             )
             staged = staged_apart(eng, state, action)
-            assert all(not flagged for (_, flagged), _ in staged.items())
+            assert all(not flagged and not apart for (_, flagged, apart), _ in staged.items())
             assert staged.total == whole.total
-            assert {people: w for (people, _), w in staged.items()} == dict(whole.items())
+            assert {people: w for (people, _, _), w in staged.items()} == dict(whole.items())
             assert eng.preview(state, action) == plain.preview(state, action)
             checked += 1
     assert checked >= 3
@@ -99,7 +99,7 @@ def test_set_aside_merges_states() -> None:
     merged = eng._staged(state, action, stages)
     apart = staged_apart(eng, state, action)
     assert len(merged) < len(apart)
-    assert any(flagged for (_, flagged), _ in merged.items())
+    assert any(flagged for (_, flagged, _), _ in merged.items())
     assert eng.preview(state, action) == path_by_path(eng).preview(state, action)
 
 
