@@ -104,19 +104,20 @@ def test_set_aside_merges_states() -> None:
 
 
 def test_refused_as_path_by_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A staged preview is refused exactly when the whole action has more paths than the
-    budget: it counts the paths through each stage, not the states it carries."""
+    """A staged preview is refused exactly when the whole action (as a preview plays it,
+    ``preview_act``) has more paths than the budget: it counts the paths through each stage,
+    not the states it carries."""
     eng, state = next(states("duel", 1))
     action = eng.find_action(state, "cover_fire:Kid Rourke")
     counted = []
 
     def act(d: Any) -> Any:
         counted.append(1)
-        return eng.turns.act(state, action, d)
+        return eng.turns.preview_act(state, action, d)
 
     enumerate_outcomes(act)
     paths = len(counted)
-    assert paths > 1_000
+    assert paths > 300
     for budget, exact in ((paths - 1, False), (paths, True)):
         monkeypatch.setattr(engine_module, "PREVIEW_PATHS", budget)
         assert Engine(eng.scenario).preview(state, action).exact is exact

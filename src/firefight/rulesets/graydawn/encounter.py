@@ -50,7 +50,7 @@ from firefight.rulesets.graydawn.encounter_turn import (
     automatic_turn,
     end_turn,
     suppressing_fire,
-    suppression_checks,
+    suppression_check,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import content_key
@@ -222,7 +222,7 @@ class GraydawnTurns(Turns):
                     return evolve(state, acting=name)
             return suppressing_fire(self, state, dice)
         if state.phase == "checks":
-            return suppression_checks(self, state, dice)
+            return suppression_check(self, state, dice, brief)
         up = next((n for n in state.order if not state.combatant(n).acted), None)
         if up is None:
             return self._end_round(state, dice)
@@ -355,8 +355,10 @@ class GraydawnTurns(Turns):
         """The action's parts; ``brief`` for a preview (:meth:`preview_act`)."""
         state.decider()  # someone is acting, or one line saying the state is damaged
         first = partial(self._declared if state.phase == "declare" else self._resolved, action)
-        # the next declarer or the fire, the checks, a turn each still to come, the round's end
-        parts = sum(not f.acted for f in state.combatants) + (3 if state.phase == "declare" else 1)
+        # the next declarer or the fire, a check each (at most) and the new order, a turn each
+        # still to come, the round's end
+        to_come = sum(not f.acted for f in state.combatants)
+        parts = to_come + (to_come + 3 if state.phase == "declare" else 1)
         step: Stage = partial(self._advance_step, brief=True) if brief else self._advance_step
         rest: Stage = partial(self.advance, brief=True) if brief else self.advance
         return (first, *(step,) * parts, rest)

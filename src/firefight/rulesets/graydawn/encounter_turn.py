@@ -54,7 +54,7 @@ def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSitua
 def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
     """G16 step 3: every declared shooter's attack vs the range TN (G09; covering fire rolls
     none, G29), levels applied and covering fire's defence rolls; the checks follow
-    (:func:`suppression_checks`, phase "checks"). No fire declared: the turns begin."""
+    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin."""
     declared = state.board.declared
     if not declared:
         return evolve(state, phase="turns", acting=None)
@@ -77,20 +77,27 @@ def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> F
     return evolve(state, phase="checks", acting=None)
 
 
-def suppression_checks(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
-    """G16 step 4: the targets' suppression checks (G10) in initiative order; new initiative
-    scores take effect at once (G33), then the turns begin."""
-    shotgun: dict[str, int] = {}
-    for d in state.board.declared:
-        w = t.entries[d.shooter].combatant.weapon
-        if w is not None and w.kind == "shotgun" and d.fire == "covering":
-            shotgun[d.target] = shotgun.get(d.target, 0) + d.rounds
+def suppression_check(
+    t: GraydawnTurns, state: FightState, dice: DiceSource, brief: bool = False
+) -> FightState:
+    """G16 step 4, one check a part: the next target's suppression check (G10) in initiative
+    order (a ready target with levels, not yet checked), or, none left, the new initiative
+    scores take effect at once (G33) and the turns begin. A check a part, so that an exact
+    preview merges the states each check leaves before the next one multiplies them (and
+    refuses a volley at the check that passes its budget). ``brief`` (a preview): a panic's
+    new score told only as the order reads it (:func:`_scores_read`)."""
     for name in _targets(state):
         f = state.combatant(name)
-        if f.levels <= 0 or f.status != "ready":
+        if f.levels <= 0 or f.status != "ready" or f.check != "none":
             continue
-        result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
-        state = put(state, _after_check(t, f, result, dice))
+        shotgun = 0
+        for d in state.board.fire_at(name):
+            w = t.entries[d.shooter].combatant.weapon
+            if w is not None and w.kind == "shotgun" and d.fire == "covering":
+                shotgun += d.rounds
+        result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun)
+        read = _scores_read(t, state, name) if brief else None
+        return put(state, _after_check(t, f, result, dice, read))
     return evolve(state, order=t.order(state), phase="turns")
 
 
@@ -121,8 +128,15 @@ def _levels(
     return tuple(levels.items())
 
 
-def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSource) -> Fighter:
-    """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative."""
+def _after_check(
+    t: GraydawnTurns,
+    f: Fighter,
+    result: CheckResult,
+    dice: DiceSource,
+    read: _Read | None = None,
+) -> Fighter:
+    """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative
+    (``read``: a preview's, told only as the order reads it, :func:`_scores_read`)."""
     e = t.entries[f.name]
     f = evolve(f, check=result)
     panic = result == "panic"
@@ -157,10 +171,77 @@ def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSo
         s, w = e.combatant.stats, e.combatant.weapon
         mods = tactics.initiative_modifiers(pistol=w is not None and w.kind == "pistol")
         ref = s.REF + stat_penalty(s.REF, f.marks)
-        new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
+        if read is None:
+            new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
+        else:
+            new = _reroll_briefly(dice, f.initiative, ref, mods, read)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
         f = evolve(f, initiative=new)
     return f
+
+
+#: What the order reads of a score (:func:`_scores_read`): the highest score it reads in full
+#: (None: none) and the other fighters' scores it is compared with above that.
+_Read = tuple[int | None, tuple[int, ...]]
+
+
+def _scores_read(t: GraydawnTurns, state: FightState, name: str) -> _Read | None:
+    """What the rest of a preview reads of ``name``'s score once its check is made: only its
+    place in the order the checks end with (G33; the score itself is read when the next round
+    starts, after any preview, and set aside by ``preview_idle``). A target still to check may
+    re-roll to any score up to its own, so up to the highest of those the score is read in
+    full; above, only against the other scores (ties broken by REF and the scenario's order,
+    alike for every score equal to one). None in an ambush's first round (its bonus and first
+    shot sort apart)."""
+    if t.ambush is not None and state.round == 1:
+        return None
+    pending = [
+        n
+        for n in _targets(state)
+        if n != name
+        and (f := state.combatant(n)).check == "none"
+        and f.levels > 0
+        and f.status == "ready"
+    ]
+    full = max((state.combatant(n).initiative for n in pending), default=None)
+    others = tuple(sorted({f.initiative for f in state.combatants if f.name != name}))
+    return full, others
+
+
+def _ranked(score: int, read: _Read) -> int:
+    """The least score the order reads as ``score`` (:func:`_scores_read`)."""
+    full, others = read
+    if full is not None and score <= full:
+        return score
+    if score in others:
+        return score
+    below = [o for o in others if o < score]
+    least = below[-1] + 1 if below else (others[0] - 1 if others else score)
+    return least if full is None else max(least, full + 1)
+
+
+def _reroll_briefly(dice: DiceSource, current: int, ref: int, mods: int, read: _Read) -> int:
+    """:func:`.tactics.reroll_keep_lower` told only as the order reads it (:func:`_ranked`):
+    exact dice branch on its place, not on each of the hundred scores an exploding d10 gives."""
+    key = ("initiative re-roll briefly", current, ref, mods, read)
+
+    def table() -> Weighted[int]:
+        full = derived_distribution(
+            lambda d: tactics.reroll_keep_lower(d, current, ref, mods), ("re-roll", key)
+        )
+        out: dict[int, int] = {}
+        for v, w in full.items():
+            r = _ranked(v, read)
+            out[r] = out.get(r, 0) + w
+        return Weighted(out, full.total)
+
+    return dice.derive(
+        "initiative re-roll",
+        lambda d: _ranked(tactics.reroll_keep_lower(d, current, ref, mods), read),
+        key,
+        exact=table,
+        keep=True,
+    )
 
 
 def take_fire(
