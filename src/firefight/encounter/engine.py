@@ -149,7 +149,8 @@ class Engine:
 
     def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
         """The combatants after the action, each with the indices of those a staged preview
-        knows changed in fields it set aside, exactly: all a preview reads. By the ruleset's
+        knows changed in fields it set aside and the harm it carried apart (mean per index),
+        exactly: all a preview reads. By the ruleset's
         parts (:meth:`Turns.preview_stages`) where it gives them, else by
         :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
         Refused past :data:`PREVIEW_PATHS` paths of the whole action either way."""
@@ -182,8 +183,8 @@ class Engine:
 
         Harm a state carries apart (:meth:`Turns.preview_carry`) is taken out of it and added
         up beside it (the chance of each path times the harm, exactly), so states that differ
-        only there merge; each combatants' outcome gives the mean of it (the third part of
-        its key)."""
+        only there merge; each outcome's key ends with the mean of it per combatant (index,
+        mean), which the preview adds to the harm."""
         current: dict[Any, tuple[int, int]] = {(state, _NONE): (1, 1)}  # weight, paths
         #: state -> combatant index -> the sum over its paths of chance x harm carried apart
         carried: dict[Any, dict[int, Fraction]] = {}
