@@ -303,7 +303,10 @@ class Turns(ABC):
         """``act`` as an odds preview reads it (``Engine.preview``): only the combatants of the
         result are read, so a ruleset may sum out what only later steps read (a burst's shared
         roll, kept for its next targets) and branch over less. The combatants' distribution
-        must be ``act``'s; the default is ``act`` itself."""
+        must be ``act``'s as far as a preview reads it: each one's :meth:`can_fight`, whether
+        it changed, jointly, and its :meth:`harm` in the mean (a wound's detail that nothing
+        after reads may be merged, the harm's mean kept: graydawn's hunkering); the default
+        is ``act`` itself."""
         return self.act(state, action, dice)
 
     def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...] | None:
@@ -323,6 +326,26 @@ class Turns(ABC):
         (the default): none. A staged preview sets them back to the acting state's values (a
         combatant they told apart counts as changed), so states that differ only there (a score
         that only the next round reads) merge before the rest multiplies them."""
+        return None
+
+    def preview_stand_in(self, state: FightState) -> FightState | None:
+        """A state that the rest of :meth:`preview_stages` from ``state`` (a state a part left)
+        treats as it treats ``state``, as far as a preview reads the end (each combatant's
+        :meth:`can_fight`, :meth:`harm` and whether it differs from the acting state's), or
+        ``None`` (the default): ``state`` itself. A staged preview carries the stand-in, so
+        states that differ only where the rest reads them alike (suppression levels whose
+        penalty nobody reads) merge before the rest multiplies them."""
+        return None
+
+    def preview_carry(
+        self, state: FightState
+    ) -> tuple[FightState, tuple[tuple[int, Fraction], ...]] | None:
+        """``state`` (a state a part of :meth:`preview_stages` left) with the harm it carries
+        only for the preview taken out, and that harm per combatant index; ``None`` (the
+        default): none. A ruleset whose preview merges outcomes that the rest reads alike
+        (``preview_act``) may keep their harm's exact mean in the state (:meth:`harm` reads
+        it); carried apart, states that differ only in that mean merge, and the preview adds
+        it back (``Engine._staged``). The state without it must play on as ``state`` does."""
         return None
 
     @abstractmethod

@@ -149,7 +149,8 @@ class Engine:
 
     def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
         """The combatants after the action, each with the indices of those a staged preview
-        knows changed in fields it set aside, exactly: all a preview reads. By the ruleset's
+        knows changed in fields it set aside and the harm it carried apart (mean per index),
+        exactly: all a preview reads. By the ruleset's
         parts (:meth:`Turns.preview_stages`) where it gives them, else by
         :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
         Refused past :data:`PREVIEW_PATHS` paths of the whole action either way."""
@@ -165,7 +166,7 @@ class Engine:
         return self._enumerated(
             key,
             action,
-            lambda d: (self._act_through(state, action, d, preview=True).combatants, _NONE),
+            lambda d: (self._act_through(state, action, d, preview=True).combatants, _NONE, ()),
         )
 
     def _staged(
@@ -178,14 +179,22 @@ class Engine:
         Each state also carries how many paths of the whole action lead to it (its paths times
         the stage's paths from it): once the paths through a stage pass :data:`PREVIEW_PATHS`,
         the action path by path would have walked more, and it is refused as it was then, but
-        after the few states that show it rather than after all those paths."""
+        after the few states that show it rather than after all those paths.
+
+        Harm a state carries apart (:meth:`Turns.preview_carry`) is taken out of it and added
+        up beside it (the chance of each path times the harm, exactly), so states that differ
+        only there merge; each outcome's key ends with the mean of it per combatant (index,
+        mean), which the preview adds to the harm."""
         current: dict[Any, tuple[int, int]] = {(state, _NONE): (1, 1)}  # weight, paths
+        #: state -> combatant index -> the sum over its paths of chance x harm carried apart
+        carried: dict[Any, dict[int, Fraction]] = {}
         total = 1
         last = len(stages) - 1
         for i, stage in enumerate(stages):
             runs = _Runs(stage)
             acc: dict[Any, dict[int, int]] = {}
             paths: dict[Any, int] = {}
+            carrying: dict[Any, dict[int, Fraction]] = {}
             walked = 0
             for key, (w, n) in current.items():
                 s, flagged = key
@@ -202,10 +211,12 @@ class Engine:
                 except (TooManyPaths, _OverBudget):
                     raise self._too_many(action) from None
                 walked += n * runs.count
-                for after, x in sub:
+                before = carried.get(key)
+                for raw, x in sub:
+                    after, apart = (raw, ()) if raw is s else self._carried_apart(raw)
                     if i == last:
                         out: Any = (self.judge(after).combatants, flagged)
-                    elif after is s:  # nothing done: set aside already
+                    elif after is s:
                         out = key
                     else:
                         out = self._set_aside(state, after, flagged)
@@ -213,11 +224,22 @@ class Engine:
                     if slot is None:
                         slot = acc[out] = {}
                     slot[den] = slot.get(den, 0) + w * x
-                    paths[out] = paths.get(out, 0) + n * runs.tally[after]
+                    paths[out] = paths.get(out, 0) + n * runs.tally[raw]
+                    if before or apart:
+                        _carry(carrying, out, before, Fraction(x * total, den), apart, w * x, den)
             merged = gathered(acc)
             total = merged.total
             current = {out: (x, paths[out]) for out, x in merged.items()}
-        return Weighted({out: x for out, (x, _) in current.items()}, total)
+            carried = carrying
+        return Weighted(
+            {(*out, _means(carried.get(out), x, total)): x for out, (x, _) in current.items()},
+            total,
+        )
+
+    def _carried_apart(self, state: FightState) -> tuple[FightState, tuple[Any, ...]]:
+        """``state`` without the harm it carries apart (:meth:`Turns.preview_carry`), and it."""
+        found = self.turns.preview_carry(state)
+        return (state, ()) if found is None else found
 
     def _set_aside(
         self, start: FightState, state: FightState, flagged: frozenset[int]
@@ -225,7 +247,9 @@ class Engine:
         """``state`` with the fields the rest of the stages leave alone
         (:meth:`Turns.preview_idle`) given ``start``'s values, and the combatants whose values
         there told them apart from ``start`` (they are changed by the action, whatever the
-        rest does): states that differ only there merge."""
+        rest does): states that differ only there merge. A stand-in the ruleset gives
+        (:meth:`Turns.preview_stand_in`) is carried instead of ``state``."""
+        state = self.turns.preview_stand_in(state) or state
         idle = self.turns.preview_idle(state)
         if not idle:
             return state, flagged
@@ -415,8 +439,11 @@ class Engine:
         harm: dict[str, int] = {}
         p_effect = 0
         before = {c.name: c for c in state.combatants}
-        for (combatants, flagged), w in people.items():
+        for (combatants, flagged, apart), w in people.items():
             changed = bool(flagged)
+            for i, mean in apart:  # harm carried apart (a staged preview's merged outcomes)
+                name = combatants[i].name
+                harm[name] = harm.get(name, 0) + w * mean
             for c in combatants:
                 old = before[c.name]
                 if c != old:
@@ -447,6 +474,39 @@ _Budgeted = tuple[Weighted[FightState], int | None]
 
 #: No combatant flagged changed (see :meth:`Engine._set_aside`).
 _NONE: frozenset[int] = frozenset()
+
+
+def _carry(
+    carrying: dict[Any, dict[int, Fraction]],
+    out: Any,
+    before: dict[int, Fraction] | None,
+    share: Fraction,
+    apart: tuple[tuple[int, Fraction], ...],
+    num: int,
+    den: int,
+) -> None:
+    """Add to ``out``'s harm carried apart: what its state before carried, times the share of
+    it that leads to ``out``, and what this step took out of it (``apart``) times the chance
+    of the step (``num / den``)."""
+    sums = carrying.get(out)
+    if sums is None:
+        sums = carrying[out] = {}
+    if before:
+        for i, h in before.items():
+            sums[i] = sums.get(i, 0) + h * share
+    for i, h in apart:
+        sums[i] = sums.get(i, 0) + h * Fraction(num, den)
+
+
+def _means(
+    sums: dict[int, Fraction] | None, weight: int, total: int
+) -> tuple[tuple[int, Fraction], ...]:
+    """The mean harm carried apart per combatant, given the outcome (its chance ``weight /
+    total``), from the sums of chance x harm."""
+    if not sums:
+        return ()
+    chance = Fraction(weight, total)
+    return tuple((i, h / chance) for i, h in sorted(sums.items()) if h)
 
 
 class _OverBudget(Exception):

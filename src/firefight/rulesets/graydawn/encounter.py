@@ -19,6 +19,7 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
 
@@ -49,7 +50,7 @@ from firefight.rulesets.graydawn.encounter_turn import (
     automatic_turn,
     end_turn,
     suppressing_fire,
-    suppression_checks,
+    suppression_check,
 )
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import content_key
@@ -197,17 +198,18 @@ class GraydawnTurns(Turns):
         return tuple(f.name for f in sorted(alive, key=key))
 
     # -- the round's flow ---------------------------------------------------------------------
-    def advance(self, state: FightState, dice: DiceSource) -> FightState:
+    def advance(self, state: FightState, dice: DiceSource, brief: bool = False) -> FightState:
         """Everything automatic up to the next decision, or the round's end (acting None)."""
         while not _settled(state):
-            state = self._advance_step(state, dice)
+            state = self._advance_step(state, dice, brief)
         return state
 
-    def _advance_step(self, state: FightState, dice: DiceSource) -> FightState:
+    def _advance_step(self, state: FightState, dice: DiceSource, brief: bool = False) -> FightState:
         """One part of :meth:`advance`: the next declarer asked, the suppressing fire, its
         checks, one combatant's turn or the round's end (a settled state is left as it is).
         Written once for both routes: rolling dice run the parts in a loop, an exact preview
-        runs each part over the distinct states the one before left (:meth:`preview_stages`)."""
+        runs each part over the distinct states the one before left (:meth:`preview_stages`),
+        ``brief`` (:func:`.encounter_turn.brief_wound`)."""
         if _settled(state):
             return state
         if state.phase == "declare":
@@ -220,13 +222,15 @@ class GraydawnTurns(Turns):
                     return evolve(state, acting=name)
             return suppressing_fire(self, state, dice)
         if state.phase == "checks":
-            return suppression_checks(self, state, dice)
+            return suppression_check(self, state, dice, brief)
         up = next((n for n in state.order if not state.combatant(n).acted), None)
         if up is None:
             return self._end_round(state, dice)
-        return self._turn(state, up, dice)
+        return self._turn(state, up, dice, brief)
 
-    def _turn(self, state: FightState, name: str, dice: DiceSource) -> FightState:
+    def _turn(
+        self, state: FightState, name: str, dice: DiceSource, brief: bool = False
+    ) -> FightState:
         """``name``'s turn up to its decision (acting set) or, a turn nobody chooses, done."""
         f = self._turn_starts(state.combatant(name))
         state = put(state, f)
@@ -237,7 +241,7 @@ class GraydawnTurns(Turns):
             state = put(state, f)
             if f.status == "stunned":
                 return end_turn(self, state, name, dice)
-        state, done = automatic_turn(self, state, f, dice)
+        state, done = automatic_turn(self, state, f, dice, brief)
         if done:
             return end_turn(self, state, name, dice)
         return evolve(state, acting=name)
@@ -288,13 +292,20 @@ class GraydawnTurns(Turns):
             state = stage(state, dice)
         return state
 
+    def preview_act(self, state: FightState, action: Action, dice: DiceSource) -> FightState:
+        """``act`` with the wounds taken in the automatic turns that follow the action told
+        briefly (:func:`.encounter_turn.brief_wound`): the same preview, fewer branches."""
+        for stage in self._stages(state, action, brief=True):
+            state = stage(state, dice)
+        return state
+
     def preview_stages(self, state: FightState, action: Action) -> tuple[Stage, ...] | None:
-        """A declaration's parts (:meth:`_stages`): the last one plays the suppressing fire, its
-        checks and the turns nobody chooses, so a preview merges equal states between them. A
-        turn's plan previews path by path (``None``): its outcomes are already merged by kept
-        sub-rules and what follows is mostly the next decision, so parts would only add their
-        bookkeeping (about a third more time)."""
-        return self._stages(state, action) if state.phase == "declare" else None
+        """A declaration's parts (:meth:`_stages`, as :meth:`preview_act` runs them): the last
+        one plays the suppressing fire, its checks and the turns nobody chooses, so a preview
+        merges equal states between them. A turn's plan previews path by path (``None``): its
+        outcomes are already merged by kept sub-rules and what follows is mostly the next
+        decision, so parts would only add their bookkeeping (about a third more time)."""
+        return self._stages(state, action, brief=True) if state.phase == "declare" else None
 
     def preview_idle(self, state: FightState) -> Unread | None:
         """Once the checks are made the turns' order is set: the initiative scores and the
@@ -303,12 +314,54 @@ class GraydawnTurns(Turns):
             return None
         return tuple((i, _SCORES) for i in range(len(state.combatants)))
 
-    def _stages(self, state: FightState, action: Action) -> tuple[Stage, ...]:
+    def preview_stand_in(self, state: FightState) -> FightState | None:
+        """Once the checks are made, a fighter still to take its turn is read by its levels
+        only as whether it is suppressed and as the penalty its automatic turn may take (G10,
+        G12, G15: hunkering or fleeing in the open, :func:`_levels_read`); its turn's end lifts
+        them (G13). So its levels stand at the fewest read alike, and a volley's every level
+        count does not carry a state of its own into the turns."""
+        if state.phase != "turns":
+            return None
+        people = list(state.combatants)
+        for i, f in enumerate(people):
+            if f.acted or f.levels <= 1:
+                continue
+            read = _levels_read(f, self.house)
+            levels = f.levels
+            while levels > 1 and _levels_read(evolve(f, levels=levels - 1), self.house) == read:
+                levels -= 1
+            if levels != f.levels:
+                people[i] = evolve(f, levels=levels)
+        if people == list(state.combatants):
+            return None
+        return evolve(state, combatants=tuple(people))
+
+    def preview_carry(
+        self, state: FightState
+    ) -> tuple[FightState, tuple[tuple[int, Fraction], ...]] | None:
+        """The marks' means that fighters told briefly carry (:class:`.encounter_turn.
+        BriefFighter`), taken out: nothing in the round reads them, only the preview's harm."""
+        apart = tuple(
+            (i, f.carried) for i, f in enumerate(state.combatants) if getattr(f, "carried", 0)
+        )
+        if not apart:
+            return None
+        people = list(state.combatants)
+        for i, _ in apart:
+            people[i] = evolve(people[i], carried=Fraction(0))
+        return evolve(state, combatants=tuple(people)), apart
+
+    def _stages(self, state: FightState, action: Action, brief: bool = False) -> tuple[Stage, ...]:
+        """The action's parts; ``brief`` for a preview (:meth:`preview_act`)."""
         state.decider()  # someone is acting, or one line saying the state is damaged
         first = partial(self._declared if state.phase == "declare" else self._resolved, action)
-        # the next declarer or the fire, the checks, a turn each still to come, the round's end
-        parts = sum(not f.acted for f in state.combatants) + (3 if state.phase == "declare" else 1)
-        return (first, *(self._advance_step,) * parts, self.advance)
+        # the next declarer or the fire, a check each (at most) and the new order, a turn each
+        # still to come, the round's end
+        to_come = sum(not f.acted for f in state.combatants)
+        parts = to_come + (to_come + 3 if state.phase == "declare" else 1)
+        step: Stage = partial(self._advance_step, brief=True) if brief else self._advance_step
+        rest: Stage = partial(self.advance, brief=True) if brief else self.advance
+        return (first, *(step,) * parts, rest)
 
     def _declared(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
         return self._declare(state, action, dice)
@@ -344,8 +397,10 @@ class GraydawnTurns(Turns):
         return bool(combatant.status == "dead")
 
     def harm(self, combatant: Any) -> int:
-        """Marks on the wound track (G21), the text's unit of harm."""
-        return int(combatant.marks)
+        """Marks on the wound track (G21), the text's unit of harm (in a preview, plus the
+        exact mean a fighter told briefly carries, :class:`.encounter_turn.BriefFighter`)."""
+        carried = getattr(combatant, "carried", 0)
+        return int(combatant.marks) + carried if carried else int(combatant.marks)
 
     def is_hurt(self, combatant: Any) -> bool:
         return bool(
@@ -390,6 +445,16 @@ class GraydawnTurns(Turns):
 
 #: What :meth:`GraydawnTurns.preview_idle` sets aside.
 _SCORES = ("initiative", "reroll")
+
+
+def _levels_read(f: Fighter, house: GraydawnHouse) -> tuple[bool, int]:
+    """What the rest of a round reads of a fighter's levels before its turn ends (G13): whether
+    it is suppressed, and the penalty (G10/G11) if its automatic turn may take one: hunkering
+    in the open after a lost action (G12), or a panic (G15: hunkering in the open, or the dodge
+    check through automatic fire)."""
+    lost_in_open = f.lost_action and not f.in_cover
+    pen = fire.penalty(f, True, house) if lost_in_open or f.panicked else 0
+    return f.levels > 0, pen
 
 
 def _settled(state: FightState) -> bool:

@@ -9,6 +9,8 @@ only feeds them from the states and writes their outcomes back.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn.damage import death_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
@@ -26,6 +29,7 @@ from firefight.rulesets.graydawn.suppression_situation import SuppressionSituati
 
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns
+    from firefight.rulesets.graydawn.house import GraydawnHouse
 
 MODE = {"auto": "full_auto", "burst": "burst", "single": "single"}
 
@@ -50,7 +54,7 @@ def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSitua
 def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
     """G16 step 3: every declared shooter's attack vs the range TN (G09; covering fire rolls
     none, G29), levels applied and covering fire's defence rolls; the checks follow
-    (:func:`suppression_checks`, phase "checks"). No fire declared: the turns begin."""
+    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin."""
     declared = state.board.declared
     if not declared:
         return evolve(state, phase="turns", acting=None)
@@ -73,20 +77,27 @@ def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> F
     return evolve(state, phase="checks", acting=None)
 
 
-def suppression_checks(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
-    """G16 step 4: the targets' suppression checks (G10) in initiative order; new initiative
-    scores take effect at once (G33), then the turns begin."""
-    shotgun: dict[str, int] = {}
-    for d in state.board.declared:
-        w = t.entries[d.shooter].combatant.weapon
-        if w is not None and w.kind == "shotgun" and d.fire == "covering":
-            shotgun[d.target] = shotgun.get(d.target, 0) + d.rounds
+def suppression_check(
+    t: GraydawnTurns, state: FightState, dice: DiceSource, brief: bool = False
+) -> FightState:
+    """G16 step 4, one check a part: the next target's suppression check (G10) in initiative
+    order (a ready target with levels, not yet checked), or, none left, the new initiative
+    scores take effect at once (G33) and the turns begin. A check a part, so that an exact
+    preview merges the states each check leaves before the next one multiplies them (and
+    refuses a volley at the check that passes its budget). ``brief`` (a preview): a panic's
+    new score told only as the order reads it (:func:`_scores_read`)."""
     for name in _targets(state):
         f = state.combatant(name)
-        if f.levels <= 0 or f.status != "ready":
+        if f.levels <= 0 or f.status != "ready" or f.check != "none":
             continue
-        result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun.get(name, 0))
-        state = put(state, _after_check(t, f, result, dice))
+        shotgun = 0
+        for d in state.board.fire_at(name):
+            w = t.entries[d.shooter].combatant.weapon
+            if w is not None and w.kind == "shotgun" and d.fire == "covering":
+                shotgun += d.rounds
+        result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun)
+        read = _scores_read(t, state, name) if brief else None
+        return put(state, _after_check(t, f, result, dice, read))
     return evolve(state, order=t.order(state), phase="turns")
 
 
@@ -117,8 +128,15 @@ def _levels(
     return tuple(levels.items())
 
 
-def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSource) -> Fighter:
-    """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative."""
+def _after_check(
+    t: GraydawnTurns,
+    f: Fighter,
+    result: CheckResult,
+    dice: DiceSource,
+    read: _Read | None = None,
+) -> Fighter:
+    """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative
+    (``read``: a preview's, told only as the order reads it, :func:`_scores_read`)."""
     e = t.entries[f.name]
     f = evolve(f, check=result)
     panic = result == "panic"
@@ -153,10 +171,77 @@ def _after_check(t: GraydawnTurns, f: Fighter, result: CheckResult, dice: DiceSo
         s, w = e.combatant.stats, e.combatant.weapon
         mods = tactics.initiative_modifiers(pistol=w is not None and w.kind == "pistol")
         ref = s.REF + stat_penalty(s.REF, f.marks)
-        new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
+        if read is None:
+            new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
+        else:
+            new = _reroll_briefly(dice, f.initiative, ref, mods, read)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
         f = evolve(f, initiative=new)
     return f
+
+
+#: What the order reads of a score (:func:`_scores_read`): the highest score it reads in full
+#: (None: none) and the other fighters' scores it is compared with above that.
+_Read = tuple[int | None, tuple[int, ...]]
+
+
+def _scores_read(t: GraydawnTurns, state: FightState, name: str) -> _Read | None:
+    """What the rest of a preview reads of ``name``'s score once its check is made: only its
+    place in the order the checks end with (G33; the score itself is read when the next round
+    starts, after any preview, and set aside by ``preview_idle``). A target still to check may
+    re-roll to any score up to its own, so up to the highest of those the score is read in
+    full; above, only against the other scores (ties broken by REF and the scenario's order,
+    alike for every score equal to one). None in an ambush's first round (its bonus and first
+    shot sort apart)."""
+    if t.ambush is not None and state.round == 1:
+        return None
+    pending = [
+        n
+        for n in _targets(state)
+        if n != name
+        and (f := state.combatant(n)).check == "none"
+        and f.levels > 0
+        and f.status == "ready"
+    ]
+    full = max((state.combatant(n).initiative for n in pending), default=None)
+    others = tuple(sorted({f.initiative for f in state.combatants if f.name != name}))
+    return full, others
+
+
+def _ranked(score: int, read: _Read) -> int:
+    """The least score the order reads as ``score`` (:func:`_scores_read`)."""
+    full, others = read
+    if full is not None and score <= full:
+        return score
+    if score in others:
+        return score
+    below = [o for o in others if o < score]
+    least = below[-1] + 1 if below else (others[0] - 1 if others else score)
+    return least if full is None else max(least, full + 1)
+
+
+def _reroll_briefly(dice: DiceSource, current: int, ref: int, mods: int, read: _Read) -> int:
+    """:func:`.tactics.reroll_keep_lower` told only as the order reads it (:func:`_ranked`):
+    exact dice branch on its place, not on each of the hundred scores an exploding d10 gives."""
+    key = ("initiative re-roll briefly", current, ref, mods, read)
+
+    def table() -> Weighted[int]:
+        full = derived_distribution(
+            lambda d: tactics.reroll_keep_lower(d, current, ref, mods), ("re-roll", key)
+        )
+        out: dict[int, int] = {}
+        for v, w in full.items():
+            r = _ranked(v, read)
+            out[r] = out.get(r, 0) + w
+        return Weighted(out, full.total)
+
+    return dice.derive(
+        "initiative re-roll",
+        lambda d: _ranked(tactics.reroll_keep_lower(d, current, ref, mods), read),
+        key,
+        exact=table,
+        keep=True,
+    )
 
 
 def take_fire(
@@ -168,19 +253,34 @@ def take_fire(
     hits = fire.hits_room(f, hits)
     if hits <= 0:
         return state
-    shooter, _, metres = fire_at(t, state, name)[0]
-    core = evolve(f, **_NOT_HIT)
-    args: _HitsArgs = (t, core, shooter, metres, hits, exposed)
+    args = _hits_args(t, state, f, hits, exposed)
     key = ("take fire", t.token, *args[1:])
     run = partial(_hits_taken, *args)
     hurt = dice.derive("hits taken", run, key, exact=partial(_hits_table, args, key), keep=True)
-    kept = {k: getattr(f, k) for k in _NOT_HIT}
+    kept = _kept_of(f)
     kept["hits_taken"] += hits
     return put(state, evolve(hurt, **kept))
 
 
+def _hits_args(
+    t: GraydawnTurns, state: FightState, f: Fighter, hits: int, exposed: bool
+) -> _HitsArgs:
+    """What :func:`_hits_taken` reads, the target without :data:`_NOT_HIT` and its levels
+    only as whether it is suppressed (G10: ``combatant_now`` reads no more)."""
+    shooter, _, metres = fire_at(t, state, f.name)[0]
+    core = evolve(f, **_NOT_HIT, levels=min(f.levels, 1))
+    return t, core, shooter, metres, hits, exposed
+
+
+def _kept_of(f: Fighter) -> dict[str, Any]:
+    """The fields :func:`_hits_args` left out of the wound, to put back after it."""
+    kept = {k: getattr(f, k) for k in _NOT_HIT}
+    kept["levels"] = f.levels
+    return kept
+
+
 #: Fields of the target that neither the wound (:func:`.encounter_fire.combatant_now` reads
-#: the track, luck, status, stance, cover, movement and levels) nor
+#: the track, luck, status, stance, cover, movement and whether it has levels) nor
 #: :func:`.encounter_fire.take_outcome` reads or writes: the wound's sub-rule is keyed without
 #: them (a fighter's initiative or ammunition never splits it) and they are put back after.
 _NOT_HIT: dict[str, Any] = {
@@ -254,32 +354,189 @@ def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
     return Weighted({k: w // g for k, w in acc.items()}, outcomes.total // g)
 
 
+@dataclass(frozen=True)
+class BriefFighter(Fighter):
+    """A fighter as a preview carries it after the wound of its own automatic turn
+    (:func:`brief_wound`): its marks stand for the outcomes merged into it only as far as the
+    rest of the round reads them, and ``carried`` adds the rest of their exact mean (the
+    preview's expected harm: ``GraydawnTurns.harm``, taken apart by
+    ``GraydawnTurns.preview_carry``). Only inside previews; never saved."""
+
+    carried: Fraction = Fraction(0)
+
+
+def _marks_read(marks: int, house: GraydawnHouse) -> tuple[bool, int]:
+    """What the end of the round reads of a fighter's marks (G19, ``end_of_round``): whether it
+    is in mortal condition, and the death save's penalty after one more mark."""
+    return marks > house.mortal_above, death_penalty(marks + 1, house)
+
+
+def _least_alike(marks: int, house: GraydawnHouse) -> int:
+    """The fewest marks read as ``marks`` are (:func:`_marks_read`): a class's stand-in."""
+    read = _marks_read(marks, house)
+    while marks > 0 and _marks_read(marks - 1, house) == read:
+        marks -= 1
+    return marks
+
+
+def brief_wound(house: GraydawnHouse, before: Fighter, new: Fighter) -> tuple[Fighter, int]:
+    """``new`` (``before`` wounded in its own automatic turn) as the rest of an odds preview
+    reads it, and its marks. Its turn is its last chance to take fire this round (a declared
+    shooter has no automatic turn; nobody's plan is played after the preview's next decision),
+    the end of the round reads only the status and what :func:`_marks_read` says of the marks
+    (G19), and the preview reads the status (``can_fight``), the marks (``harm``, carried
+    apart as a mean) and whether it changed, which its turn (``acted``) settles whatever the
+    wound. So the track's boxes, its limbs and the luck spent are left as ``before`` had them
+    and the marks stand at their class's least (:func:`_least_alike`): a preview branches on
+    a hunkering fighter's status and mortal class, not on every way the hits fell on the track
+    (hundreds of outcomes of a 10-round volley)."""
+    marks = new.marks
+    short = evolve(
+        new,
+        minor=_least_alike(marks, house),
+        wounding=0,
+        crippling=0,
+        stun_marks=0,
+        crippled=(),
+        severed=(),
+        luck=before.luck,
+    )
+    return short, marks
+
+
+def _carrying(short: Fighter, marks: Fraction | int) -> BriefFighter:
+    """``short`` carrying the marks its stand-in lacks (:class:`BriefFighter`)."""
+    brief = object.__new__(BriefFighter)
+    brief.__dict__.update(short.__dict__)
+    brief.__dict__.pop("_hash", None)
+    brief.__dict__["carried"] = Fraction(marks - short.marks)
+    return brief
+
+
+def fire_briefly(
+    t: GraydawnTurns,
+    state: FightState,
+    name: str,
+    hits: partial[int],
+    exposed: bool,
+    dice: DiceSource,
+) -> FightState:
+    """``hits`` (a hits rule on dice: hunkering, G12, or the dodge check, G11) then
+    :func:`take_fire`, as one sub-rule told briefly (:func:`brief_wound`): for an odds preview
+    of a fighter's own automatic turn, which ends right after (its ``hits_taken``, which only
+    a later hit in the same turn would read, is left as it was). Exact dice branch on what
+    the rest of the preview reads of the outcome, over every hit count at once."""
+    f = state.combatant(name)
+    room = fire.hits_room(f, 10**6)
+    args = _hits_args(t, state, f, 0, exposed)
+    how = tuple((k, content_key(v) if k == "sit" else v) for k, v in hits.keywords.items())
+    key = ("fire briefly", t.token, hits.func.__name__, how, room, *args[1:])
+    run = partial(_fire_brief_path, args, hits, room)
+    table = partial(_fire_brief_table, args, hits, room, key)
+    hurt = dice.derive("hits taken", run, key, exact=table, keep=True)
+    return put(state, evolve(hurt, **_kept_of(f)))
+
+
+def _fire_brief_path(
+    args: _HitsArgs, hits: partial[int], room: int, dice: DiceSource
+) -> BriefFighter:
+    """:func:`fire_briefly`'s sub-rule path by path: the hits, the wound, told briefly."""
+    t, core = args[0], args[1]
+    n = max(0, min(hits(dice), room))
+    new = _hits_taken(*args[:4], n, args[5], dice) if n else core
+    return _carrying(*brief_wound(t.house, core, new))
+
+
+def _fire_brief_table(
+    args: _HitsArgs, hits: partial[int], room: int, key: tuple[Any, ...]
+) -> Weighted[Fighter]:
+    """:func:`fire_briefly`'s distribution from the kept distributions of the hits and of each
+    hit count's wound (:func:`_brief_wounds`), the outcomes read alike merged, each carrying
+    their marks' exact mean (integer sums over common denominators, as enumeration adds)."""
+    counts = derived_distribution(hits, ("brief hits", key))
+    weights: dict[Fighter, dict[int, int]] = {}
+    marks: dict[Fighter, dict[int, int]] = {}
+    for n, p in counts.items():
+        n = max(0, min(n, room))
+        total, wounds = _brief_wounds((*args[:4], n, args[5]))
+        den = counts.total * total
+        for short, w, m in wounds:
+            slot = weights.setdefault(short, {})
+            slot[den] = slot.get(den, 0) + p * w
+            slot = marks.setdefault(short, {})
+            slot[den] = slot.get(den, 0) + p * m
+    common = math.lcm(*{den for slot in weights.values() for den in slot})
+    out: dict[Fighter, int] = {}
+    for short, slot in weights.items():
+        w = sum(x * (common // den) for den, x in slot.items())
+        m = sum(x * (common // den) for den, x in marks[short].items())
+        out[_carrying(short, Fraction(m, w))] = w
+    g = math.gcd(common, *out.values())
+    return Weighted({k: w // g for k, w in out.items()}, common // g)
+
+
+#: (the wound's key) -> its total and (outcome told briefly, weight, weight x marks) each:
+#: the wounds of one hit count, told briefly once for every hunkering state that meets them.
+_BRIEF: dict[tuple[Any, ...], tuple[int, list[tuple[Fighter, int, int]]]] = {}
+
+
+def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]:
+    """One hit count's wound (:func:`_hits_table`, none for 0 hits) told briefly: its total
+    and per outcome read alike, the weight and the weight x marks summed."""
+    t, core, hits = args[0], args[1], args[4]
+    key = ("take fire", t.token, *args[1:])
+    found = _BRIEF.get(key)
+    if found is not None:
+        return found
+    wounds = _hits_table(args, key) if hits else Weighted({core: 1}, 1)
+    sums: dict[Fighter, list[int]] = {}
+    for new, w in wounds.items():
+        short, m = brief_wound(t.house, core, new)
+        slot = sums.setdefault(short, [0, 0])
+        slot[0] += w
+        slot[1] += w * m
+    found = wounds.total, [(k, w, m) for k, (w, m) in sums.items()]
+    if len(_BRIEF) > 4096:
+        _BRIEF.clear()
+    _BRIEF[key] = found
+    return found
+
+
 # ------------------------------------------------------------------------------------------------
 # Turns nobody chooses
 # ------------------------------------------------------------------------------------------------
-def lost_action(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
+def lost_action(
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource, brief: bool = False
+) -> FightState:
     """G10/G12: a fumble took its initiative below zero: it hunkers down automatically."""
     dice.record(Note(f"{f.name} lost its action: hunkers down", "G10/G12"))
-    return _hunker(t, state, f, dice)
+    return _hunker(t, state, f, dice, brief)
 
 
-def _hunker(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
+def _hunker(
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource, brief: bool = False
+) -> FightState:
     if f.levels <= 0:
         return state
     in_open = not f.in_cover
     pen = fire.penalty(f, True, t.house) if in_open else 0
-    hits = fire.hunker(dice, sup_sit(t, state, f), in_open, pen)
+    sit = sup_sit(t, state, f)
+    if brief:
+        rule = partial(fire.hunker, sit=sit, in_open=in_open, pen=pen)
+        return fire_briefly(t, state, f.name, rule, in_open, dice)
+    hits = fire.hunker(dice, sit, in_open, pen)
     return take_fire(t, state, f.name, hits, in_open, dice)
 
 
 def automatic_turn(
-    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource, brief: bool = False
 ) -> tuple[FightState, bool]:
-    """The turns the text decides: returns the state and whether the turn is over."""
+    """The turns the text decides: returns the state and whether the turn is over (``brief``:
+    in a preview, the wound it takes told briefly, :func:`brief_wound`)."""
     if f.lost_action:
-        return lost_action(t, state, f, dice), True
+        return lost_action(t, state, f, dice, brief), True
     if f.panicked:
-        return panic_turn(t, state, f, dice)
+        return panic_turn(t, state, f, dice, brief)
     ma = t.entries[f.name].combatant.stats.MA
     if f.check in ("fail", "fumble") and not f.in_cover and 0 < f.cover_m <= ma:
         dice.record(Note(f"{f.name} makes a beeline into cover: no dodge roll", "G11/G32"))
@@ -288,7 +545,7 @@ def automatic_turn(
 
 
 def panic_turn(
-    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource
+    t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource, brief: bool = False
 ) -> tuple[FightState, bool]:
     """G15: panicked until it makes a suppression check (not under fire: at the 1-level TN,
     at its initiative; a pass ends the panic and it acts). Otherwise it flees at full speed:
@@ -303,14 +560,18 @@ def panic_turn(
     ma = t.entries[f.name].combatant.stats.MA
     if f.levels > 0 and not f.in_cover:
         dice.record(Note(f"{f.name} is panicked in the open: hunkers down", "G12/G15"))
-        return _hunker(t, state, f, dice), True
+        return _hunker(t, state, f, dice, brief), True
     if f.levels > 0 and any(
         fire.is_automatic(t.entries[s.name]) for s, _, _ in fire_at(t, state, f.name)
     ):
         dice.record(Note(f"{f.name} flees through automatic suppressing fire", "G15"))
         pen = fire.penalty(f, True, t.house)
-        hits = fire.move_out(dice, sup_sit(t, state, f), 3, pen)
-        state = take_fire(t, state, f.name, hits, True, dice)
+        sit = sup_sit(t, state, f)
+        if brief:
+            rule = partial(fire.move_out, sit=sit, moves=3, pen=pen)
+            state = fire_briefly(t, state, f.name, rule, True, dice)
+        else:
+            state = take_fire(t, state, f.name, fire.move_out(dice, sit, 3, pen), True, dice)
     else:
         dice.record(Note(f"{f.name} panics and flees {3 * ma} m", "G15"))
     f = state.combatant(f.name)

@@ -1,0 +1,271 @@
+"""graydawn's brief previews (``preview_act``: a hunkering fighter's wound told by its status
+and mortal class with the marks' mean carried apart, levels and re-rolled scores told as the
+rest reads them) held to ``act`` itself: the same previews in exact fractions, and a projection
+that drops what the rest reads shows."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firefight.core.turns import FightState
+from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice.sources import clear_derived
+from firefight.encounter import Engine, Preview, read_scenario
+from firefight.rulesets.graydawn import encounter as gd_encounter
+from firefight.rulesets.graydawn import encounter_turn
+
+EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn" / "encounters"
+
+#: (example, steps played on seeded dice by the first legal action, the declaration previewed):
+#: a hunker behind cover after a fumble (duel), a panic's re-rolled score among two (duel) and
+#: among five fighters (cover_and_movement).
+CASES = [
+    ("duel", 0, "suppress:Kid Rourke:10"),
+    ("duel", 0, "cover_fire:Kid Rourke"),
+    ("cover_and_movement", 2, "suppress:Raider Fenn:10"),
+    ("cover_and_movement", 2, "suppress:Raider Fenn:20"),
+]
+
+
+def state_after(name: str, steps: int) -> tuple[Engine, FightState]:
+    eng = Engine(read_scenario(EXAMPLES / f"{name}.toml"))
+    state = eng.start(SeededDice(1))
+    for n in range(steps):
+        state = eng.step(state, eng.legal_actions(state)[0], SeededDice(n))
+    return eng, state
+
+
+def by_act(eng: Engine) -> Engine:
+    """An engine of the same scenario whose previews read ``act`` itself, staged (each stage's
+    states merged exactly, nothing told briefly, stood in for or carried apart)."""
+    plain = Engine(eng.scenario)
+    turns: Any = copy.copy(eng.turns)
+    turns.preview_act = turns.act
+    turns.preview_stages = lambda s, a: turns._stages(s, a) if s.phase == "declare" else None
+    turns.preview_stand_in = lambda s: None
+    turns.preview_carry = lambda s: None
+    plain.turns = turns
+    return plain
+
+
+def preview(eng: Engine, name: str, steps: int, action_id: str) -> Preview:
+    _, state = state_after(name, steps)
+    found = eng.preview(state, eng.find_action(state, action_id))
+    assert found.exact
+    return found
+
+
+@contextmanager
+def counting(monkeypatch: pytest.MonkeyPatch, fn_name: str, module: Any) -> Iterator[list[int]]:
+    """Count the calls of ``module.fn_name`` within."""
+    calls: list[int] = []
+    inner = getattr(module, fn_name)
+
+    def counted(*args: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return inner(*args, **kw)
+
+    monkeypatch.setattr(module, fn_name, counted)
+    yield calls
+
+
+@pytest.mark.parametrize(("name", "steps", "action_id"), CASES)
+def test_brief_previews_are_act_previews(
+    name: str, steps: int, action_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every part told briefly previews what ``act`` does, in exact fractions."""
+    eng, _ = state_after(name, steps)
+    with (
+        counting(monkeypatch, "fire_briefly", encounter_turn) as fired,
+        counting(monkeypatch, "_reroll_briefly", encounter_turn) as rerolled,
+    ):
+        brief = preview(eng, name, steps, action_id)
+    assert fired or rerolled  # a hunkering fighter or a panic's score was told briefly
+    assert brief == preview(by_act(eng), name, steps, action_id)
+
+
+def test_the_brief_parts_merge() -> None:
+    """The brief preview carries fewer states than ``act``'s, and harm carried apart."""
+    eng, state = state_after("duel", 0)
+    action = eng.find_action(state, "suppress:Kid Rourke:10")
+    brief = eng._staged(state, action, eng.turns.preview_stages(state, action) or ())
+    turns: Any = eng.turns
+    full = by_act(eng)._staged(state, action, turns._stages(state, action))
+    assert len(brief) < len(full) / 3
+    assert any(apart for (_, _, apart), _ in brief.items())
+    assert not any(apart for (_, _, apart), _ in full.items())
+
+
+BROKEN: list[tuple[str, str, Any, str]] = [
+    # the marks' mean dropped: the expected harm falls short
+    ("duel", "suppress:Kid Rourke:10", encounter_turn, "_carrying"),
+    # the status dropped: nobody goes out of the fight
+    ("duel", "suppress:Kid Rourke:10", encounter_turn, "brief_wound"),
+    # a re-rolled score told above every other: the order after a panic is lost
+    ("cover_and_movement", "suppress:Raider Fenn:10", encounter_turn, "_ranked"),
+]
+
+
+def _broken(module: Any, fn_name: str) -> Callable[..., Any]:
+    inner = getattr(module, fn_name)
+    if fn_name == "_carrying":
+        return lambda short, marks: inner(short, short.marks)
+    if fn_name == "brief_wound":
+
+        def no_status(house: Any, before: Any, new: Any) -> Any:
+            short, marks = inner(house, before, new)
+            return encounter_turn.evolve(short, status=before.status), marks
+
+        return no_status
+    if fn_name == "_ranked":
+        return lambda score, read: max(read[1], default=score) + 1
+    return lambda f, house: (f.levels > 0, 0)
+
+
+@pytest.mark.parametrize(("name", "action_id", "module", "fn_name"), BROKEN)
+def test_a_broken_brief_part_shows(
+    name: str, action_id: str, module: Any, fn_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each part told briefly, broken where the rest reads it, previews otherwise than ``act``
+    (so the comparison above can fail)."""
+    steps = 2 if name == "cover_and_movement" else 0
+    eng, _ = state_after(name, steps)
+    honest = preview(by_act(eng), name, steps, action_id)
+    clear_derived()  # kept sub-rules told briefly by the honest parts must not serve the broken
+    encounter_turn._BRIEF.clear()
+    monkeypatch.setattr(module, fn_name, _broken(module, fn_name))
+    try:
+        assert preview(Engine(eng.scenario), name, steps, action_id) != honest
+    finally:
+        clear_derived()
+        encounter_turn._BRIEF.clear()
+
+
+def test_harm_carried_apart_is_added_back() -> None:
+    """A preview's expected harm counts the means carried apart: without them it falls short
+    by exactly their weighted sum."""
+    eng, state = state_after("duel", 0)
+    action = eng.find_action(state, "suppress:Kid Rourke:10")
+    people = eng._staged(state, action, eng.turns.preview_stages(state, action) or ())
+    carried = sum(
+        (w * mean for (_, _, apart), w in people.items() for _, mean in apart), Fraction(0)
+    )
+    assert carried > 0
+    found = eng.preview(state, action)
+    before = state.combatant("Kid Rourke").marks
+    bare = sum(
+        (
+            w * (people_[1].marks - before)
+            for (people_, _, _), w in people.items()
+            if people_[1].marks != before
+        ),
+        Fraction(0),
+    )
+    assert found.harm["Kid Rourke"] == (bare + carried) / people.total
+
+
+#: A suppressed recruit's automatic turns (suppression_panic, Loader's SMG fire at him):
+#: a lost action in the open (hunkering at the levels' penalty, G12) and behind cover, a panic
+#: in the open (hunkering, G15) and behind cover (fleeing through automatic fire, G11/G15).
+TURNS = [
+    {"lost_action": True, "check": "fumble"},
+    {"lost_action": True, "check": "fumble", "cover_m": 0, "stance": "active_cover"},
+    {"panicked": True, "check": "panic"},
+    {"panicked": True, "check": "panic", "cover_m": 0, "stance": "active_cover"},
+]
+
+
+def turn_state(fields: dict[str, Any]) -> tuple[Any, FightState]:
+    """Recruit Abel about to take his automatic turn under 6 levels, the others done."""
+    eng, state = state_after("suppression_panic", 5)
+    people = []
+    for f in state.combatants:
+        if f.name == "Recruit Abel":
+            f = encounter_turn.evolve(f, levels=6, fired_at=10, **fields)
+        else:
+            f = encounter_turn.evolve(f, acted=True)
+        people.append(f)
+    state = encounter_turn.evolve(state, combatants=tuple(people), phase="turns", acting=None)
+    return eng.turns, state
+
+
+def readings(turns: Any, state: FightState, brief: bool) -> dict[Any, tuple[Fraction, Fraction]]:
+    """Abel's turn as the rest of a round reads it: the chance of each (status, mortal class,
+    everything but the wound's detail and luck) and the mean marks there."""
+    found = enumerate_outcomes(lambda d: turns._turn(state, "Recruit Abel", d, brief))
+    out: dict[Any, list[Fraction]] = {}
+    for after, w in found.items():
+        f = after.combatant("Recruit Abel")
+        marks = f.marks + getattr(f, "carried", 0)
+        key = (
+            f.status,
+            encounter_turn._marks_read(f.marks, turns.house),
+            f.stance,
+            f.cover_m,
+            f.moves,
+            f.panicked,
+            f.acted,
+            f.levels,
+            after.board,
+        )
+        slot = out.setdefault(key, [Fraction(0), Fraction(0)])
+        slot[0] += Fraction(w, found.total)
+        slot[1] += Fraction(w, found.total) * marks
+    return {k: (p, m / p) for k, (p, m) in out.items()}
+
+
+@pytest.mark.parametrize("fields", TURNS)
+def test_a_brief_turn_reads_as_the_turn(fields: dict[str, Any]) -> None:
+    """Told briefly (``fire_briefly``), a fighter's automatic turn leaves the same chances of
+    all the rest of the round reads, and the same mean marks in each."""
+    turns, state = turn_state(fields)
+    full = readings(turns, state, brief=False)
+    assert len(full) > 1
+    assert readings(turns, state, brief=True) == full
+
+
+@pytest.mark.parametrize("fn_name", ["_carrying", "brief_wound"])
+def test_a_broken_brief_turn_shows(fn_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A brief wound without its marks' mean, or without its status, reads otherwise."""
+    turns, state = turn_state(TURNS[0])
+    full = readings(turns, state, brief=False)
+    clear_derived()
+    encounter_turn._BRIEF.clear()
+    monkeypatch.setattr(encounter_turn, fn_name, _broken(encounter_turn, fn_name))
+    try:
+        assert readings(turns, state, brief=True) != full
+    finally:
+        clear_derived()
+        encounter_turn._BRIEF.clear()
+
+
+def test_levels_stood_in_for_play_as_the_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fighter's levels stood in for (``preview_stand_in``) give its turn exactly the
+    outcomes its own levels give (its turn's end lifts them); a stand-in blind to the penalty
+    does not."""
+    stood = 0
+    for fields in TURNS:
+        turns, state = turn_state(fields)
+        stand_in = turns.preview_stand_in(state)
+        own = enumerate_outcomes(lambda d, t=turns, s=state: t._turn(s, "Recruit Abel", d))
+        if stand_in is None:
+            continue
+        stood += 1
+        assert stand_in.combatant("Recruit Abel").levels < 6
+        moved = enumerate_outcomes(lambda d, t=turns, s=stand_in: t._turn(s, "Recruit Abel", d))
+        assert dict(moved.items()) == dict(own.items()) and moved.total == own.total
+    assert stood >= 1
+    monkeypatch.setattr(gd_encounter, "_levels_read", _broken(gd_encounter, "_levels_read"))
+    turns, state = turn_state(TURNS[0])  # hunkering in the open: the penalty is read
+    stand_in = turns.preview_stand_in(state)
+    assert stand_in is not None
+    own = enumerate_outcomes(lambda d: turns._turn(state, "Recruit Abel", d))
+    moved = enumerate_outcomes(lambda d: turns._turn(stand_in, "Recruit Abel", d))
+    assert dict(moved.items()) != dict(own.items())
