@@ -20,7 +20,13 @@ from firefight.dice import (
     exact,
     exact_sorted,
 )
-from firefight.dice.sources import TooManyPaths, clear_derived, derived_distribution, path_by_path
+from firefight.dice.sources import (
+    TooManyPaths,
+    clear_derived,
+    derived_distribution,
+    kept_value,
+    path_by_path,
+)
 from firefight.errors import DiceError
 
 Outcome = tuple[str, int]
@@ -283,3 +289,23 @@ def test_enumeration_reduces_its_weights_in_place() -> None:
     # 2d6 >= 7 as a yes/no outcome: 21/36 reduces to 7/12 (the gcd pass rewrites the values)
     dist = enumerate_outcomes(lambda d: d.roll("2d6").value >= 7)
     assert dict(dist.items()) == {True: 7, False: 5} and dist.total == 12
+
+
+def test_a_kept_value_is_built_once_per_route_and_forgotten_with_the_sub_rules() -> None:
+    """``kept_value`` serves the value again, but not across routes (path by path builds its
+    own, as kept sub-rules do) and not after ``clear_derived``."""
+    builds: list[str] = []
+
+    def build(tag: str) -> str:
+        builds.append(tag)
+        return tag
+
+    clear_derived()
+    assert kept_value(("test value", 1), lambda: build("a")) == "a"
+    assert kept_value(("test value", 1), lambda: build("b")) == "a"
+    with path_by_path():
+        assert kept_value(("test value", 1), lambda: build("c")) == "c"
+    clear_derived()
+    assert kept_value(("test value", 1), lambda: build("d")) == "d"
+    assert builds == ["a", "c", "d"]
+    clear_derived()

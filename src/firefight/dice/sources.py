@@ -52,7 +52,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.nodes import Node, Sorted
@@ -358,9 +358,29 @@ def derived_distribution(
     return _kept(key, fn, exact, None).weighted
 
 
+#: Values a rule builds out of kept sub-rules (:func:`kept_value`), by (key, route).
+_VALUES: dict[Hashable, Any] = {}
+
+
+def kept_value(key: Hashable, build: Callable[[], T]) -> T:
+    """``build()``, kept process-wide beside the kept sub-rules it is made of: under the same
+    route (depth, tables or path by path), bounded as they are, and forgotten with them by
+    :func:`clear_derived`. ``key`` must name the value by content."""
+    full = (key, _route(_DEFAULT_DEPTH, _TABLES.get()))
+    found = _VALUES.get(full, _VALUES)
+    if found is _VALUES:
+        found = build()
+        if len(_VALUES) >= KEPT_LIMIT:
+            _VALUES.clear()
+        _VALUES[full] = found
+    return cast(T, found)
+
+
 def clear_derived() -> None:
-    """Forget every kept sub-rule (for cold timings, and between the two routes in tests)."""
+    """Forget every kept sub-rule and value (for cold timings, and between the two routes in
+    tests)."""
     _KEPT.clear()
+    _VALUES.clear()
 
 
 @contextmanager

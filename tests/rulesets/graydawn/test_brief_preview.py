@@ -139,13 +139,11 @@ def test_a_broken_brief_part_shows(
     eng, _ = state_after(name, steps)
     honest = preview(by_act(eng), name, steps, action_id)
     clear_derived()  # kept sub-rules told briefly by the honest parts must not serve the broken
-    encounter_turn._BRIEF.clear()
     monkeypatch.setattr(module, fn_name, _broken(module, fn_name))
     try:
         assert preview(Engine(eng.scenario), name, steps, action_id) != honest
     finally:
         clear_derived()
-        encounter_turn._BRIEF.clear()
 
 
 def test_harm_carried_apart_is_added_back() -> None:
@@ -237,13 +235,11 @@ def test_a_broken_brief_turn_shows(fn_name: str, monkeypatch: pytest.MonkeyPatch
     turns, state = turn_state(TURNS[0])
     full = readings(turns, state, brief=False)
     clear_derived()
-    encounter_turn._BRIEF.clear()
     monkeypatch.setattr(encounter_turn, fn_name, _broken(encounter_turn, fn_name))
     try:
         assert readings(turns, state, brief=True) != full
     finally:
         clear_derived()
-        encounter_turn._BRIEF.clear()
 
 
 def test_levels_stood_in_for_play_as_the_levels(monkeypatch: pytest.MonkeyPatch) -> None:

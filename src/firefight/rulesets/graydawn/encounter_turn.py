@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution
+from firefight.dice.sources import derived_distribution, kept_value
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.damage import death_penalty
@@ -475,31 +475,24 @@ def _fire_brief_table(
     return Weighted({k: w // g for k, w in out.items()}, common // g)
 
 
-#: (the wound's key) -> its total and (outcome told briefly, weight, weight x marks) each:
-#: the wounds of one hit count, told briefly once for every hunkering state that meets them.
-_BRIEF: dict[tuple[Any, ...], tuple[int, list[tuple[Fighter, int, int]]]] = {}
-
-
 def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]:
     """One hit count's wound (:func:`_hits_table`, none for 0 hits) told briefly: its total
-    and per outcome read alike, the weight and the weight x marks summed."""
+    and per outcome read alike, the weight and the weight x marks summed; kept (as the wound
+    tables it reads are) for every hunkering state that meets it."""
     t, core, hits = args[0], args[1], args[4]
     key = ("take fire", t.token, *args[1:])
-    found = _BRIEF.get(key)
-    if found is not None:
-        return found
-    wounds = _hits_table(args, key) if hits else Weighted({core: 1}, 1)
-    sums: dict[Fighter, list[int]] = {}
-    for new, w in wounds.items():
-        short, m = brief_wound(t.house, core, new)
-        slot = sums.setdefault(short, [0, 0])
-        slot[0] += w
-        slot[1] += w * m
-    found = wounds.total, [(k, w, m) for k, (w, m) in sums.items()]
-    if len(_BRIEF) > 4096:
-        _BRIEF.clear()
-    _BRIEF[key] = found
-    return found
+
+    def build() -> tuple[int, list[tuple[Fighter, int, int]]]:
+        wounds = _hits_table(args, key) if hits else Weighted({core: 1}, 1)
+        sums: dict[Fighter, list[int]] = {}
+        for new, w in wounds.items():
+            short, m = brief_wound(t.house, core, new)
+            slot = sums.setdefault(short, [0, 0])
+            slot[0] += w
+            slot[1] += w * m
+        return wounds.total, [(k, w, m) for k, (w, m) in sums.items()]
+
+    return kept_value(("brief", key), build)
 
 
 # ------------------------------------------------------------------------------------------------
