@@ -34,6 +34,12 @@ from firefight.dice.nodes import (
 _TOKEN = re.compile(
     r"[ \t\f\r\n]*(?:([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n]))"
 )
+#: A lone dice term with no blanks inside (``4d6kh3``, ``2d20``, ``d10x``, ``d%``), the commonest
+#: notation: one match reads it, where the token reader takes a dozen calls. Numbers past 18 digits
+#: do not match (the token reader leaves them to Lark, as for any other text this cannot read).
+_TERM = re.compile(
+    r"[ \t\f\r\n]*([0-9]{0,18})d([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?[ \t\f\r\n]*"
+)
 #: Deepest tree this reader builds; deeper ones go to Lark, which enforces the real limit.
 _MAX_DEPTH = 40
 
@@ -209,6 +215,9 @@ def quick_parse(
 ) -> Node | None:
     """The tree of lower-case notation ``text``, or None to let Lark read it (and refuse it
     with its message: over ``max_dice`` dice, for one)."""
+    term = _TERM.fullmatch(text)
+    if term is not None:
+        return _term(term, max_sides, max_dice)
     try:
         reader = _Reader(_tokens(text), max_sides, max_constant)
         node, _ = reader.expr()
@@ -217,6 +226,24 @@ def quick_parse(
     if max_dice is not None and reader.count > max_dice:
         return None
     return node if reader.toks[reader.i] is None else None
+
+
+def _term(term: re.Match[str], max_sides: int, max_dice: int | None) -> Node | None:
+    """The node of a lone dice term (``_TERM``), or None where the token reader gives up too."""
+    count_text, sides_text, mode, kept, explodes = term.groups()
+    count = int(count_text) if count_text else 1
+    sides = 100 if sides_text == "%" else int(sides_text)
+    if count < 1 or sides < 2 or sides > max_sides or (max_dice is not None and count > max_dice):
+        return None
+    if explodes:
+        return Exploding(count, sides) if sides >= 3 else None
+    if mode is None:
+        return Dice(count, sides)
+    n = int(kept)
+    keeping = mode in ("kh", "kl")
+    if not (1 if keeping else 0) <= n <= (count if keeping else count - 1):
+        return None
+    return Dice(count, sides, cast(KeepMode, mode), n)
 
 
 def _small(tok: str) -> int:
