@@ -199,8 +199,7 @@ class _Reader:
         if nxt in ("kh", "kl", "dh", "dl"):
             mode = cast(KeepMode, self.take())
             n = self.number()
-            keeping = mode in ("kh", "kl")
-            if not (1 if keeping else 0) <= n <= (count if keeping else count - 1):
+            if not _keeps_dice(mode, n, count):
                 raise _GiveUp
             return Dice(count, sides, mode, n)
         return Dice(count, sides)
@@ -240,10 +239,14 @@ def _term(term: re.Match[str], max_sides: int, max_dice: int | None) -> Node | N
     if mode is None:
         return Dice(count, sides)
     n = int(kept)
+    return Dice(count, sides, cast(KeepMode, mode), n) if _keeps_dice(mode, n, count) else None
+
+
+def _keeps_dice(mode: str, n: int, count: int) -> bool:
+    """Whether keeping (``kh``/``kl``) 1..count or dropping (``dh``/``dl``) 0..count-1 of
+    ``count`` dice: the others are refused by the rules (Lark says why)."""
     keeping = mode in ("kh", "kl")
-    if not (1 if keeping else 0) <= n <= (count if keeping else count - 1):
-        return None
-    return Dice(count, sides, cast(KeepMode, mode), n)
+    return (1 if keeping else 0) <= n <= (count if keeping else count - 1)
 
 
 def _small(tok: str) -> int:
