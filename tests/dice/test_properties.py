@@ -193,3 +193,32 @@ def test_lone_dice_terms_read_in_one_match_as_lark_reads_them() -> None:
         assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None
     assert quick_parse("2d10001", MAX_SIDES, MAX_CONSTANT) is None
     assert quick_parse("9d6", MAX_SIDES, MAX_CONSTANT, 8) is None  # over the dice budget
+
+
+def test_dice_terms_read_as_one_token_inside_expressions_as_lark_reads_them() -> None:
+    """Glued terms are single tokens; a term with blanks inside is read in its parts."""
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.quickparse import quick_parse
+
+    for text in (
+        "abs(2d20-2d20)",
+        "sort(3d6) ",
+        "sort( 2 d6 )",
+        "1 + 2 d6",
+        "2d6 kh1 - d20 x",
+        "d%kh1*3",
+        "-(4d6dl1)+d10x",
+    ):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text), text
+    for text in (
+        "sort(3d6kh2)",
+        "sort(3d6x)",
+        "d6d6",
+        "2d6 2d6",
+        "1+0d6",
+        "2d6kh1 x",
+        "2dd6",
+        "(2d6)kh",
+    ):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None, text
+    assert quick_parse("abs(500d6 - 501d6)", MAX_SIDES, MAX_CONSTANT, 1000) is None
