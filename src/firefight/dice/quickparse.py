@@ -12,7 +12,7 @@ identical trees.
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from firefight.dice.nodes import (
     Abs,
@@ -41,8 +41,8 @@ _TERM_TEXT = r"([0-9]{0,18})d([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?"
 _OTHER_TOKENS = r"([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n])"
 _TOKEN = re.compile(f"{_BLANKS}(?:{_TERM_TEXT}|{_OTHER_TOKENS})")
 #: The same tokens with every dice term in its parts, for the rare text whose term has blanks
-#: inside (``2 d6``, ``2d20 x``): the reader then joins the parts itself.
-_PLAIN_TOKEN = re.compile(f"{_BLANKS}(?:{_OTHER_TOKENS})")
+#: inside (``2 d6``, ``2d20 x``): the reader then joins the parts itself. Compiled on first use.
+_PLAIN_TOKEN = f"{_BLANKS}(?:{_OTHER_TOKENS})"
 _SUFFIXES = frozenset(("x", "kh", "kl", "dh", "dl"))
 #: A whole text that is one dice term: one match reads it, no token list or reader.
 _TERM = re.compile(_BLANKS + _TERM_TEXT + _BLANKS)
@@ -50,8 +50,9 @@ _TERM = re.compile(_BLANKS + _TERM_TEXT + _BLANKS)
 _MAX_DEPTH = 40
 
 Built = tuple[Node, int]  # a node and the depth of its tree
-#: A word, sign or number, a dice term already built, or the closing None.
-Token = str | Dice | Exploding | None
+if TYPE_CHECKING:
+    #: A word, sign or number, a dice term already built, or the closing None.
+    Token = str | Dice | Exploding | None
 
 
 class _GiveUp(Exception):
@@ -83,7 +84,7 @@ def _tokens(text: str, max_sides: int) -> list[Token]:
 def _plain_tokens(text: str) -> list[Token]:
     """The tokens of ``text`` with dice terms in their parts (``_PLAIN_TOKEN``), closing None."""
     out: list[Token] = []
-    for number, word, other in _PLAIN_TOKEN.findall(text):
+    for number, word, other in re.findall(_PLAIN_TOKEN, text):
         if other:
             raise _GiveUp
         out.append(number or word)
