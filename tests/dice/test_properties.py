@@ -208,6 +208,8 @@ def test_dice_terms_read_as_one_token_inside_expressions_as_lark_reads_them() ->
         "2d6 kh1 - d20 x",
         "d%kh1*3",
         "-(4d6dl1)+d10x",
+        "pm6",
+        "3pm6 + 2 pm6 - pm 6",
     ):
         assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text), text
     for text in (
@@ -219,6 +221,14 @@ def test_dice_terms_read_as_one_token_inside_expressions_as_lark_reads_them() ->
         "2d6kh1 x",
         "2dd6",
         "(2d6)kh",
+        "pm%",
+        "pm6x",
+        "2pm6kh1",
+        "sort(pm6)",
+        "0pm6",
     ):
         assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None, text
     assert quick_parse("abs(500d6 - 501d6)", MAX_SIDES, MAX_CONSTANT, 1000) is None
+    assert quick_parse("501pm6", MAX_SIDES, MAX_CONSTANT, 1000) is None  # two dice a count
+    assert quick_parse("500pm6", MAX_SIDES, MAX_CONSTANT, 1000) == _lark_or_error("500pm6")
+    assert quick_parse("d6 + 500pm6", MAX_SIDES, MAX_CONSTANT, 1000) is None

@@ -30,12 +30,12 @@ from firefight.dice.nodes import (
 )
 
 _BLANKS = r"[ \t\f\r\n]*"
-#: A dice term with no blanks inside (``4d6kh3``, ``2d20``, ``d10x``, ``d%``), the commonest
-#: notation, in five groups: count, sides, keep mode and number, ``x``. Read as one token, where
-#: the token reader takes a dozen calls. Numbers past 18 digits do not fit: their other digits
-#: make the reader give up, and Lark refuses them with its message.
-_TERM_TEXT = r"([0-9]{0,18})d([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?"
-#: One token after optional blanks: a dice term (five groups), a number, a word or sign, or (last
+#: A dice term with no blanks inside (``4d6kh3``, ``2d20``, ``d10x``, ``d%``, ``pm6``), the
+#: commonest notation, in six groups: count, ``d`` or ``pm``, sides, keep mode and number, ``x``.
+#: Read as one token, where the token reader takes a dozen calls. Numbers past 18 digits do not
+#: fit: their other digits make the reader give up, and Lark refuses them with its message.
+_TERM_TEXT = r"([0-9]{0,18})(d|pm)([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?"
+#: One token after optional blanks: a dice term (six groups), a number, a word or sign, or (last
 #: group) any other character, which makes the reader give up. ``findall`` reads the whole text in
 #: one call.
 _OTHER_TOKENS = r"([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n])"
@@ -52,7 +52,9 @@ _MAX_DEPTH = 40
 Built = tuple[Node, int]  # a node and the depth of its tree
 if TYPE_CHECKING:
     #: A word, sign or number, a dice term already built, or the closing None.
-    Token = str | Dice | Exploding | None
+    Token = str | Dice | Exploding | PlusMinus | None
+#: The nodes a dice term token may be.
+_TERMS = (Dice, Exploding, PlusMinus)
 
 
 class _GiveUp(Exception):
@@ -63,17 +65,17 @@ def _tokens(text: str, max_sides: int) -> list[Token]:
     """The tokens of ``text`` and a closing None (so looking ahead needs no bounds check); a dice
     term is its node."""
     out: list[Token] = []
-    for count, sides, mode, kept, explodes, number, word, other in _TOKEN.findall(text):
+    for count, kind, sides, mode, kept, explodes, number, word, other in _TOKEN.findall(text):
         if sides:
             if not count and out and isinstance(out[-1], str) and out[-1].isdigit():
                 return _plain_tokens(text)  # a count apart from its die: "2 d6"
-            term = _dice_term(count, sides, mode, kept, explodes, max_sides)
+            term = _dice_term(count, kind, sides, mode, kept, explodes, max_sides)
             if term is None:
                 raise _GiveUp
             out.append(term)
         elif other:
             raise _GiveUp
-        elif word in _SUFFIXES and out and isinstance(out[-1], (Dice, Exploding)):
+        elif word in _SUFFIXES and out and isinstance(out[-1], _TERMS):
             return _plain_tokens(text)  # a keep or x apart from its die: "2d6 kh1"
         else:
             out.append(number or word)
@@ -146,9 +148,9 @@ class _Reader:
 
     def unary(self) -> Built:
         tok = self.toks[self.i]
-        if isinstance(tok, (Dice, Exploding)):  # a dice term, read whole by _tokens
+        if isinstance(tok, _TERMS):  # a dice term, read whole by _tokens
             self.i += 1
-            self.count += tok.count
+            self.count += _thrown(tok)
             return tok, 1
         self.nesting += 1  # every nested form passes here: bounds the recursion
         if self.nesting > 2 * _MAX_DEPTH:
@@ -191,7 +193,7 @@ class _Reader:
             self.take()
             self.take("(")
             tok = self.toks[self.i]
-            if isinstance(tok, (Dice, Exploding)):  # sort() of plain dice only, as Lark has it
+            if isinstance(tok, _TERMS):  # sort() of plain dice only, as Lark has it
                 if not isinstance(tok, Dice) or tok.keep is not None:
                     raise _GiveUp
                 self.i += 1
@@ -259,9 +261,10 @@ def quick_parse(
     with its message: over ``max_dice`` dice, for one)."""
     whole = _TERM.fullmatch(text)
     if whole is not None:
-        count, sides, mode, kept, explodes = whole.groups()
-        term = _dice_term(count, sides, mode, kept, explodes, max_sides)
-        return None if term is None or (max_dice is not None and term.count > max_dice) else term
+        count, kind, sides, mode, kept, explodes = whole.groups()
+        term = _dice_term(count, kind, sides, mode, kept, explodes, max_sides)
+        too_many = term is not None and max_dice is not None and _thrown(term) > max_dice
+        return None if too_many else term
     try:
         reader = _Reader(_tokens(text, max_sides), max_sides, max_constant)
         node, _ = reader.expr()
@@ -274,24 +277,32 @@ def quick_parse(
 
 def _dice_term(
     count_text: str | None,
+    kind: str,
     sides_text: str,
     mode: str | None,
     kept: str | None,
     explodes: str | None,
     max_sides: int,
-) -> Dice | Exploding | None:
+) -> Dice | Exploding | PlusMinus | None:
     """The node of a dice term's groups (``_TERM_TEXT``), or None where the rules refuse it (the
     reader gives up, as it would on the term's tokens)."""
     count = int(count_text) if count_text else 1
     sides = 100 if sides_text == "%" else int(sides_text)
     if count < 1 or sides < 2 or sides > max_sides:
         return None
+    if kind == "pm":  # no d%, keep or x on a plus-minus die
+        return PlusMinus(count, sides) if sides_text != "%" and not mode and not explodes else None
     if explodes:
         return Exploding(count, sides) if sides >= 3 else None
     if not mode or kept is None:
         return Dice(count, sides)
     n = int(kept)
     return Dice(count, sides, cast(KeepMode, mode), n) if _keeps_dice(mode, n, count) else None
+
+
+def _thrown(term: Dice | Exploding | PlusMinus) -> int:
+    """Dice a term throws before any explosion (a plus-minus roll throws two per count)."""
+    return 2 * term.count if isinstance(term, PlusMinus) else term.count
 
 
 def _keeps_dice(mode: str, n: int, count: int) -> bool:
