@@ -185,7 +185,7 @@ def test_big_integer_totals_stay_exact(expr: str, build: Callable[[], icepool.Di
 
 @pytest.mark.parametrize(
     ("count", "sides", "keep"),
-    [(10, 6, 3), (8, 12, 4), (12, 8, 6), (9, 6, 1), (11, 6, 10), (6, 2, 3), (7, 3, 7)],
+    [(10, 6, 3), (8, 12, 4), (12, 8, 6), (9, 6, 1), (11, 6, 10), (6, 2, 3), (7, 3, 7), (5, 100, 3)],
 )
 @pytest.mark.parametrize("mode", ["kh", "kl", "dh", "dl"])
 def test_keep_and_drop_match_icepool(count: int, sides: int, keep: int, mode: str) -> None:
@@ -245,3 +245,14 @@ def test_keep_sums_match_every_roll_counted() -> None:
                     d = exact(notation)
                     assert dict(d.items()) == dict(counted), notation
                     assert d.total == sides**count, notation
+
+
+def test_keep_sums_of_many_faces_match_every_roll_counted() -> None:
+    """40 faces: the Horner steps switch from products to shift-and-divide part-way down."""
+    from collections import Counter
+    from itertools import product
+
+    rolls = [sorted(roll) for roll in product(range(1, 41), repeat=3)]
+    for notation, kept in (("3d40kh2", slice(1, 3)), ("3d40kl2", slice(0, 2))):
+        counted = Counter(sum(roll[kept]) for roll in rolls)
+        assert dict(exact(notation).items()) == dict(counted), notation
