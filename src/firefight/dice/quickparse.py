@@ -44,8 +44,6 @@ _TOKEN = re.compile(f"{_BLANKS}(?:{_TERM_TEXT}|{_OTHER_TOKENS})")
 #: inside (``2 d6``, ``2d20 x``): the reader then joins the parts itself. Compiled on first use.
 _PLAIN_TOKEN = f"{_BLANKS}(?:{_OTHER_TOKENS})"
 _SUFFIXES = frozenset(("x", "kh", "kl", "dh", "dl"))
-#: A whole text that is one dice term: one match reads it, no token list or reader.
-_TERM = re.compile(_BLANKS + _TERM_TEXT + _BLANKS)
 #: Deepest tree this reader builds; deeper ones go to Lark, which enforces the real limit.
 _MAX_DEPTH = 40
 
@@ -259,9 +257,9 @@ def quick_parse(
 ) -> Node | None:
     """The tree of lower-case notation ``text``, or None to let Lark read it (and refuse it
     with its message: over ``max_dice`` dice, for one)."""
-    whole = _TERM.fullmatch(text)
-    if whole is not None:
-        count, kind, sides, mode, kept, explodes = whole.groups()
+    whole = _TOKEN.fullmatch(text)  # the whole text one dice term: no token list, no reader
+    if whole is not None and whole[3]:
+        count, kind, sides, mode, kept, explodes = whole.groups()[:6]
         term = _dice_term(count, kind, sides, mode, kept, explodes, max_sides)
         too_many = term is not None and max_dice is not None and _thrown(term) > max_dice
         return None if too_many else term
