@@ -2,9 +2,9 @@
 
 Every figure comes from a fresh Python process unless said otherwise, because that is what a user
 of the command line gets: a query is timed *after* its tool's imports (``import icepool`` /
-``import firefight.dice`` plus one unrelated warm-up query), as the first time that process asks
-it, so no memo cache of either tool has seen it. Each exact answer is checked to be the identical
-Fraction table in both tools first.
+``import firefight.dice`` plus one unrelated warm-up query, then ``gc.freeze()``), as the first
+time that process asks it, so no memo cache of either tool has seen it. Each exact answer is
+checked to be the identical Fraction table in both tools first.
 
 - keep-highest: ``NdXkhK`` for four pools and their neighbours (one more / one fewer die, one
   more / one fewer kept);
@@ -47,22 +47,30 @@ SECTION = "## Speed where users wait (issue 14)"
 KEEP_POOLS = [(10, 6, 3), (20, 10, 5), (8, 12, 4), (12, 8, 6)]
 
 #: A fresh process: import, warm up on an unrelated query, then time one query (µs on stdout).
+#: ``gc.freeze()`` just before the timer (both tools, and the A floor) sets the collector's
+#: generation-0 counter to 0: it stands wherever the imports and warm-up left it (560 of 700 in
+#: one tree, 0 in the next after an unrelated change at import), so without this a small query
+#: paid one collection (20-60 µs in a fresh process) or none by that accident. ``freeze`` moves
+#: the old objects aside without walking them (``gc.collect()`` walks every object, and the query
+#: then starts with cold caches: ~2x on the smallest queries). The CLI collects less often too.
 FF_QUERY = """
-import sys, time
+import gc, sys, time
 from fractions import Fraction
 from firefight.dice import exact
 import firefight.dice.exact
 exact("3d5").probabilities()
+gc.freeze()
 start = time.process_time()
 {body}
 print((time.process_time() - start) * 1e6)
 print(repr(answer), file=sys.stderr)
 """
 IP_QUERY = """
-import sys, time
+import gc, sys, time
 from fractions import Fraction
 import icepool
 icepool.d5.highest(3, 2).denominator()
+gc.freeze()
 start = time.process_time()
 {body}
 print((time.process_time() - start) * 1e6)
@@ -158,6 +166,7 @@ def abc_rows(runs: int) -> list[tuple[str, float, float]]:
 A_FLOOR = (
     "from firefight.dice import exact\n"
     "ready = {v: exact('abs(2d20-2d20)').cdf(v) for v in range(-2, 19)}\n"
+    "gc.freeze()\n"
     "start = time.process_time()\n"
     f"answer = {{(m, t): ready[t - m] for m, t in {A_CELLS}}}\n"
 )
@@ -342,8 +351,10 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         "(other engineers' jobs shared the 2 cores, so every time is the CPU time the process "
         "itself spent, `time.process_time()` or the children's user + sys time; wall times of "
         "whole processes are shown beside, and are what a loaded machine gives). A *fresh "
-        "query* is the first time a process asks it, timed after the tool's imports and one "
-        f"unrelated warm-up query; medians of {args.runs} processes per figure. Every exact "
+        "query* is the first time a process asks it, timed after the tool's imports, one "
+        "unrelated warm-up query and `gc.freeze()` (so no query pays, or skips, a collection "
+        "by where the imports left the collector's counter); medians of "
+        f"{args.runs} processes per figure. Every exact "
         "answer is checked identical (the same Fractions) in both tools first.",
         "",
         "### Keep-highest, fresh queries (goal >= 10x icepool)",

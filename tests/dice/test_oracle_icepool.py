@@ -58,6 +58,12 @@ CASES: list[tuple[str, Callable[[], icepool.Die]]] = [
     ("7", lambda: icepool.Die([7])),
     ("2d6 - (d4 - 3)", lambda: 2 @ d6 - (d4 - 3)),
     ("abs(2d20-2d20) + 3 - 1d4*2", lambda: abs(2 @ d20 - 2 @ d20) + 3 - d4 * 2),
+    ("4d6kh3 + 2d8kl1 - 3", lambda: d6.highest(4, 3) + d8.lowest(2, 1) - 3),
+    ("-(3d6kh2) + 1", lambda: -d6.highest(3, 2) + 1),
+    ("3d4dl1 - 3d4dh1", lambda: d4.highest(3, 2) - d4.lowest(3, 2)),
+    ("abs(2d20kh1 - 2d20kl1) * 2", lambda: abs(d20.highest(2, 1) - d20.lowest(2, 1)) * 2),
+    ("d6kh1", lambda: d6),
+    ("5d2kl2", lambda: icepool.Die([1, 2]).lowest(5, 2)),
 ]
 
 
@@ -179,7 +185,7 @@ def test_big_integer_totals_stay_exact(expr: str, build: Callable[[], icepool.Di
 
 @pytest.mark.parametrize(
     ("count", "sides", "keep"),
-    [(10, 6, 3), (8, 12, 4), (12, 8, 6), (9, 6, 1), (11, 6, 10), (6, 2, 3), (7, 3, 7)],
+    [(10, 6, 3), (8, 12, 4), (12, 8, 6), (9, 6, 1), (11, 6, 10), (6, 2, 3), (7, 3, 7), (5, 100, 3)],
 )
 @pytest.mark.parametrize("mode", ["kh", "kl", "dh", "dl"])
 def test_keep_and_drop_match_icepool(count: int, sides: int, keep: int, mode: str) -> None:
@@ -211,3 +217,42 @@ def test_big_keep_pools_match_icepool(expr: str, build: Callable[[], icepool.Die
     d = exact(expr)
     assert d.total >= 2**63
     assert probs(d) == ice_probs(build())
+
+
+@pytest.mark.parametrize("text", ["4d6kh0", "4d6kl0", "4d6dh4", "4d6dl4", "4d6kh5"])
+def test_keeping_no_dice_or_more_than_rolled_is_refused(text: str) -> None:
+    with pytest.raises(DiceError, match="impossible number of dice"):
+        exact(text)
+
+
+def test_keep_sums_match_every_roll_counted() -> None:
+    """Every keep/drop of up to 5 dice of 2..6 faces against counting each roll of the pool."""
+    from collections import Counter
+    from itertools import product
+
+    for count in range(1, 6):
+        for sides in range(2, 7):
+            rolls = [sorted(roll) for roll in product(range(1, sides + 1), repeat=count)]
+            for keep in range(1, count + 1):
+                high = Counter(sum(roll[count - keep :]) for roll in rolls)
+                low = Counter(sum(roll[:keep]) for roll in rolls)
+                for notation, counted in (
+                    (f"{count}d{sides}kh{keep}", high),
+                    (f"{count}d{sides}dl{count - keep}", high),
+                    (f"{count}d{sides}kl{keep}", low),
+                    (f"{count}d{sides}dh{count - keep}", low),
+                ):
+                    d = exact(notation)
+                    assert dict(d.items()) == dict(counted), notation
+                    assert d.total == sides**count, notation
+
+
+def test_keep_sums_of_many_faces_match_every_roll_counted() -> None:
+    """40 faces: the Horner steps switch from products to shift-and-divide part-way down."""
+    from collections import Counter
+    from itertools import product
+
+    rolls = [sorted(roll) for roll in product(range(1, 41), repeat=3)]
+    for notation, kept in (("3d40kh2", slice(1, 3)), ("3d40kl2", slice(0, 2))):
+        counted = Counter(sum(roll[kept]) for roll in rolls)
+        assert dict(exact(notation).items()) == dict(counted), notation

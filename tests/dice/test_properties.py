@@ -180,3 +180,55 @@ def test_quick_reader_takes_the_common_forms_and_leaves_the_rest() -> None:
         assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text)
     for text in ("1+" * 60 + "1", "2d1", "4d6kh5", "sort((3d6))", "2 6", "d6 d6", "7d6\u00a0"):
         assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None
+
+
+def test_lone_dice_terms_read_in_one_match_as_lark_reads_them() -> None:
+    """The one-match path for a lone dice term accepts exactly what the token reader does."""
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.quickparse import quick_parse
+
+    for text in (" 04d06kh01 ", "d10x", "3d6dl0", "10d6dh9", "d%kl1", "\t2d20\n", "5d10000"):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text)
+    for text in ("0d6", "3d2x", "4d6dh4", "4d6kl0", "1" + "0" * 18 + "d6", "d6kh" + "1" * 19):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None
+    assert quick_parse("2d10001", MAX_SIDES, MAX_CONSTANT) is None
+    assert quick_parse("9d6", MAX_SIDES, MAX_CONSTANT, 8) is None  # over the dice budget
+
+
+def test_dice_terms_read_as_one_token_inside_expressions_as_lark_reads_them() -> None:
+    """Glued terms are single tokens; a term with blanks inside is read in its parts."""
+    from firefight.dice.parse import MAX_CONSTANT, MAX_SIDES
+    from firefight.dice.quickparse import quick_parse
+
+    for text in (
+        "abs(2d20-2d20)",
+        "sort(3d6) ",
+        "sort( 2 d6 )",
+        "1 + 2 d6",
+        "2d6 kh1 - d20 x",
+        "d%kh1*3",
+        "-(4d6dl1)+d10x",
+        "pm6",
+        "3pm6 + 2 pm6 - pm 6",
+    ):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) == _lark_or_error(text), text
+    for text in (
+        "sort(3d6kh2)",
+        "sort(3d6x)",
+        "d6d6",
+        "2d6 2d6",
+        "1+0d6",
+        "2d6kh1 x",
+        "2dd6",
+        "(2d6)kh",
+        "pm%",
+        "pm6x",
+        "2pm6kh1",
+        "sort(pm6)",
+        "0pm6",
+    ):
+        assert quick_parse(text, MAX_SIDES, MAX_CONSTANT) is None, text
+    assert quick_parse("abs(500d6 - 501d6)", MAX_SIDES, MAX_CONSTANT, 1000) is None
+    assert quick_parse("501pm6", MAX_SIDES, MAX_CONSTANT, 1000) is None  # two dice a count
+    assert quick_parse("500pm6", MAX_SIDES, MAX_CONSTANT, 1000) == _lark_or_error("500pm6")
+    assert quick_parse("d6 + 500pm6", MAX_SIDES, MAX_CONSTANT, 1000) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firefight.dice.nodes import Exploding, Node, PlusMinus, walk
+from firefight.dice.nodes import Exploding, Node, PlusMinus
 from firefight.errors import DiceError
 
 #: Truncated mass an expression may leave out by default.
@@ -39,12 +39,19 @@ class Depth:
 
 
 def open_chains(node: Node) -> int:
-    """How many open-ended chains an expression can start (a pm die has two)."""
-    return sum(
-        n.count if isinstance(n, Exploding) else 2 * n.count
-        for n in walk(node)
-        if isinstance(n, (Exploding, PlusMinus))
-    )
+    """How many open-ended chains an expression can start (a pm die has two); one loop over the
+    tree, no list of its nodes (every fresh exact() asks this)."""
+    chains = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Exploding):
+            chains += n.count
+        elif isinstance(n, PlusMinus):
+            chains += 2 * n.count
+        else:
+            stack.extend(n.children())
+    return chains
 
 
 def resolve_depth(node: Node, depth: Depth) -> Depth:

@@ -27,7 +27,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from functools import reduce
-from itertools import accumulate, compress
+from itertools import accumulate, compress, repeat
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from firefight.dice import poly
@@ -244,16 +244,13 @@ class Dist:
 
     def probabilities(self) -> list[tuple[int, Fraction]]:
         """``(value, P(X = value))`` for every value with weight, ascending. Equal weights share
-        one Fraction (a sum of dice is symmetric: half the gcds of ``200d20``)."""
-        t = self._total
-        shares: dict[int, Fraction] = {}
-        out = []
-        for v, w in self.items():
-            share = shares.get(w)
-            if share is None:
-                share = shares[w] = Fraction(w, t)
-            out.append((v, share))
-        return out
+        one Fraction (a sum of dice is symmetric: half the gcds of ``200d20``); the pairs are
+        built by C iterators, so a fresh query's Python work is the Fractions themselves."""
+        ws = self._w
+        distinct = set(ws)
+        shares = dict(zip(distinct, map(Fraction, distinct, repeat(self._total)), strict=True))
+        pairs = zip(range(self._lo, self._lo + len(ws)), map(shares.__getitem__, ws), strict=True)
+        return list(compress(pairs, ws))  # values of weight 0 left out
 
     # -- summaries (over the kept mass) -----------------------------------------------------
     def _moments(self) -> tuple[int, int]:
@@ -292,9 +289,14 @@ class Dist:
         Memoised by value (at most one entry per value from ``lo - 1`` to ``hi``): a table asks
         each threshold many times (121 cells of a 2d20 delta ask 21)."""
         share = self._cdfs.get(value)
-        if share is None:
-            share = self._share(self._at_most(value))
-            if self._lo <= value + 1 <= self._lo + len(self._w):
+        if share is None:  # _share(_at_most(value)) written out: a fresh table pays no frames
+            cum = self._cum if self._cum is not None else self._cumulative()
+            i = value - self._lo + 1
+            weight = cum[0 if i < 0 else i if i < len(cum) else -1]
+            share = self._fractions.get(weight)
+            if share is None:
+                share = self._fractions[weight] = Fraction(weight, self._total)
+            if 0 <= i < len(cum):
                 self._cdfs[value] = share
         return share
 

@@ -218,21 +218,26 @@ def plain(node: Node, depth: Depth = AUTO) -> Dist:
 def exact_tagged(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Tagged:
     """The exact distribution split by tags: ``((tags, Dist), ...)`` over one denominator."""
     node = as_node(expr)
-    return tagged(node, resolve_depth(node, Depth(depth, stop)))
+    return tagged(node, resolve_depth(node, _depth(depth, stop)))
 
 
 def exact(expr: str | Node, *, depth: int | None = None, stop: bool = False) -> Dist:
     """The exact distribution of an integer dice expression (tags merged)."""
     if isinstance(expr, str):
         return _exact_text(expr, depth, stop)
-    return plain(expr, resolve_depth(expr, Depth(depth, stop)))
+    return plain(expr, resolve_depth(expr, _depth(depth, stop)))
 
 
 @lru_cache(maxsize=1024)
 def _exact_text(expr: str, depth: int | None, stop: bool) -> Dist:
     """``exact`` of notation text: a repeated question is one dictionary lookup."""
     node = as_node(expr)
-    return plain(node, resolve_depth(node, Depth(depth, stop)))
+    return plain(node, resolve_depth(node, _depth(depth, stop)))
+
+
+def _depth(depth: int | None, stop: bool) -> Depth:
+    """``Depth(depth, stop)``; the default is the one ``AUTO`` (no frozen dataclass to build)."""
+    return AUTO if depth is None and not stop else Depth(depth, stop)
 
 
 def clear_caches() -> None:

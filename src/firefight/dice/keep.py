@@ -1,54 +1,70 @@
 """Exact keep-highest / keep-lowest sums by order statistics, not by enumerating combinations.
 
-The faces are walked from the kept end (highest first for ``kh``/``dl``). A state is how many
-dice, ``n < keep``, already show a face walked so far, with the polynomial of their kept sum; the
-next face takes ``m`` of the ``count - n`` dice left in ``C(count - n, m)`` ways. Once ``keep``
-dice are placed, the kept sum is settled and the other dice may show any of the faces not yet
-walked, counted in closed form. Cost grows with faces x keep² big-integer operations on
-polynomials of ``keep x sides`` coefficients: no loop over the (possibly astronomical) number of
-face combinations.
+Keeping the ``keep`` highest of ``count`` dice, call ``t`` the lowest kept face. Then ``j < keep``
+dice show more than ``t`` (any of the faces ``t+1 .. sides``), at least ``keep - j`` of the others
+show ``t`` and the rest less than ``t``. The kept sum is the ``j`` high dice plus ``(keep - j) t``,
+so its polynomial is ``x**(keep t) * sum_j c(t, j) V_t**j`` with ``V_t = x + ... + x**(sides-t)``
+and the scalar ``c(t, j) = C(count, j) A(t, j)``, where ``A(t, j)`` counts the ways of the
+``count - j`` low dice. Per face ``t`` that is one Horner pass: ``keep - 1`` products, and ``A``
+follows the same pass down from ``j = keep`` by ``A(t, j) = t A(t, j+1) - (t-1)**(D+1)
+C(count-j-1, keep-j-1)`` (``D = count - keep``; one fewer high die, one more low die that may be
+the extra tie). Cost: ``sides x keep`` big-integer products, no loop over the (possibly
+astronomical) number of face combinations.
 
 Each polynomial is one Python integer (Kronecker substitution: coefficient ``i`` in bits
-``i*slot .. (i+1)*slot``), so shifting a kept sum is a bit shift and adding two states is one
-integer addition. No coefficient can exceed ``sides**count``, which sets the slot width.
+``i*slot .. (i+1)*slot``, so ``x`` is ``2**slot``). A Horner step multiplies by ``V_t``: a short
+one (up to :data:`SHORT_RUN_BITS`) by one product, a longer one as ``x (x**m - 1) / (x - 1)``
+(``m = sides - t``): a shift, a subtraction and an exact division by ``2**slot - 1``, linear in
+the length where the product is quadratic (4-6x faster for 100 sides). No coefficient of a Horner
+step exceeds ``sides**count`` (each counts some of the rolls), which sets the slot width. Keeping
+the lowest is keeping the highest of the mirrored faces.
 """
 
 from __future__ import annotations
 
-import math
+from math import comb
 
 from firefight.dice.dist import Dist
 from firefight.dice.poly import slot_bits, unpack
+
+#: Longest packed ``V_t`` (bits) a Horner step multiplies by; past it the shift-and-divide form is
+#: fewer machine steps (measured in instructions: the product 5-10% fewer for d6-d12 pools, level
+#: at about 650 bits, the division 4-6x faster at 100 sides).
+SHORT_RUN_BITS = 512
 
 
 def keep_sum(count: int, sides: int, keep_high: bool, keep: int) -> Dist:
     """Exact sum of the ``keep`` highest (or lowest) of ``count`` dice of ``sides`` faces."""
     total = sides**count
+    if keep == count:  # every die kept: the plain sum
+        return Dist.uniform(1, sides).repeat(count)
     slot = slot_bits(total)  # no coefficient exceeds total: no carry between slots
-    # C(left, m) for the m < keep dice a face may take without settling the kept sum
-    binom = [[math.comb(n, m) for m in range(keep)] for n in range(count + 1)]
-    states = [1] + [0] * (keep - 1)  # states[n]: n dice placed on the faces walked so far
+    drop = count - keep
+    one = 1 << slot  # x, packed
+    x_less_one = one - 1
+    # per high-dice count j, from keep - 1 down: C(count, j) and C(count - j - 1, keep - j - 1)
+    steps = [(comb(count, j), comb(count - j - 1, keep - j - 1)) for j in range(keep - 1, -1, -1)]
     result = 0
-    faces = range(sides, 0, -1) if keep_high else range(1, sides + 1)
-    for walked, face in enumerate(faces, start=1):
-        below = sides - walked  # faces the remaining dice may still show
-        shift = slot * face
-        new = [0] * keep
-        for n, poly in enumerate(states):
-            if not poly:
-                continue
-            left = count - n
-            row = binom[left]
-            need = keep - n  # dice this face must take to settle the kept sum
-            unsettled = 0  # ways fewer than `need` dice show this face, the rest below it
-            for m in range(need):
-                unsettled += row[m] * below ** (left - m)
-                new[n + m] += (poly * row[m]) << (shift * m)
-            # m >= need dice here settle it; the other left - m show any of the `below` faces
-            settled = (below + 1) ** left - unsettled
-            if settled:
-                result += (poly * settled) << (shift * need)
-        states = new
-    # every kept sum from keep to keep * sides can occur: the weights from `keep` on are trimmed
-    weights = unpack(result, slot, keep * sides + 1)[keep:]
+    run = 0  # V_t = x + ... + x**(sides - t), packed while it is short; 0 for t = sides
+    for t in range(sides, 0, -1):
+        lost = (t - 1) ** (drop + 1)
+        ways = t**drop  # A(t, keep): the drop low dice show at most t, no tie needed
+        width = slot * (sides - t)  # x**m, m = sides - t faces above t
+        poly = 0
+        if width <= SHORT_RUN_BITS:  # width grows as t falls: products first, then divisions
+            for choose, tie in steps:
+                ways = t * ways - lost * tie
+                poly = poly * run + choose * ways
+            run = (run << slot) + one
+        else:
+            for choose, tie in steps:
+                ways = t * ways - lost * tie
+                # poly * V_t, V_t = x (x**m - 1) / (x - 1), then + c(t, j)
+                poly = (((poly << width) - poly) // x_less_one << slot) + choose * ways
+        # kept sums from `keep` on: exponent keep * (t - 1) is the sum keep * t
+        result += poly << (slot * keep * (t - 1))
+    weights = unpack(result, slot, keep * (sides - 1) + 1)
+    if not keep_high:  # the lowest faces kept: the mirror image of the highest
+        weights.reverse()
+    # every kept sum from keep to keep * sides can occur: the list is trimmed
     return Dist._raw(keep, weights, total, total)

@@ -12,7 +12,7 @@ identical trees.
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from firefight.dice.nodes import (
     Abs,
@@ -29,25 +29,62 @@ from firefight.dice.nodes import (
     Sub,
 )
 
-#: One token after optional blanks: a number, a word or sign, or (third group) any other character,
-#: which makes the reader give up. ``findall`` reads the whole text in one call.
-_TOKEN = re.compile(
-    r"[ \t\f\r\n]*(?:([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n]))"
-)
+_BLANKS = r"[ \t\f\r\n]*"
+#: A dice term with no blanks inside (``4d6kh3``, ``2d20``, ``d10x``, ``d%``, ``pm6``), the
+#: commonest notation, in six groups: count, ``d`` or ``pm``, sides, keep mode and number, ``x``.
+#: Read as one token, where the token reader takes a dozen calls. Numbers past 18 digits do not
+#: fit: their other digits make the reader give up, and Lark refuses them with its message.
+_TERM_TEXT = r"([0-9]{0,18})(d|pm)([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?"
+#: One token after optional blanks: a dice term (six groups), a number, a word or sign, or (last
+#: group) any other character, which makes the reader give up. ``findall`` reads the whole text in
+#: one call.
+_OTHER_TOKENS = r"([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n])"
+_TOKEN = re.compile(f"{_BLANKS}(?:{_TERM_TEXT}|{_OTHER_TOKENS})")
+#: The same tokens with every dice term in its parts, for the rare text whose term has blanks
+#: inside (``2 d6``, ``2d20 x``): the reader then joins the parts itself. Compiled on first use.
+_PLAIN_TOKEN = f"{_BLANKS}(?:{_OTHER_TOKENS})"
+_SUFFIXES = frozenset(("x", "kh", "kl", "dh", "dl"))
 #: Deepest tree this reader builds; deeper ones go to Lark, which enforces the real limit.
 _MAX_DEPTH = 40
 
 Built = tuple[Node, int]  # a node and the depth of its tree
+if TYPE_CHECKING:
+    #: A word, sign or number, a dice term already built, or the closing None.
+    Token = str | Dice | Exploding | PlusMinus | None
+#: The nodes a dice term token may be.
+_TERMS = (Dice, Exploding, PlusMinus)
 
 
 class _GiveUp(Exception):
     """The text is not plain, valid notation: let Lark read it (and explain any error)."""
 
 
-def _tokens(text: str) -> list[str | None]:
-    """The tokens of ``text`` and a closing None (so looking ahead needs no bounds check)."""
-    out: list[str | None] = []
-    for number, word, other in _TOKEN.findall(text):
+def _tokens(text: str, max_sides: int) -> list[Token]:
+    """The tokens of ``text`` and a closing None (so looking ahead needs no bounds check); a dice
+    term is its node."""
+    out: list[Token] = []
+    for count, kind, sides, mode, kept, explodes, number, word, other in _TOKEN.findall(text):
+        if sides:
+            if not count and out and isinstance(out[-1], str) and out[-1].isdigit():
+                return _plain_tokens(text)  # a count apart from its die: "2 d6"
+            term = _dice_term(count, kind, sides, mode, kept, explodes, max_sides)
+            if term is None:
+                raise _GiveUp
+            out.append(term)
+        elif other:
+            raise _GiveUp
+        elif word in _SUFFIXES and out and isinstance(out[-1], _TERMS):
+            return _plain_tokens(text)  # a keep or x apart from its die: "2d6 kh1"
+        else:
+            out.append(number or word)
+    out.append(None)
+    return out
+
+
+def _plain_tokens(text: str) -> list[Token]:
+    """The tokens of ``text`` with dice terms in their parts (``_PLAIN_TOKEN``), closing None."""
+    out: list[Token] = []
+    for number, word, other in re.findall(_PLAIN_TOKEN, text):
         if other:
             raise _GiveUp
         out.append(number or word)
@@ -63,7 +100,7 @@ def _join(node: Node, *depths: int) -> Built:
 
 
 class _Reader:
-    def __init__(self, tokens: list[str | None], max_sides: int, max_constant: int) -> None:
+    def __init__(self, tokens: list[Token], max_sides: int, max_constant: int) -> None:
         #: Read in place as ``self.toks[self.i]`` (the next token; no method call per look, ~30
         #: looks a short expression): the closing None stops every reader before the end.
         self.toks = tokens
@@ -76,7 +113,7 @@ class _Reader:
 
     def take(self, want: str | None = None) -> str:
         tok = self.toks[self.i]
-        if tok is None or (want is not None and tok != want):
+        if not isinstance(tok, str) or (want is not None and tok != want):
             raise _GiveUp
         self.i += 1
         return tok
@@ -89,7 +126,7 @@ class _Reader:
         while self.toks[self.i] in ("+", "-"):
             op = self.take()
             right, rdepth = self.term()
-            if node.is_sorted or right.is_sorted:
+            if isinstance(node, Sorted) or isinstance(right, Sorted):
                 raise _GiveUp
             node, depth = _join(Add(node, right) if op == "+" else Sub(node, right), depth, rdepth)
         return node, depth
@@ -99,15 +136,20 @@ class _Reader:
         while self.toks[self.i] == "*":
             self.take()
             right, rdepth = self.unary()
-            if isinstance(right, Const) and not node.is_sorted:
+            if isinstance(right, Const) and not isinstance(node, Sorted):
                 node, depth = _join(Mul(node, right.value), depth, rdepth)
-            elif isinstance(node, Const) and not right.is_sorted:
+            elif isinstance(node, Const) and not isinstance(right, Sorted):
                 node, depth = _join(Mul(right, node.value), depth, rdepth)
             else:
                 raise _GiveUp
         return node, depth
 
     def unary(self) -> Built:
+        tok = self.toks[self.i]
+        if isinstance(tok, _TERMS):  # a dice term, read whole by _tokens
+            self.i += 1
+            self.count += _thrown(tok)
+            return tok, 1
         self.nesting += 1  # every nested form passes here: bounds the recursion
         if self.nesting > 2 * _MAX_DEPTH:
             raise _GiveUp
@@ -121,7 +163,7 @@ class _Reader:
         if tok == "-":
             self.take()
             inner, depth = self.unary()
-            if inner.is_sorted:
+            if isinstance(inner, Sorted):
                 raise _GiveUp
             return _join(Const(-inner.value) if isinstance(inner, Const) else Neg(inner), depth)
         if tok == "+":
@@ -142,15 +184,22 @@ class _Reader:
             self.take("(")
             inner, depth = self.expr()
             self.take(")")
-            if inner.is_sorted:
+            if isinstance(inner, Sorted):
                 raise _GiveUp
             return _join(Abs(inner), depth)
         if tok == "sort":
             self.take()
             self.take("(")
-            count = self.number() if (self.toks[self.i] or "").isdigit() else 1
-            self.take("d")
-            sides = self.sides()
+            tok = self.toks[self.i]
+            if isinstance(tok, _TERMS):  # sort() of plain dice only, as Lark has it
+                if not isinstance(tok, Dice) or tok.keep is not None:
+                    raise _GiveUp
+                self.i += 1
+                count, sides = tok.count, tok.sides
+            else:
+                count = self.number() if (tok or "").isdigit() else 1
+                self.take("d")
+                sides = self.sides()
             self.take(")")
             self.check(count, sides)
             self.count += count
@@ -166,7 +215,7 @@ class _Reader:
     def dice(self) -> Node:
         tok = self.toks[self.i]
         count = 1
-        if tok is not None and tok.isdigit():
+        if isinstance(tok, str) and tok.isdigit():
             self.take()
             value = _small(tok)
             if self.toks[self.i] not in ("d", "pm"):
@@ -193,8 +242,7 @@ class _Reader:
         if nxt in ("kh", "kl", "dh", "dl"):
             mode = cast(KeepMode, self.take())
             n = self.number()
-            keeping = mode in ("kh", "kl")
-            if not (1 if keeping else 0) <= n <= (count if keeping else count - 1):
+            if not _keeps_dice(mode, n, count):
                 raise _GiveUp
             return Dice(count, sides, mode, n)
         return Dice(count, sides)
@@ -209,14 +257,57 @@ def quick_parse(
 ) -> Node | None:
     """The tree of lower-case notation ``text``, or None to let Lark read it (and refuse it
     with its message: over ``max_dice`` dice, for one)."""
+    whole = _TOKEN.fullmatch(text)  # the whole text one dice term: no token list, no reader
+    if whole is not None and whole[3]:
+        count, kind, sides, mode, kept, explodes = whole.groups()[:6]
+        term = _dice_term(count, kind, sides, mode, kept, explodes, max_sides)
+        too_many = term is not None and max_dice is not None and _thrown(term) > max_dice
+        return None if too_many else term
     try:
-        reader = _Reader(_tokens(text), max_sides, max_constant)
+        reader = _Reader(_tokens(text, max_sides), max_sides, max_constant)
         node, _ = reader.expr()
     except _GiveUp:
         return None
     if max_dice is not None and reader.count > max_dice:
         return None
     return node if reader.toks[reader.i] is None else None
+
+
+def _dice_term(
+    count_text: str | None,
+    kind: str,
+    sides_text: str,
+    mode: str | None,
+    kept: str | None,
+    explodes: str | None,
+    max_sides: int,
+) -> Dice | Exploding | PlusMinus | None:
+    """The node of a dice term's groups (``_TERM_TEXT``), or None where the rules refuse it (the
+    reader gives up, as it would on the term's tokens)."""
+    count = int(count_text) if count_text else 1
+    sides = 100 if sides_text == "%" else int(sides_text)
+    if count < 1 or sides < 2 or sides > max_sides:
+        return None
+    if kind == "pm":  # no d%, keep or x on a plus-minus die
+        return PlusMinus(count, sides) if sides_text != "%" and not mode and not explodes else None
+    if explodes:
+        return Exploding(count, sides) if sides >= 3 else None
+    if not mode or kept is None:
+        return Dice(count, sides)
+    n = int(kept)
+    return Dice(count, sides, cast(KeepMode, mode), n) if _keeps_dice(mode, n, count) else None
+
+
+def _thrown(term: Dice | Exploding | PlusMinus) -> int:
+    """Dice a term throws before any explosion (a plus-minus roll throws two per count)."""
+    return 2 * term.count if isinstance(term, PlusMinus) else term.count
+
+
+def _keeps_dice(mode: str, n: int, count: int) -> bool:
+    """Whether keeping (``kh``/``kl``) 1..count or dropping (``dh``/``dl``) 0..count-1 of
+    ``count`` dice: the others are refused by the rules (Lark says why)."""
+    keeping = mode in ("kh", "kl")
+    return (1 if keeping else 0) <= n <= (count if keeping else count - 1)
 
 
 def _small(tok: str) -> int:
