@@ -213,8 +213,10 @@ class _Reader:
         return self.number()
 
     def dice(self) -> Node:
+        """A number, or a dice term read token by token (its blanks apart), built and checked by
+        :func:`_dice_term` as a term read whole is."""
         tok = self.toks[self.i]
-        count = 1
+        count = ""
         if isinstance(tok, str) and tok.isdigit():
             self.take()
             value = _small(tok)
@@ -222,30 +224,21 @@ class _Reader:
                 if value > self.max_constant:
                     raise _GiveUp
                 return Const(value)
-            count = value
-        if self.toks[self.i] == "pm":
-            self.take()
-            sides = self.number()
-            self.check(count, sides)
-            self.count += 2 * count
-            return PlusMinus(count, sides)
-        self.take("d")
-        sides = self.sides()
-        self.check(count, sides)
-        self.count += count
+            count = str(value)
+        kind = self.take("pm" if self.toks[self.i] == "pm" else "d")
+        sides = self.take() if self.toks[self.i] == "%" else str(self.number())
+        mode = kept = explodes = None
         nxt = self.toks[self.i]
-        if nxt == "x":
-            self.take()
-            if sides < 3:
-                raise _GiveUp
-            return Exploding(count, sides)
-        if nxt in ("kh", "kl", "dh", "dl"):
-            mode = cast(KeepMode, self.take())
-            n = self.number()
-            if not _keeps_dice(mode, n, count):
-                raise _GiveUp
-            return Dice(count, sides, mode, n)
-        return Dice(count, sides)
+        if kind == "d" and nxt == "x":
+            explodes = self.take()
+        elif kind == "d" and nxt in ("kh", "kl", "dh", "dl"):
+            mode = self.take()
+            kept = str(self.number())
+        term = _dice_term(count, kind, sides, mode, kept, explodes, self.max_sides)
+        if term is None:
+            raise _GiveUp
+        self.count += _thrown(term)
+        return term
 
     def check(self, count: int, sides: int) -> None:
         if count < 1 or sides < 2 or sides > self.max_sides:
