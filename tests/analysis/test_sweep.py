@@ -267,6 +267,7 @@ def test_bad_sweeps_are_one_line_and_exit_2(vary: str, words: str) -> None:
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], err
+    assert lines[0].count("(tip: ") == 1, err  # the scenario's tip is the line's tip, not nested
 
 
 def test_a_refused_value_fails_its_cell_and_keeps_the_others(tmp_path: Path) -> None:

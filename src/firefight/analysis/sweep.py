@@ -227,7 +227,7 @@ def _check_new_key(
 ) -> None:
     from firefight.encounter.scenario import build_scenario
 
-    reason = ""
+    refusals: list[FirefightError] = []
     for value in varies[d].values:
         values = list(first)
         values[d] = value
@@ -236,8 +236,12 @@ def _check_new_key(
             build_scenario(changed, source)
             return
         except FirefightError as err:
-            reason = reason or err.one_line()
-    raise InputError(f"--vary {text}: {varies[d].column} is not in the scenario and {reason}")
+            refusals.append(err)
+    first_refusal = refusals[0]  # the scenario's own words for it, and its tip as the tip
+    raise InputError(
+        f"--vary {text}: {varies[d].column} is not in the scenario and {first_refusal.message}",
+        tip=first_refusal.tip,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
