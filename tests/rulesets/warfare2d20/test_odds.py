@@ -330,6 +330,16 @@ def test_numpy_tables_equal_path_by_path_enumeration(file: str) -> None:
             Warfare2d20House(blast_ignores_armour=False),
         ),
         ({"targets": [{"combatant": "insurgent", "distance_m": 80}]}, None),
+        (  # hurt already, three rounds: deaths part-way and a second endurance check
+            {
+                "rounds": 3,
+                "targets": [
+                    {"combatant": "insurgent", "distance_m": 3, "hit_points_left": 4},
+                    {"combatant": "marine", "distance_m": 15, "stamina_left": 0},
+                ],
+            },
+            None,
+        ),
     ],
 )
 def test_mortar_round_by_round_equals_replaying_resolve_mortar(
