@@ -357,3 +357,21 @@ def test_mortar_round_by_round_equals_replaying_resolve_mortar(
         alone = replace(sit, targets=(t,))
         slow = enumerate_outcomes(lambda d, a=alone: resolve_mortar(a, d).targets[0])
         assert target_outcomes(alone).probabilities() == slow.probabilities()
+
+
+@pytest.mark.parametrize("status", ["wounded", "unconscious", "dead"])
+def test_mortar_odds_start_from_the_targets_status(status: str) -> None:
+    """A target already down (as an encounter carries it) starts the blasts from its status,
+    as resolve_mortar does: a dead one is not blasted, a wounded one stays at least wounded."""
+    from dataclasses import replace
+
+    from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+    from firefight.rulesets.warfare2d20.mortar_odds import target_outcomes
+
+    sit = situation("f_mortar.toml")
+    t = replace(sit.targets[0], hit_points_left=5, status=status)
+    alone = replace(sit, targets=(t,))
+    slow = enumerate_outcomes(lambda d: resolve_mortar(alone, d).targets[0])
+    fast = target_outcomes(alone)
+    assert fast.probabilities() == slow.probabilities()
+    assert {o.status for o in fast.outcomes()} >= {status}
