@@ -326,3 +326,49 @@ def test_a_mirrored_window_adds_what_the_plain_one_does() -> None:
                     plain.add_window(theirs, 2, 7**40, i, j)
                     assert ours.tolist() == theirs.tolist(), (i, j)
     assert not _Margins.of(rolls("A", "attack", 1) + Dist.from_mapping({0: 2, 1: 1})).mirrored
+
+
+def test_margins_are_kept_by_the_rolls_they_come_from() -> None:
+    """Rolls that differ by role (a double-six bonus on ripostes only) give those levels their
+    own margins, and the walk still equals the plain one; rolls alike in every role share one
+    set of margins per depth."""
+    from firefight.rulesets.dragonwarriors2.odds import RollCache, chain_odds
+
+    bout = _bout_of("knight_vs_squire.toml", max_chain=6)
+    eps = 2.5e-13
+    by_role = RollCache(lambda who, role, roll: 3 if role == "riposte" else 0)
+    terminals, lengths, total = _plain_chain(bout, by_role, eps)
+    ours = chain_odds(bout, by_role, eps)
+    assert (ours.terminals, ours.contests, ours.total) == (terminals, lengths, total)
+    alike = RollCache(None)
+    assert chain_odds(bout, alike, eps).terminals == _plain_chain(bout, alike, eps)[0]
+    assert len(alike.margins) == 1  # six levels, one depth: one set of margins
+    assert len(by_role.margins) >= 3
+
+
+def test_a_short_chain_skips_the_float_walk_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Table choices that run out end Rolf and Lennox's chain within four contests: the exact
+    walk runs without the float walk first, and gives what it gives after one."""
+    from firefight.rulesets.dragonwarriors2 import odds
+
+    bout = _bout_of("rolf_vs_lennox.toml")
+    assert odds._short_chain(bout)
+    assert not odds._short_chain(_bout_of("knight_vs_squire.toml"))  # riposte by margin
+    assert not odds._short_chain(_bout_of("aggressive_parry.toml"))  # riposte always
+    walks: list[bool] = []
+    real = odds.chain_odds
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walks.append(kwargs.get("floats", False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(odds, "chain_odds", counted)
+    short = exchange_odds(bout)
+    assert walks == [False]
+    monkeypatch.setattr(odds, "_short_chain", lambda _: False)
+    long = exchange_odds(bout)
+    assert walks == [False, True, False]
+    assert short.outcomes == long.outcomes
+    assert short.contests == long.contests

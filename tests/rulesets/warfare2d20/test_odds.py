@@ -17,7 +17,7 @@ from firefight.core.sampling import AliasTable, sample_outcomes
 from firefight.dice import SeededDice, Weighted, enumerate_outcomes
 from firefight.dice.sources import path_by_path
 from firefight.rulesets.warfare2d20 import RULESET
-from firefight.rulesets.warfare2d20.attack import resolve_attack
+from firefight.rulesets.warfare2d20.attack import resolve_attack, resolve_target
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.odds import label, target_odds
 from firefight.rulesets.warfare2d20.soak import damage_table
@@ -237,6 +237,62 @@ def test_m249_targets_hit_count_matches_brute_force() -> None:
     assert report.probabilities["p_any_hit"] == 1 - expected[0]
 
 
+def _counts_roll_by_roll(a: Any) -> dict[str, dict[int, Fraction]]:
+    """The counts the plain way: for every shared roll, each target's whole ``resolve_target``
+    enumerated, the events' numbers of targets convolved, mixed over the roll."""
+    events = {
+        "targets_hit": lambda o: o.result == "hit",
+        "targets_suppressed": lambda o: o.suppressed,
+        "targets_down": lambda o: o.status in ("unconscious", "dead"),
+    }
+    out: dict[str, dict[int, Fraction]] = {k: Counter() for k in events}
+    roll = Counter(x + y for x in range(1, 21) for y in range(1, 21))
+    for value, weight in roll.items():
+        given = [
+            enumerate_outcomes(lambda d, t=t, v=value: resolve_target(d, a, t, v))
+            for t in a.targets
+        ]
+        for k, f in events.items():
+            dist = {0: Fraction(1)}
+            for w in given:
+                p = w.probability(f)
+                nxt: Counter[int] = Counter()
+                for n, q in dist.items():
+                    nxt[n] += q * (1 - p)
+                    nxt[n + 1] += q * p
+                dist = nxt
+            for n, q in dist.items():
+                out[k][n] += Fraction(weight, 400) * q
+    return out
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {  # targets unlike each other: cover struck or not, armour, visibility
+            "targets": [
+                {"name": "a", "combatant": "insurgent", "cover": "rocks"},
+                {"name": "b", "combatant": "marine", "armour": "body armour"},
+                {"name": "c", "combatant": "insurgent", "visibility": "hardly visible"},
+                {"name": "d", "combatant": "insurgent", "cover": "rocks"},
+            ],
+            "movement": "still",
+        },
+    ],
+)
+def test_shared_roll_counts_equal_roll_by_roll_enumeration(changes: dict[str, Any]) -> None:
+    """Counts under a shared roll, worked out per hit-test verdict, equal enumerating each
+    target's resolution for every value of the roll."""
+    sit = situation("d_m249.toml", **changes)
+    report = RULESET.odds(sit)
+    expected = _counts_roll_by_roll(sit)
+    for k, dist in expected.items():
+        got = report.distributions[k]
+        assert {n: got.p(n) for n in dist} == dist, k
+        assert sum(dist.values()) == 1
+
+
 def test_m249_counts_agree_with_seeded_resolution() -> None:
     sit = situation("d_m249.toml")
     report = RULESET.odds(sit)
@@ -274,6 +330,16 @@ def test_numpy_tables_equal_path_by_path_enumeration(file: str) -> None:
             Warfare2d20House(blast_ignores_armour=False),
         ),
         ({"targets": [{"combatant": "insurgent", "distance_m": 80}]}, None),
+        (  # hurt already, three rounds: deaths part-way and a second endurance check
+            {
+                "rounds": 3,
+                "targets": [
+                    {"combatant": "insurgent", "distance_m": 3, "hit_points_left": 4},
+                    {"combatant": "marine", "distance_m": 15, "stamina_left": 0},
+                ],
+            },
+            None,
+        ),
     ],
 )
 def test_mortar_round_by_round_equals_replaying_resolve_mortar(
@@ -291,3 +357,21 @@ def test_mortar_round_by_round_equals_replaying_resolve_mortar(
         alone = replace(sit, targets=(t,))
         slow = enumerate_outcomes(lambda d, a=alone: resolve_mortar(a, d).targets[0])
         assert target_outcomes(alone).probabilities() == slow.probabilities()
+
+
+@pytest.mark.parametrize("status", ["wounded", "unconscious", "dead"])
+def test_mortar_odds_start_from_the_targets_status(status: str) -> None:
+    """A target already down (as an encounter carries it) starts the blasts from its status,
+    as resolve_mortar does: a dead one is not blasted, a wounded one stays at least wounded."""
+    from dataclasses import replace
+
+    from firefight.rulesets.warfare2d20.mortar import resolve_mortar
+    from firefight.rulesets.warfare2d20.mortar_odds import target_outcomes
+
+    sit = situation("f_mortar.toml")
+    t = replace(sit.targets[0], hit_points_left=5, status=status)
+    alone = replace(sit, targets=(t,))
+    slow = enumerate_outcomes(lambda d: resolve_mortar(alone, d).targets[0])
+    fast = target_outcomes(alone)
+    assert fast.probabilities() == slow.probabilities()
+    assert {o.status for o in fast.outcomes()} >= {status}

@@ -29,7 +29,9 @@ level's denominator at the end, by halves (:func:`_fold`).
 
 The exact walk is bound by big-integer arithmetic (its weights grow by ~150 bits a contest), so a
 walk that would only be thrown away for leaving out too much is not run: the same walk on float
-shares (a few milliseconds) tells, with a wide margin, when the first tail budget is too loose.
+shares (a few milliseconds) tells, with a wide margin, when the first tail budget is too loose. A
+chain the riposte policies end within a few contests skips that float walk (its exact walk costs
+about as little), and every level whose rolls are alike shares one set of margin weights.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class RollCache:
     def __init__(self, hook: DoubleSixHook | None) -> None:
         self.hook = hook
         self.dists: dict[tuple[str, str, int], Dist] = {}
-        self.margins: dict[tuple[str, str, str, bool, int], _Margins] = {}
+        self.margins: dict[tuple[int, int], _Kept] = {}
 
     def __call__(self, who: str, role: str, depth: int = ROLL_DEPTH) -> Dist:
         key = (who, role, depth) if self.hook is not None else ("", "", depth)
@@ -166,6 +168,9 @@ class _Margins:
         stops[dead] = 0
         return starts, stops
 
+
+#: A contest's margins with the attacking and defending roll distributions they come from.
+_Kept = tuple[Dist, Dist | None, _Margins]
 
 Terminal = tuple[str, int]  # ("defender" | "attacker" | "none", wounds)
 
@@ -261,20 +266,22 @@ def chain_odds(
     per_level: list[_Level] = []
     uses_choice = "choose" in (bout.attacker.policy.rule, bout.defender.policy.rule)
     verdicts = Verdicts() if judged is None else judged
-    margins: dict[tuple[str, str, str, bool, int], _Margins] = getattr(rolls, "margins", {})
+    margins: dict[tuple[int, int], _Kept] = getattr(rolls, "margins", {})
     for level in range(bout.options.max_chain):
         att, dfn, _ = bout.sides(level)
         defence, _ = bout.defence_at(level)
         a_role = "attack" if level == 0 else ("riposte" if level == 1 else "counter-riposte")
         share = sum(weights) / den
         depth = next((d for d, cost in _DEPTHS if cost * share <= 5 * eps), ROLL_DEPTH)
-        zkey = (att.name, a_role, dfn.name, bout.defence_rolled(level), depth)
-        if zkey not in margins:
-            z = rolls(att.name, a_role, depth)
-            if zkey[3]:
-                z = z - rolls(dfn.name, "defence", depth)
-            margins[zkey] = _Margins.of(z)
-        mz = margins[zkey]
+        # by the roll distributions themselves: rolls alike in every role (no double-six hook)
+        # give every level the same margins, worked out once
+        za = rolls(att.name, a_role, depth)
+        zd = rolls(dfn.name, "defence", depth) if bout.defence_rolled(level) else None
+        found = margins.get((id(za), id(zd)))
+        if found is None or found[0] is not za or found[1] is not zd:  # an id may be reused
+            found = (za, zd, _Margins.of(za if zd is None else za - zd))
+            margins[(id(za), id(zd))] = found
+        mz = found[2]
         # margin = score - defence + roll difference; gather weights by margin first
         low = int(scores.min())
         base = low - defence + mz.lo
@@ -406,6 +413,25 @@ def _surely_too_loose(
     return bool(1 - math.fsum(chain.terminals.values()) > tol * _SURE)
 
 
+#: Chains the riposte policies end within this many contests skip the float walk: their exact
+#: walk is short, so the float walk costs about as much as the exact walk it might save.
+_SHORT_CHAIN = 6
+#: A margin won by more than any roll can give (the riposte policies ask only "at least").
+_ANY_MARGIN = 10**9
+
+
+def _short_chain(bout: Bout) -> bool:
+    """True when the riposte policies end the chain within :data:`_SHORT_CHAIN` contests: at
+    some level its defender will not riposte whatever he wins by (no table choice left, a
+    choice of no, "never"), as :meth:`.gear.RipostePolicy.decide` answers for that chance."""
+    for level in range(min(_SHORT_CHAIN, bout.options.max_chain)):
+        _, dfn, _ = bout.sides(level)
+        riposte, _ = dfn.policy.decide(_ANY_MARGIN, bout.choice_index(level))
+        if not riposte:
+            return True
+    return False
+
+
 def stun_weights(
     bout: Bout, victim: Fighter, totals: list[int], rolls: RollDists
 ) -> dict[int, dict[Status, int]]:
@@ -497,7 +523,7 @@ def exchange_odds(
         eps = bout.options.odds_tolerance / 2000  # each state of the chain may lose up to eps
     tightened = 0
     judged = Verdicts()
-    if not fixed and _surely_too_loose(bout, rolls, eps, judged):
+    if not fixed and not _short_chain(bout) and _surely_too_loose(bout, rolls, eps, judged):
         eps /= 10  # the exact walk at this eps would be thrown away: skip it
         tightened = 1
     chain = chain_odds(bout, rolls, eps, judged=judged)

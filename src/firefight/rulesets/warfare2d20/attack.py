@@ -226,12 +226,18 @@ def _shot(a: Attack, t: Target) -> tuple[tuple[Modifier, ...], Thresholds, Note]
 def resolve_target(
     dice: DiceSource, a: Attack, t: Target, shared_total: int | None
 ) -> TargetOutcome:
-    h = a.house
     mods, th, delta_t_note = _shot(a, t)
     for m in mods:
         dice.record(m)
     dice.record(delta_t_note)
-    ht = hit_test(dice, a, t, shared_total, th)
+    return after_hit_test(dice, a, t, hit_test(dice, a, t, shared_total, th))
+
+
+def after_hit_test(dice: DiceSource, a: Attack, t: Target, ht: HitTest) -> TargetOutcome:
+    """What the hit test ``ht`` leads to for target ``t`` (W05-W09): the rest of
+    :func:`resolve_target`, which reads nothing else of the opposed roll (so odds can enumerate
+    it once per verdict rather than once per shared roll)."""
+    h = a.house
     body = Body(t.hit_points_left, t.stamina_left, t.status)
     if ht.result == "miss":
         dice.record(Note(f"{t.name}: miss", "W01"))

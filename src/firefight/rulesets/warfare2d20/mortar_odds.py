@@ -1,11 +1,14 @@
-"""Exact outcomes of mortar fire on one target, round by round instead of path by path.
+"""Exact outcomes of mortar fire on one target, blast by blast instead of path by path.
 
 Replaying :func:`~firefight.rulesets.warfare2d20.mortar.resolve_mortar` over every path costs
 (rounds x blasts x damage values x checks) replays, although a round only depends on the target's
-body at its start. Here each round is enumerated once per distinct body (by the same rule steps
-:func:`resolve_mortar` takes, for one target), and the states (struck yet, damage so far, body)
-are carried from round to round with exact weights, equal states merged. A test holds this to
-identical fractions against the path-by-path enumeration of ``resolve_mortar``.
+body at its start. Here a round is split where the rule splits it: whether the blast strikes (the
+same rolls every round) and what a striking blast does to the body (enumerated once per distinct
+body, by the same rule steps :func:`resolve_mortar` takes for one target). The states (struck
+yet, damage so far, body) after k blasts in a row are carried with exact weights, equal states
+merged, and weighed by the binomial chance of k strikes in the rounds; the blast states are the
+same for every blast band and kept by content. A test holds this to identical fractions against
+the path-by-path enumeration of ``resolve_mortar``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import math
 from functools import partial, reduce
 
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.dice.sources import derived_distribution
+from firefight.dice.sources import kept_value
 from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome
 from firefight.rulesets.warfare2d20.models import Mortar, Target
@@ -30,9 +33,9 @@ from firefight.rulesets.warfare2d20.wounds import Body, take_damage
 State = tuple[bool, int, Body]  # struck so far, damage so far, body
 
 
-def strike(dice: DiceSource, m: Mortar, t: Target) -> tuple[bool, int]:
-    """One round of :func:`resolve_mortar` on its only target ``t`` (alive, in the blast
-    radius) up to the damage: whether the blast strikes it, and the blast's damage."""
+def struck(dice: DiceSource, m: Mortar, t: Target) -> bool:
+    """Whether one round of :func:`resolve_mortar` strikes its only target ``t`` (alive, in the
+    blast radius): the round's rolls before the damage, the same every round."""
     h = m.house
     _, zs, _, delta_mod, delta_t = _fire_plan(m)
     zone = present(
@@ -42,70 +45,86 @@ def strike(dice: DiceSource, m: Mortar, t: Target) -> tuple[bool, int]:
     )
     if m.spot_roll == "group":
         far = _group_reach(dice, h.opposed_dice, None, delta_mod, delta_t, zs, [(t, zone)])
-        struck = zone <= far
-    else:
-        struck = _target_roll(dice, h.opposed_dice, None, t, zs[zone].penalty + delta_mod, delta_t)
-    return (True, blast_amount(dice, m, t)) if struck else (False, 0)
+        return zone <= far
+    return _target_roll(dice, h.opposed_dice, None, t, zs[zone].penalty + delta_mod, delta_t)
 
 
-def _wound(m: Mortar, t: Target, body: Body, amount: int, dice: DiceSource) -> Body:
-    return take_damage(dice, t.name, t.combatant, body, amount, m.house)
+def blasted(m: Mortar, t: Target, body: Body, dice: DiceSource) -> tuple[int, Body]:
+    """A blast that strikes ``t`` with ``body``: its damage and the body after it (the rest of
+    :func:`resolve_mortar`'s round, whose rolls do not depend on the strike's)."""
+    amount = blast_amount(dice, m, t)
+    return amount, take_damage(dice, t.name, t.combatant, body, amount, m.house)
+
+
+def _after_blasts(m: Mortar, t: Target) -> tuple[Weighted[State], ...]:
+    """The states after 0, 1, ..., ``m.rounds`` blasts that strike ``t``: the same for every
+    blast band (only the chance of a strike differs), so kept by content and shared by them."""
+    c, h = t.combatant, m.house
+    armour = None if h.blast_ignores_armour or t.armour is None else t.armour.soak
+    start = Body(t.hit_points_left, t.stamina_left, t.status)
+    key = (
+        "warfare2d20 mortar blasts",
+        h.blast_damage,
+        armour,
+        (c.pain_threshold, c.hit_points, c.endurance),  # all take_damage reads of the character
+        start,
+        m.rounds,
+        h.endurance_threshold_percent,
+        h.endurance_check_dice,
+    )
+
+    def build() -> tuple[Weighted[State], ...]:
+        after: dict[Body, Weighted[tuple[int, Body]]] = {}  # one blast on each body met
+        out = [Weighted({(False, 0, start): 1}, 1)]
+        for _ in range(m.rounds):
+            last = out[-1]
+            bodies = {body for _, _, body in last.outcomes() if body.status != "dead"}
+            for body in bodies - after.keys():
+                after[body] = enumerate_outcomes(partial(blasted, m, t, body))
+            common = reduce(math.lcm, (after[b].total for b in bodies), 1)
+            nxt: dict[State, int] = {}
+            for (hit, damage, body), p in last.items():
+                if body.status == "dead":  # a dead target is not blasted again
+                    nxt[(hit, damage, body)] = nxt.get((hit, damage, body), 0) + p * common
+                    continue
+                w = after[body]
+                scale = p * (common // w.total)
+                for (amount, later), r in w.items():
+                    key = (True, damage + amount, later)
+                    nxt[key] = nxt.get(key, 0) + r * scale
+            out.append(Weighted(nxt, last.total * common))
+        return tuple(out)
+
+    return kept_value(key, build)
 
 
 def target_outcomes(m: Mortar) -> Weighted[TargetOutcome]:
     """Exact outcomes of the fire plan ``m`` on its one target (integer weights over one
-    denominator). A round is the strike (its own rolls, the same every round) then the wound
-    (:func:`take_damage`, whose rolls depend only on the body and the damage)."""
+    denominator). Each round strikes or not with the same chance p, and a round that does not
+    strike changes nothing, so k strikes of n rounds weigh C(n, k) p^k (1 - p)^(n - k) and
+    leave the states of k blasts in a row (:func:`_after_blasts`)."""
     (t,) = m.targets
-    states: dict[State, int] = {(False, 0, Body(t.hit_points_left, t.stamina_left)): 1}
-    den = 1
     _, zs, _, _, _ = _fire_plan(m)
-    if zone_of(zs, t.distance_m or 0.0) is not None:  # outside the radius: no rolls at all
-        hits = enumerate_outcomes(lambda d: strike(d, m, t))
-        wounds: dict[tuple[Body, int], Weighted[Body]] = {}
-        for _ in range(m.rounds):
-            needed = {
-                (body, amount)
-                for _, _, body in states
-                if body.status != "dead"
-                for (hit, amount), _ in hits.items()
-                if hit
-            }
-            c, h = t.combatant, m.house
-            for body, amount in needed - wounds.keys():
-                # kept by content: targets in other blast bands (or other files) share it
-                kept = (
-                    "warfare2d20 take damage",
-                    (c.pain_threshold, c.hit_points, c.endurance),
-                    body,
-                    amount,
-                    h.endurance_threshold_percent,
-                    h.endurance_check_dice,
-                )
-                fn = partial(_wound, m, t, body, amount)
-                wounds[(body, amount)] = derived_distribution(fn, kept)
-            common = reduce(math.lcm, (wounds[k].total for k in needed), 1)
-            scale = hits.total * common
-            nxt: dict[State, int] = {}
-            for (struck, damage, body), p in states.items():
-                if body.status == "dead":
-                    nxt[(struck, damage, body)] = nxt.get((struck, damage, body), 0) + p * scale
-                    continue
-                for (hit, amount), q in hits.items():
-                    if not hit:
-                        key = (struck, damage, body)
-                        nxt[key] = nxt.get(key, 0) + p * q * common
-                        continue
-                    w = wounds[(body, amount)]
-                    for after, r in w.items():
-                        key = (True, damage + amount, after)
-                        nxt[key] = nxt.get(key, 0) + p * q * r * (common // w.total)
-            states, den = nxt, den * scale
+    start = Body(t.hit_points_left, t.stamina_left, t.status)
+    states: dict[State, int] = {(False, 0, start): 1}  # outside the radius: no rolls at all
+    den = 1
+    if zone_of(zs, t.distance_m or 0.0) is not None:
+        strikes = enumerate_outcomes(lambda d: struck(d, m, t))
+        yes, total = dict(strikes.items()).get(True, 0), strikes.total
+        blasts = _after_blasts(m, t)
+        common = reduce(math.lcm, (w.total for w in blasts), 1)
+        n = m.rounds
+        states = {}
+        for k, w in enumerate(blasts):
+            scale = math.comb(n, k) * yes**k * (total - yes) ** (n - k) * (common // w.total)
+            for state, p in w.items():
+                states[state] = states.get(state, 0) + p * scale
+        den = total**n * common
     out: dict[TargetOutcome, int] = {}
-    for (struck, damage, b), p in states.items():
+    for (hit, damage, b), p in states.items():
         o = TargetOutcome(
             t.name,
-            "hit" if struck else "miss",
+            "hit" if hit else "miss",
             False,
             False,
             damage,

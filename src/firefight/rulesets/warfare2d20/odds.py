@@ -3,26 +3,29 @@
 Several targets: each target's odds are its own (marginal) distribution, computed by running the
 attack with that target alone. How many targets are hit, suppressed or put down is exact too:
 targets are independent once the shared attacker roll is known, so for every value of that roll
-each target's outcomes are enumerated from ``resolve_target`` and the counts convolved, then
+each target's chance of each event is worked out from ``resolve_target``'s own pieces (its hit
+test's table for that roll, the rest of it once per verdict) and the counts convolved, then
 mixed over the roll (with one roll per target, the marginals convolve directly). Mortar files
 report marginals only.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
-from functools import partial
+from functools import partial, reduce
 
 from firefight.core.odds import OddsReport
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes, exact
 from firefight.rulesets.warfare2d20 import mortar_odds
 from firefight.rulesets.warfare2d20.attack import (
+    HitTest,
     TargetOutcome,
+    after_hit_test,
     hit_test_odds,
     resolve_attack,
-    resolve_target,
 )
 from firefight.rulesets.warfare2d20.checks import pool
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
@@ -129,34 +132,54 @@ def _count(ps: list[Fraction]) -> Dist:
     return Dist(0, weights, total)
 
 
-def _given_roll(a: Attack, t: Target, total: int) -> Weighted[TargetOutcome]:
-    def run(d: DiceSource) -> TargetOutcome:
-        return resolve_target(d, a, t, total)
+def _given_verdict(a: Attack, t: Target, ht: HitTest) -> dict[str, tuple[int, int]]:
+    """Each count's event as (numerator, denominator) given target ``t``'s hit test ``ht``: the
+    rest of :func:`resolve_target` enumerated once per verdict, not once per shared roll."""
 
-    return enumerate_outcomes(run)
+    def run(d: DiceSource) -> TargetOutcome:
+        return after_hit_test(d, a, t, ht)
+
+    w = enumerate_outcomes(run)
+    return {k: (sum(p for o, p in w.items() if f(o)), w.total) for k, f in COUNTS.items()}
 
 
 def target_counts(a: Attack, marginals: list[Weighted[TargetOutcome]]) -> dict[str, Dist]:
-    """Exact distributions of how many targets are hit / suppressed / down."""
+    """Exact distributions of how many targets are hit / suppressed / down.
+
+    Under a shared roll a target reads the roll only through its hit test, so given the roll
+    each count's event has probability sum over verdicts h of P(h | roll) * P(event | h): the
+    hit test's table once per roll value and kind of target, the rest once per verdict."""
     if a.attack_roll == "each":
         return {k: _count([w.probability(f) for w in marginals]) for k, f in COUNTS.items()}
     roll = exact(pool(a.house.opposed_dice))
     parts: dict[str, list[tuple[int, Dist]]] = {k: [] for k in COUNTS}
-    keys = [_odds_key(a, t) for t in a.targets]  # the counts ignore names: alike is alike
-    seen: dict[object, dict[str, Fraction]] = {}  # a target given a roll: P(hit), ...
+    kinds: dict[object, Target] = {}  # the counts ignore names: alike is alike
+    keys = [_odds_key(a, t) for t in a.targets]
+    for key, t in zip(keys, a.targets, strict=True):
+        kinds.setdefault(key, t)
+    given: dict[tuple[object, HitTest], dict[str, tuple[int, int]]] = {}
+    seen: dict[object, dict[str, Fraction]] = {}  # a kind of target given a roll: P(hit), ...
     counted: dict[tuple[object, ...], dict[str, Dist]] = {}
     for value, weight in roll.items():
-        alikes = []
-        for t, key in zip(a.targets, keys, strict=True):
-            # a target reads the shared roll only through its hit test: rolls alike in that
-            # (e.g. 21 - k and 21 + k, or all the rolls that miss) resolve alike
+        alike_of: dict[object, object] = {}
+        for key, t in kinds.items():
+            # rolls alike in the hit test (e.g. 21 - k and 21 + k, or all the rolls that
+            # miss) resolve alike
             hit = hit_test_odds(a, t, value)
             verdicts = sorted((h.result, h.cover_struck, w) for h, w in hit.items())
             alike = (key, hit.total, tuple(verdicts))  # plain integers: cheap to hash
             if alike not in seen:
-                w = _given_roll(a, t, value)
-                seen[alike] = {k: w.probability(f) for k, f in COUNTS.items()}
-            alikes.append(alike)
+                for h, _ in hit.items():
+                    if (key, h) not in given:
+                        given[(key, h)] = _given_verdict(a, t, h)
+                seen[alike] = {}
+                for k in COUNTS:
+                    terms = [(w, *given[(key, h)][k]) for h, w in hit.items()]
+                    common = reduce(math.lcm, (den for _, _, den in terms), 1)
+                    num = sum(w * n * (common // den) for w, n, den in terms)
+                    seen[alike][k] = Fraction(num, hit.total * common)
+            alike_of[key] = alike
+        alikes = [alike_of[key] for key in keys]
         group = tuple(alikes)
         if group not in counted:
             counted[group] = {k: _count([seen[x][k] for x in alikes]) for k in COUNTS}
