@@ -273,10 +273,22 @@ _TABLES: ContextVar[bool] = ContextVar("firefight_derive_tables", default=True)
 KEPT_LIMIT = 200_000
 
 
-@dataclass(frozen=True)
 class _Kept:
-    weighted: Weighted[Any]
-    branches: Branches
+    """A kept sub-rule's distribution, and its branches once an enumeration asks for them (a
+    table read only through :func:`derived_distribution` never needs them)."""
+
+    __slots__ = ("_branches", "weighted")
+
+    def __init__(self, weighted: Weighted[Any]) -> None:
+        self.weighted = weighted
+        self._branches: Branches | None = None
+
+    @property
+    def branches(self) -> Branches:
+        found = self._branches
+        if found is None:
+            found = self._branches = _as_branches(self.weighted)
+        return found
 
 
 _KEPT: dict[Hashable, _Kept] = {}
@@ -339,7 +351,7 @@ def _kept(
             sub = exact()
         else:
             sub = _enumerate(fn, shared if shared is not None else _Shared(_DEFAULT_DEPTH))
-        found = _Kept(sub, _as_branches(sub))
+        found = _Kept(sub)
         if len(_KEPT) >= KEPT_LIMIT:
             _KEPT.clear()
         _KEPT[full] = found
@@ -547,9 +559,17 @@ def spread_last(
             continue
         table, finish = tail
         factor = w * (common // (total * table.total))
+        # most outcomes are new: setdefault hashes one once (an outcome's hash is a Python
+        # call), a second lookup only to add to one already met
+        size = len(weights)
         for result, wr in table.items():
+            add = factor * wr
             outcome = finish(result)
-            weights[outcome] = get(outcome, 0) + factor * wr
+            seen = weights.setdefault(outcome, add)
+            if len(weights) == size:
+                weights[outcome] = seen + add
+            else:
+                size += 1
     return _reduced(list(weights), list(weights.values()), common)
 
 
