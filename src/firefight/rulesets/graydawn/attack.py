@@ -3,7 +3,8 @@
 ``resolve_outcome(situation, dice)`` is the one rule: the plan of modifiers (:mod:`.plan`), the
 attack and defence rolls or the range TN and critical failures (:mod:`.contest`), the number of
 hits, the hit location, the wound and the saves (:mod:`.damage`). It runs on seeded, scripted
-and exact dice; :func:`.odds.attack_odds` only enumerates it. Every stage that rolls an
+and exact dice; :func:`.odds.attack_odds` only enumerates it (up to the hit stage, then that
+stage's table spread over the paths: :func:`outcome_weights`). Every stage that rolls an
 open-ended d10 or a pile of damage dice is a sub-rule (``dice.derive`` with a content key, kept
 for the process) returning a small outcome, the heavy ones with their vectorised table
 (``exact=``), so exact odds branch on hit counts, locations and wound outcomes, not on every die.

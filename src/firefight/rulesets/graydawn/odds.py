@@ -1,6 +1,7 @@
 """Exact odds of both situation kinds, read off the outcome distribution of the very rule that
 resolves them: :func:`.attack.resolve_outcome` for attacks, :func:`.suppression_round._run` for a
-round of suppression, each enumerated once on exact dice.
+round of suppression, each enumerated once on exact dice (the attack's last sub-rule, the hit
+stage, spread over its table rather than replayed: :func:`.attack.outcome_weights`).
 """
 
 from __future__ import annotations
