@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from contextlib import nullcontext
 from fractions import Fraction
 
 import pytest
@@ -26,6 +27,7 @@ from firefight.dice.sources import (
     derived_distribution,
     kept_value,
     path_by_path,
+    spread_last,
 )
 from firefight.errors import DiceError
 
@@ -308,4 +310,56 @@ def test_a_kept_value_is_built_once_per_route_and_forgotten_with_the_sub_rules()
     clear_derived()
     assert kept_value(("test value", 1), lambda: build("d")) == "d"
     assert builds == ["a", "c", "d"]
+    clear_derived()
+
+
+def _landing(dice: DiceSource) -> Outcome | int:
+    """The first part of :func:`_ends_in_a_sub_rule`: an outcome, or the bonus the rest reads."""
+    roll = dice.roll("d10x + 8", why="skill roll")
+    if NATURAL_ONE in roll.tags:
+        return ("fumble", 0)
+    if roll.total < 12:
+        return ("miss", roll.total % 2)  # two misses, met in turns
+    return 1 if roll.total < 15 else 3
+
+
+def _damage(bonus: int) -> tuple[Callable[[DiceSource], int], Callable[[], Weighted[int]]]:
+    def run(dice: DiceSource) -> int:
+        return min(dice.roll("3d6", why="damage").total + bonus, 14)
+
+    def table() -> Weighted[int]:
+        capped = exact("3d6").map(lambda v: min(v + bonus, 14))
+        return Weighted(dict(capped.items()), capped.total)
+
+    return run, table
+
+
+def _ends_in_a_sub_rule(dice: DiceSource) -> Outcome:
+    first = _landing(dice)
+    if not isinstance(first, int):
+        return first
+    run, table = _damage(first)
+    return ("hit", dice.derive("damage", run, ("dmg", first), exact=table, keep=True))
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_spread_last_is_the_enumeration_of_the_whole_rule(plain: bool) -> None:
+    """The last sub-rule spread over its table gives the same weights, total and order as
+    enumerating the rule path by path (where hits of both bonuses meet at 14 and both misses
+    come in turns); path by path, the sub-rule is enumerated on both sides."""
+
+    def rest(x: Outcome | int) -> tuple[Weighted[int], Callable[[int], Outcome]] | None:
+        if not isinstance(x, int):
+            return None
+        run, table = _damage(x)
+        return derived_distribution(run, ("dmg", x), exact=table), lambda v: ("hit", v)
+
+    clear_derived()
+    with path_by_path() if plain else nullcontext():
+        spread = spread_last(enumerate_outcomes(_landing), rest)
+        clear_derived()
+        whole = enumerate_outcomes(_ends_in_a_sub_rule)
+    assert list(spread.items()) == list(whole.items())
+    assert spread.total == whole.total and spread.truncated_mass == whole.truncated_mass
+    assert {("fumble", 0), ("miss", 0), ("miss", 1), ("hit", 14)} <= set(spread.outcomes())
     clear_derived()

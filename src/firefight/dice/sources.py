@@ -51,7 +51,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache, reduce
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from firefight.dice.depth import Depth, resolve_depth
@@ -273,10 +273,22 @@ _TABLES: ContextVar[bool] = ContextVar("firefight_derive_tables", default=True)
 KEPT_LIMIT = 200_000
 
 
-@dataclass(frozen=True)
 class _Kept:
-    weighted: Weighted[Any]
-    branches: Branches
+    """A kept sub-rule's distribution, and its branches once an enumeration asks for them (a
+    table read only through :func:`derived_distribution` never needs them)."""
+
+    __slots__ = ("_branches", "weighted")
+
+    def __init__(self, weighted: Weighted[Any]) -> None:
+        self.weighted = weighted
+        self._branches: Branches | None = None
+
+    @property
+    def branches(self) -> Branches:
+        found = self._branches
+        if found is None:
+            found = self._branches = _as_branches(self.weighted)
+        return found
 
 
 _KEPT: dict[Hashable, _Kept] = {}
@@ -339,7 +351,7 @@ def _kept(
             sub = exact()
         else:
             sub = _enumerate(fn, shared if shared is not None else _Shared(_DEFAULT_DEPTH))
-        found = _Kept(sub, _as_branches(sub))
+        found = _Kept(sub)
         if len(_KEPT) >= KEPT_LIMIT:
             _KEPT.clear()
         _KEPT[full] = found
@@ -523,21 +535,69 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     return gathered(acc)
 
 
+def spread_last(
+    first: Weighted[Any],
+    rest: Callable[[Any], tuple[Weighted[Any], Callable[[Any], T]] | None],
+) -> Weighted[T]:
+    """The enumeration of a rule whose every path ends in one sub-rule, without replaying the
+    rule once per branch of that sub-rule (a replay costs the whole rule; a long burst's last
+    sub-rule has hundreds of branches behind each of a few dozen earlier paths).
+
+    ``first``: the enumerated distribution of what the rule settles before that sub-rule;
+    ``rest(x)``: None where ``x`` is already the outcome, else the distribution the sub-rule's
+    derive branches over and how its result makes the outcome. The paths' weights over their
+    least common multiple, reduced, in the order an enumeration meets the outcomes: the
+    identical Weighted (one denominator per earlier value, so no per-outcome slots)."""
+    total = first.total
+    tails = [(x, w, rest(x)) for x, w in first.items()]
+    common = math.lcm(total, *(total * tail[0].total for _, _, tail in tails if tail is not None))
+    weights: dict[T, int] = {}
+    get = weights.get
+    for x, w, tail in tails:
+        if tail is None:
+            weights[x] = get(x, 0) + w * (common // total)
+            continue
+        table, finish = tail
+        factor = w * (common // (total * table.total))
+        # most outcomes are new: setdefault hashes one once (an outcome's hash is a Python
+        # call), a second lookup only to add to one already met
+        size = len(weights)
+        for result, wr in table.items():
+            add = factor * wr
+            outcome = finish(result)
+            seen = weights.setdefault(outcome, add)
+            if len(weights) == size:
+                weights[outcome] = seen + add
+            else:
+                size += 1
+    return _reduced(list(weights), list(weights.values()), common)
+
+
 def gathered(acc: dict[T, dict[int, int]]) -> Weighted[T]:
     """``{outcome: {path denominator: summed numerators}}`` (paths of different dice have
     different totals) as one Weighted over their least common multiple, reduced: how an
     enumeration, or a staged one (``Engine``'s previews), adds up its paths exactly."""
+    dens = {den for slot in acc.values() for den in slot}
+    common = math.lcm(*dens)
+    scale = {den: common // den for den in dens}  # once per denominator, not per outcome
+    values = []
+    for slot in acc.values():
+        if len(slot) == 1:  # most outcomes: one kind of path
+            for den, num in slot.items():
+                values.append(num * scale[den])
+        else:
+            values.append(sum(num * scale[den] for den, num in slot.items()))
+    return _reduced(list(acc), values, common)
+
+
+def _reduced(outcomes: list[T], values: list[int], common: int) -> Weighted[T]:
+    """Weights over ``common`` with their common factor taken out (one gcd over all, in C):
+    the one form every exact route of a rule gives alike."""
     from firefight.dice.dist import Weighted
 
-    common = reduce(math.lcm, {den for slot in acc.values() for den in slot}, 1)
-    weights = {
-        outcome: sum(num * (common // den) for den, num in slot.items())
-        for outcome, slot in acc.items()
-    }
-    if sum(weights.values()) > common:  # pragma: no cover - would be a bug in the branch weights
+    if sum(values) > common:  # pragma: no cover - would be a bug in the branch weights
         raise DiceError("exact enumeration produced more than certainty")
-    g = reduce(math.gcd, weights.values(), common)
+    g = math.gcd(common, *values)
     if g > 1:
-        for k, w in weights.items():  # the same keys: values replaced in place, none re-hashed
-            weights[k] = w // g
-    return Weighted.adopt(weights, common // g)
+        values = [v // g for v in values]
+    return Weighted.adopt(dict(zip(outcomes, values, strict=True)), common // g)

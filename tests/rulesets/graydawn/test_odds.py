@@ -3,6 +3,7 @@ route against plain path-by-path enumeration of the same rule."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from fractions import Fraction
 
 import numpy as np
@@ -475,3 +476,43 @@ def test_a_final_wound_built_without_init_equals_the_dataclass(after: int, locat
     slow = Wound(**asdict(fast))
     assert list(vars(fast)) == list(vars(slow)) == list(Wound.__dataclass_fields__)
     assert fast == slow and hash(fast) == hash(slow)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {},
+        {"attack": {"mode": "burst", "range_m": 20}, "attacker": {"weapon": SMG_2D6}},
+        {"attack": {"mode": "full_auto", "rounds": 8, "range_m": 50}},
+        {
+            "target": {"stats": {"LUCK": 7}, "wounds": {"wounding": 6}},
+            "luck": {"attacker": {"boost": ["attack"]}, "target": {"boost": ["graze"]}},
+        },
+        {
+            "attack": {
+                "into_close_combat": True,
+                "allies_in_melee": [{"name": "Rook", "stats": {"REF": 4, "MA": 4}}],
+            },
+        },
+        {"attack": {"range_m": 380}, "attacker": {"skills": {"rifle": 0}}},  # fumbles, jams
+    ],
+)
+@pytest.mark.parametrize("plain", [False, True])
+def test_attack_distribution_is_the_enumeration_of_resolve_outcome(
+    extra: dict[str, object], plain: bool
+) -> None:
+    """Spreading the hit stage over its table (:func:`.attack.outcome_weights`) gives exactly
+    what enumerating the whole attack gives: the same outcomes with the same weights, in the
+    same order, over the same total, on the table route and path by path; misses, critical
+    failures, hits and allies' dodges included."""
+    sit = situation(extra)
+    clear_derived()
+    with path_by_path() if plain else nullcontext():
+        spread = attack_distribution(sit)
+        clear_derived()
+        whole = enumerate_outcomes(lambda d: resolve_outcome(sit, d))
+    clear_derived()
+    assert list(spread.items()) == list(whole.items())
+    assert spread.total == whole.total
+    assert spread.probability(lambda o: o.hit) > 0
+    assert spread.probability(lambda o: not o.hit) > 0

@@ -1,6 +1,7 @@
 """Exact odds of both situation kinds, read off the outcome distribution of the very rule that
 resolves them: :func:`.attack.resolve_outcome` for attacks, :func:`.suppression_round._run` for a
-round of suppression, each enumerated once on exact dice.
+round of suppression, each enumerated once on exact dice (the attack's last sub-rule, the hit
+stage, spread over its table rather than replayed: :func:`.attack.outcome_weights`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from typing import Any
 from firefight.core.collector import collector_paused
 from firefight.core.odds import OddsReport, outcome_distribution
 from firefight.dice import Dist
-from firefight.rulesets.graydawn.attack import resolve_outcome
+from firefight.rulesets.graydawn.attack import outcome_weights
 from firefight.rulesets.graydawn.damage import Saves, Wound
 from firefight.rulesets.graydawn.models import LOCATIONS, wound_state
-from firefight.rulesets.graydawn.plan import plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation
 from firefight.rulesets.graydawn.suppression import CHECK_RESULTS
 from firefight.rulesets.graydawn.suppression_round import RULESET_ID, _run
@@ -22,10 +22,9 @@ from firefight.rulesets.graydawn.suppression_situation import SuppressionSituati
 
 
 def attack_distribution(sit: AttackSituation) -> Any:
-    """Exact distribution of :class:`AttackOutcome` (enumerating :func:`resolve_outcome`)."""
-    # input errors before enumerating
-    cache: dict[Any, Any] = {"plan": plan_attack(sit)}
-    return outcome_distribution(lambda d: resolve_outcome(sit, d, cache))
+    """Exact distribution of :class:`AttackOutcome`: the enumeration of :func:`resolve_outcome`,
+    its hit stage spread over its table rather than replayed (:func:`.attack.outcome_weights`)."""
+    return outcome_weights(sit)
 
 
 @collector_paused

@@ -364,7 +364,7 @@ def _panicked(sit: SuppressionSituation, levels: int, result: CheckResult, dice:
     pen = action_penalty(levels, result, in_open=True, rules=rules, bracing=t.stance.bracing)
     if in_open:
         dice.record(Note(f"{t.name} is in the open: hunkers down from panic", "G12/G15"))
-        return _hunker(dice, sit=sit, in_open=True, pen=pen, under_fire=True)
+        return hunker_hits(dice, sit, True, pen)
     automatic = [
         s
         for s in sit.shooters
@@ -374,7 +374,7 @@ def _panicked(sit: SuppressionSituation, levels: int, result: CheckResult, dice:
         dice.record(Note(f"{t.name} flees; only automatic fire catches a runner", "G15"))
         return 0
     dice.record(Note(f"{t.name} flees through {automatic[0].name}'s automatic fire", "G15"))
-    return _move_out(dice, sit=sit, a=TargetAction(kind="move", name="flees", moves=3), pen=pen)
+    return move_out_hits(dice, sit, TargetAction(kind="move", name="flees", moves=3), pen)
 
 
 def _actions_table(sit: SuppressionSituation, steps: tuple[Step, ...]) -> Weighted[int]:

@@ -372,8 +372,12 @@ def check(sit: SuppressionSituation, levels: int, tn: int, dice: DiceSource) -> 
 
 
 def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcome, dict[str, Any]]:
-    """One round against one target, in the order of operations (G16)."""
+    """One round against one target, in the order of operations (G16). On exact dice nothing
+    is recorded, what is only told (the summary's figures, the neighbours, the panic table's
+    behaviour) is skipped: odds read the outcome alone, replayed once per path (Andre's
+    suppression ~1,700 times)."""
     rules, t = sit.rules, sit.target
+    log = not dice.is_exact
     summary: dict[str, Any] = {}
     # suppressing-fire phase: levels, ammunition (G09, G29, G30)
     levels = dice.derive("suppression levels", lambda d: _all_levels(sit, d), key=("all", id(sit)))
@@ -383,16 +387,20 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         n = shooter_rounds(s, rules)
         rounds_total += n
         shotgun_shots += n if (w.kind == "shotgun" and s.fire == "covering") else 0
-        dice.record(StateChange(s.name, "rounds in magazine", w.magazine, w.magazine - n, "G09"))
-    summary["rounds fired at target"] = rounds_total
-    if sit.shooters:
-        dice.record(StateChange(t.name, "suppression levels", 0, levels, "G09/G10"))
-    summary["suppression levels"] = levels
+        if log:
+            dice.record(
+                StateChange(s.name, "rounds in magazine", w.magazine, w.magazine - n, "G09")
+            )
+    if log:
+        summary["rounds fired at target"] = rounds_total
+        if sit.shooters:
+            dice.record(StateChange(t.name, "suppression levels", 0, levels, "G09/G10"))
+        summary["suppression levels"] = levels
     fire_hits = 0
     if any(s.fire != "suppressing" for s in sit.shooters):
         fire_hits = dice.derive("fire hits", lambda d: _fire_hits(sit, d), key=("fire", id(sit)))
         summary["hits from covering fire / lane"] = fire_hits
-    spaces = neighbour_spaces(sit.shooters, rules)
+    spaces = neighbour_spaces(sit.shooters, rules) if log else -1  # told, never rolled
     if spaces >= 0:
         cover_levels = sum(fire_levels(s, rules) for s in sit.shooters if s.fire != "suppressing")
         near = [nb for nb in t.neighbours if nb.spaces <= spaces]
@@ -420,7 +428,7 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
                     Note(f"{t.name} is flanked, fails and has no cover in reach: panics", "G35")
                 )
                 panicked = True
-            else:
+            elif log:
                 dice.record(
                     Note(f"{t.name} is flushed out: shifts to cover within one move", "G35")
                 )
@@ -433,25 +441,29 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
                         Note(f"{t.name} misses its action; re-rolls initiative next round", "G10")
                     )
                     auto_hunker = True
-            else:
+            elif log:
                 dice.record(Note(f"{t.name}: initiative -{levels}", "G10"))
-        if panicked:
+        # the panic table's behaviour is told, never read: exact odds need not branch on it
+        if panicked and log:
             dice.record(StateChange(t.name, "stance", "-", "panic", "G15"))
             if sit.panic_table:
                 dice.derive("panic", lambda d: panic_behaviour(d, t.name), key=("panic", id(sit)))
-        for where, open_ in (("behind cover", False), ("in the open", True)):
-            summary[f"penalty {where}"] = -action_penalty(
-                levels, result, in_open=open_, rules=rules, bracing=t.stance.bracing
-            )
+        if log:
+            for where, open_ in (("behind cover", False), ("in the open", True)):
+                summary[f"penalty {where}"] = -action_penalty(
+                    levels, result, in_open=open_, rules=rules, bracing=t.stance.bracing
+                )
     # the target's actions (G11, G12, G30)
     action_hits = 0
     if panicked:
-        dice.record(Note(f"{t.name} is panicked: flees instead of its declared actions", "G15"))
+        if log:
+            dice.record(Note(f"{t.name} is panicked: flees instead of its declared actions", "G15"))
         action_hits = dice.derive(
             "panic", partial(_panicked, sit, levels, result), key=("panicked", id(sit), levels)
         )
     elif lost_action:
-        dice.record(Note(f"{t.name} dived and misses its next action", "G14"))
+        if log:
+            dice.record(Note(f"{t.name} dived and misses its next action", "G14"))
     elif t.actions or auto_hunker or t.in_lane == "crossing":
         steps = _plan(sit, _Round(levels, result, auto_hunker))
         action_hits = dice.derive(
@@ -463,9 +475,10 @@ def _run(sit: SuppressionSituation, dice: DiceSource) -> tuple[SuppressionOutcom
         )
     hits = fire_hits + action_hits
     if hits > rounds_total:
-        dice.record(Note(f"hits capped at the {rounds_total} rounds fired", "G11"))
+        if log:
+            dice.record(Note(f"hits capped at the {rounds_total} rounds fired", "G11"))
         hits = rounds_total
-    if sit.shooters:
+    if sit.shooters and log:
         dice.record(StateChange(t.name, "hits from the fire", 0, hits, "G11"))
         summary["hits"] = hits
         if levels and not panicked:
