@@ -332,21 +332,14 @@ _HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
 
 
 def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
-    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome,
-    each outcome applied by :func:`.encounter_fire.take_outcome` (no path replay, no paths
-    counted against a preview's budget)."""
+    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome
+    (its situation built once, not once per path), each outcome applied by
+    :func:`.encounter_fire.take_outcome` (no path replay, no paths counted against a
+    preview's budget)."""
     t, f, shooter, metres, hits, exposed = args
+    sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
     outcomes = derived_distribution(
-        partial(
-            fire.fire_hits_outcome,
-            sits=t.sits,
-            target=f,
-            shooter=shooter,
-            metres=metres,
-            hits=hits,
-            exposed=exposed,
-        ),
-        ("hits outcome", key),
+        partial(fire.hits_outcome, sit, cache, hits), ("hits outcome", key)
     )
     acc: dict[Fighter, int] = {}
     for o, w in outcomes.items():
