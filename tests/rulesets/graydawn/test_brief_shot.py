@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from firefight.core.turns import FightState
-from firefight.dice import SeededDice, enumerate_outcomes
+from firefight.dice import SeededDice, Weighted, enumerate_outcomes
 from firefight.dice.sources import clear_derived
 from firefight.encounter import Engine, Preview
 from firefight.rulesets.graydawn import encounter_plans, encounter_turn
@@ -131,6 +131,19 @@ def test_the_shot_table_is_the_shot_path_by_path(name: str, steps: int, action_i
     merged = table()
     assert _readings(merged) == _readings(by_path)
     assert len(merged) < len(by_path)
+    # a table that lost its carried means, or moved chance between two outcomes, reads otherwise
+    bare = {
+        tuple(
+            encounter_turn.evolve(f, carried=Fraction(0)) if hasattr(f, "carried") else f
+            for f in shot[:2]
+        )
+        + shot[2:]: w
+        for shot, w in merged.items()
+    }
+    assert _readings(Weighted(bare, merged.total)) != _readings(by_path)
+    (first, w1), (second, w2) = sorted(merged.items(), key=lambda kv: kv[1])[-2:]
+    moved = {**dict(merged.items()), first: w2, second: w1}
+    assert w1 == w2 or _readings(Weighted(moved, merged.total)) != _readings(by_path)
 
 
 def _broken_carrying(short: Any, marks: Any) -> Any:
