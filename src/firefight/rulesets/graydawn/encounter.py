@@ -354,7 +354,10 @@ class GraydawnTurns(Turns):
     def _stages(self, state: FightState, action: Action, brief: bool = False) -> tuple[Stage, ...]:
         """The action's parts; ``brief`` for a preview (:meth:`preview_act`)."""
         state.decider()  # someone is acting, or one line saying the state is damaged
-        first = partial(self._declared if state.phase == "declare" else self._resolved, action)
+        if state.phase == "declare":
+            first: Stage = partial(self._declared, action)
+        else:
+            first = partial(self._resolved, action, brief=brief)
         # the next declarer or the fire, a check each (at most) and the new order, a turn each
         # still to come, the round's end
         to_come = sum(not f.acted for f in state.combatants)
@@ -366,10 +369,12 @@ class GraydawnTurns(Turns):
     def _declared(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
         return self._declare(state, action, dice)
 
-    def _resolved(self, action: Action, state: FightState, dice: DiceSource) -> FightState:
-        """The turn's plan; the rest of the turn is a decision of its own (acting kept), else
-        the turn is over."""
-        state = resolve_turn(self, state, action, dice)
+    def _resolved(
+        self, action: Action, state: FightState, dice: DiceSource, brief: bool = False
+    ) -> FightState:
+        """The turn's plan (``brief``: a preview's, :func:`.encounter_plans.resolve_turn`);
+        the rest of the turn is a decision of its own (acting kept), else the turn is over."""
+        state = resolve_turn(self, state, action, dice, brief)
         after = state.combatant(action.actor)
         if after.pending and not after.out and after.status == "ready":
             return evolve(state, acting=action.actor)  # the rest of its turn

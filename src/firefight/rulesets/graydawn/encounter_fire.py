@@ -393,8 +393,22 @@ def fire_hits_outcome(
 ) -> AttackOutcome:
     """Hits from suppressing fire landing on ``target`` (G11/G12/G29), from ``shooter``'s
     weapon, as one wound with a die more per extra hit (G27/G28)."""
-    sit, cache = sits.attack(shooter, target, mode="single", metres=metres, exposed=exposed)
+    sit, cache = fire_situation(sits, target, shooter, metres, exposed)
     dice.record(Note(f"{hits} hit(s) from {shooter.name}'s fire", "G11"))
+    return hits_outcome(sit, cache, hits, dice)
+
+
+def fire_situation(
+    sits: Situations, target: Fighter, shooter: Fighter, metres: float, exposed: bool
+) -> tuple[AttackSituation, dict[str, Any]]:
+    """The situation of :func:`fire_hits_outcome`: ``shooter``'s weapon, one shot's wound."""
+    return sits.attack(shooter, target, mode="single", metres=metres, exposed=exposed)
+
+
+def hits_outcome(
+    sit: AttackSituation, cache: dict[str, Any], hits: int, dice: DiceSource
+) -> AttackOutcome:
+    """:func:`fire_hits_outcome` on its situation (built once for every path of a table)."""
     return resolve_hits(sit, dice, hits, cache)
 
 

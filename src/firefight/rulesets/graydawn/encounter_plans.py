@@ -9,34 +9,52 @@ fails takes 1 hit per full 5 points it missed by (G10/G11). Recovery after the f
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, evolve
-from firefight.dice import DiceSource
+from firefight.dice import DiceSource, Weighted
+from firefight.dice.sources import derived_distribution
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
 from firefight.rulesets.graydawn.encounter_state import Fighter, put
-from firefight.rulesets.graydawn.encounter_turn import _hunker, _move, sup_sit, take_fire
+from firefight.rulesets.graydawn.encounter_turn import (
+    _NOT_HIT,
+    _carrying,
+    _hunker,
+    _kept_of,
+    _move,
+    brief_shot,
+    may_tell_briefly,
+    sup_sit,
+    take_fire,
+)
+from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import plan_attack
 from firefight.rulesets.graydawn.reload import reload_outcome
 from firefight.rulesets.graydawn.situation import AttackSituation, AttackSpec, ReloadSpec
 
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns
+    from firefight.rulesets.graydawn.house import GraydawnHouse
 
 MODE = {"auto": "full_auto", "burst": "burst", "single": "single"}
 
 
 def resolve_turn(
-    t: GraydawnTurns, state: FightState, action: Action, dice: DiceSource
+    t: GraydawnTurns, state: FightState, action: Action, dice: DiceSource, brief: bool = False
 ) -> FightState:
-    """Carry out ``action``'s plan for ``action.actor`` (see the module docstring)."""
+    """Carry out ``action``'s plan for ``action.actor`` (see the module docstring); ``brief``
+    (an odds preview): the shot's target told as the rest of the round reads it
+    (:func:`.encounter_turn.brief_shot`)."""
     name = action.actor
     f = state.combatant(name)
     head, *rest = action.id.split(":")
@@ -72,21 +90,21 @@ def resolve_turn(
         if not can_shoot(t, state.combatant(name)):
             dice.record(Note(f"{name} cannot fire again", "G31"))
             return state
-        return shoot(t, state, name, target, rest[1], dice, actions=int(rest[2]))
+        return shoot(t, state, name, target, rest[1], dice, actions=int(rest[2]), brief=brief)
     if head == "shoulder_fire":
         dice.record(StateChange(name, "weapon", "slung", "shouldered", "G39"))
         return put(state, evolve(f, ready=True, pending=(f"then:{target}:single:2",)))
     if head == "fire":
-        return shoot(t, state, name, target, rest[1], dice)
+        return shoot(t, state, name, target, rest[1], dice, brief=brief)
     if head == "fire2":
-        state = shoot(t, state, name, target, rest[1], dice, actions=2)
+        state = shoot(t, state, name, target, rest[1], dice, actions=2, brief=brief)
         after = state.combatant(name)
         return put(state, evolve(after, pending=(f"then:{target}:{rest[1]}:2",)))
     if head == "brace":
         dice.record(StateChange(name, "stance", f.stance, "bracing", "G32"))
         state = put(state, evolve(f, stance="bracing"))
         aim = rest[1] if len(rest) > 1 else None
-        return shoot(t, state, name, target, "single", dice, aim=aim)
+        return shoot(t, state, name, target, "single", dice, aim=aim, brief=brief)
     if head == "reload_fire":
         state, loaded = _reload(t, state, f, 2, dice)
         if loaded:
@@ -99,11 +117,11 @@ def resolve_turn(
             return state
         cover_m = f.cover_m + ma if f.cover_m >= 0 else -1
         state = _move(t, state, name, -ma, stance="open", cover_m=cover_m, moves=1)
-        return shoot(t, state, name, target, rest[1], dice)
+        return shoot(t, state, name, target, rest[1], dice, brief=brief)
     if head == "flank":
-        return _flank(t, state, f, target, dice)
+        return _flank(t, state, f, target, dice, brief)
     if head in ("strike", "grapple"):
-        return _close_in(t, state, f, target, head, dice)
+        return _close_in(t, state, f, target, head, dice, brief)
     raise AssertionError(action.id)  # pragma: no cover - legal_actions lists only these
 
 
@@ -132,9 +150,13 @@ def shoot(
     moves: int = 0,
     aim: str | None = None,
     point_blank: bool = False,
+    brief: bool = False,
 ) -> FightState:
     """One firing action (G04, G27, G28) at the G31 penalty for the turn's actions, the G10/G11
-    suppression penalty, and the hits an exposed failure takes (G11)."""
+    suppression penalty, and the hits an exposed failure takes (G11). ``brief`` (an odds
+    preview): the target's wound told as the rest of the round reads it, where it reads no
+    more (:func:`.encounter_turn.brief_shot`): exact dice branch on a few outcomes, not on
+    every way the wound fell on the track."""
     a, tgt = state.combatant(name), state.combatant(target)
     w = t.entries[name].combatant.armed()
     if a.stance == "full_cover":  # G32: to shoot it must peek out (active cover)
@@ -167,23 +189,45 @@ def shoot(
     floor = -per * room - (per - 1) if room else -1
     used = {"full_auto": rounds or 0, "burst": t.house.burst_rounds}.get(mode_name, 1)
 
-    def once(d: DiceSource) -> tuple[Fighter, Fighter, int]:
-        o = fire.attack(d, sit, cache, floor)
+    def applied(o: AttackOutcome) -> _Shot:
+        """The attack's outcome on both fighters (before a fumble's shot into the attacker)."""
         new_a = fire.attacker_after(evolve(a, ammo=max(0, a.ammo - used)), o)
-        d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         new_t = fire.take_outcome(tgt, o, t.house)
+        return new_a, new_t, (o.missed_by // per if a.levels > 0 else 0)
+
+    def once(d: DiceSource) -> _Shot:
+        o = fire.attack(d, sit, cache, floor)
+        new_a, new_t, hits = applied(o)
+        d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         fire.record_status(d, tgt, new_t)
-        if o.critical and "shoots himself" in o.critical:
-            own, own_cache = t.sits.attack(new_a, new_a, mode="single", metres=1.0, exposed=True)
-            hurt = fire.take_outcome(new_a, resolve_hits(own, d, 1, own_cache), t.house)
+        if _shoots_himself(o):
+            hurt = _own_shot(t, new_a, d)
             fire.record_status(d, new_a, hurt)
             new_a = hurt
-        return new_a, new_t, (o.missed_by // per if a.levels > 0 else 0)
+        return new_a, new_t, hits
 
     # one sub-rule per shot, keyed by what it depends on: exact dice branch on the states it
     # leaves, not on every location and wound behind them
     key = ("shot", t.token, a, tgt, mode_name, metres, rounds, extra, pen, point_blank, aim, floor)
-    new_a, new_t, hits = dice.derive(f"{name} fires at {target}", once, key, keep=True)
+    why = f"{name} fires at {target}"
+    if brief:
+        too = may_tell_briefly(state, tgt)
+        new_a, new_t, hits = dice.derive(
+            why,
+            partial(_shot_path, once, t.house, a, tgt, too),
+            (*key, "briefly", too),
+            exact=partial(
+                _shot_table,
+                t,
+                (a, tgt, too),
+                applied,
+                partial(fire.attack, sit=sit, cache=cache, miss_floor=floor),
+                ("attack outcome", content_key(sit), floor),
+            ),
+            keep=True,
+        )
+    else:
+        new_a, new_t, hits = dice.derive(why, once, key, keep=True)
     state = put(put(state, new_a), new_t)
     if hits:
         dice.record(Note(f"{name} missed under fire: {hits} hit(s)", "G11"))
@@ -191,6 +235,104 @@ def shoot(
     if state.combatant(target).out:
         state = _release(state, target)
     return state
+
+
+_Shot = tuple[Fighter, Fighter, int]
+
+
+def _told(
+    house: GraydawnHouse, a: Fighter, tgt: Fighter, shot: _Shot, target_too: bool
+) -> tuple[tuple[Fighter, Fighter, int], tuple[int, int] | None, tuple[int, int] | None]:
+    """A shot's outcome told briefly (:func:`.encounter_turn.brief_shot`): the attacker when
+    no hits under fire follow (its turn ends, or the rest of it is a decision of its own: the
+    rest reads its wounds as the round's end does), the target where ``target_too``
+    (:func:`.encounter_turn.may_tell_briefly`); each fighter the shot left alone is itself.
+    Returns the outcome told and, per fighter told briefly, (its marks, its stand-in's)."""
+    new_a, new_t, hits = shot
+    marks_a = marks_t = None
+    if hits == 0 and new_a != a:
+        new_a, m = brief_shot(house, a, new_a, to_come=False)
+        marks_a = m, new_a.marks
+    if target_too and new_t != tgt:
+        new_t, m = brief_shot(house, tgt, new_t, to_come=not tgt.acted)
+        marks_t = m, new_t.marks
+    return (new_a, new_t, hits), marks_a, marks_t
+
+
+def _shot_path(
+    once: Callable[[DiceSource], _Shot],
+    house: GraydawnHouse,
+    a: Fighter,
+    tgt: Fighter,
+    target_too: bool,
+    dice: DiceSource,
+) -> _Shot:
+    """A shot told briefly (:func:`_told`), path by path: each fighter told briefly carries
+    the rest of its own marks."""
+    (new_a, new_t, hits), marks_a, marks_t = _told(house, a, tgt, once(dice), target_too)
+    if marks_a is not None:
+        new_a = _carrying(new_a, marks_a[0])
+    if marks_t is not None:
+        new_t = _carrying(new_t, marks_t[0])
+    return new_a, new_t, hits
+
+
+def _shoots_himself(o: AttackOutcome) -> bool:
+    return bool(o.critical and "shoots himself" in o.critical)
+
+
+def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
+    """A fumble's shot into the attacker (G06): one hit, exposed, at 1 m."""
+    own, own_cache = t.sits.attack(f, f, mode="single", metres=1.0, exposed=True)
+    return fire.take_outcome(f, resolve_hits(own, dice, 1, own_cache), t.house)
+
+
+def _shot_table(
+    t: GraydawnTurns,
+    fighters: tuple[Fighter, Fighter, bool],
+    applied: Callable[[AttackOutcome], _Shot],
+    attack: Callable[[DiceSource], AttackOutcome],
+    attack_key: Hashable,
+) -> Weighted[_Shot]:
+    """A shot told briefly (:func:`_told`) from the kept distributions of the attack's outcome
+    (by the situation's content: every state that meets it shares it) and of a fumble's shot
+    into the attacker (by the attacker), each outcome applied as the shot applies it: a few
+    hundred outcomes, not a replay per path, told alike merged, each fighter told briefly
+    carrying its marks' exact mean there (integer sums over common denominators)."""
+    a, tgt, too = fighters
+    outcomes = derived_distribution(attack, attack_key)
+    #: (outcome told, attacker told briefly, target told briefly) -> denominator -> sums of
+    #: the weights, the attacker's marks and the target's marks times the weights
+    acc: dict[Any, dict[int, list[int]]] = {}
+    for o, w in outcomes.items():
+        new_a, new_t, hits = applied(o)
+        branches = [(new_a, w, outcomes.total)]
+        if _shoots_himself(o):
+            # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
+            # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
+            core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
+            hurt = derived_distribution(partial(_own_shot, t, core), ("own shot", t.token, core))
+            kept = _kept_of(new_a)
+            den = outcomes.total * hurt.total
+            branches = [(evolve(h, **kept), w * x, den) for h, x in hurt.items()]
+        for new_a, x, den in branches:
+            told, marks_a, marks_t = _told(t.house, a, tgt, (new_a, new_t, hits), too)
+            slot = acc.setdefault((told, marks_a is not None, marks_t is not None), {})
+            sums = slot.setdefault(den, [0, 0, 0])
+            sums[0] += x
+            sums[1] += x * (marks_a[0] if marks_a else 0)
+            sums[2] += x * (marks_t[0] if marks_t else 0)
+    common = math.lcm(*{den for slot in acc.values() for den in slot})
+    out: dict[_Shot, int] = {}
+    for ((new_a, new_t, hits), brief_a, brief_t), slot in acc.items():
+        w, m_a, m_t = (sum(s[i] * (common // den) for den, s in slot.items()) for i in range(3))
+        if brief_a:
+            new_a = _carrying(new_a, Fraction(m_a, w))
+        if brief_t:
+            new_t = _carrying(new_t, Fraction(m_t, w))
+        out[new_a, new_t, hits] = w
+    g = math.gcd(common, *out.values())
+    return Weighted({k: w // g for k, w in out.items()}, common // g)
 
 
 def _release(state: FightState, fallen: str) -> FightState:
@@ -202,7 +344,12 @@ def _release(state: FightState, fallen: str) -> FightState:
 
 
 def _flank(
-    t: GraydawnTurns, state: FightState, f: Fighter, target: str, dice: DiceSource
+    t: GraydawnTurns,
+    state: FightState,
+    f: Fighter,
+    target: str,
+    dice: DiceSource,
+    brief: bool = False,
 ) -> FightState:
     """G35: two moves to where the target's cover does not protect it: its cover stops
     nothing from this flanker and it adds no dodge/cover skill, until its next turn."""
@@ -223,12 +370,18 @@ def _flank(
         from firefight.rulesets.graydawn.encounter_actions import reach
 
         if reach(t, f, metres):
-            return shoot(t, state, name, target, modes(t, f)[0], dice, moves=2)
+            return shoot(t, state, name, target, modes(t, f)[0], dice, moves=2, brief=brief)
     return state
 
 
 def _close_in(
-    t: GraydawnTurns, state: FightState, f: Fighter, target: str, how: str, dice: DiceSource
+    t: GraydawnTurns,
+    state: FightState,
+    f: Fighter,
+    target: str,
+    how: str,
+    dice: DiceSource,
+    brief: bool = False,
 ) -> FightState:
     """Closing to arm's length (G34 moves, the first free), then a melee attack (G04 CQB) or a
     grapple (G36): a successful grapple holds the target - its gun cannot fire until it breaks
@@ -254,7 +407,7 @@ def _close_in(
             towards=target,
         )
     if how == "strike":
-        return shoot(t, state, name, target, "melee", dice, moves=moves)
+        return shoot(t, state, name, target, "melee", dice, moves=moves, brief=brief)
     a, tgt = state.combatant(name), state.combatant(target)
     extra = max(0, tactics.actions_counted(moves, 1) - 1)
     sit, cache = t.sits.attack(
@@ -279,7 +432,7 @@ def _close_in(
     a = state.combatant(name)
     if can_shoot(t, a) and a.ready:
         dice.record(Note(f"{name} fires point-blank: maximum damage on a hit", "G36"))
-        return shoot(t, state, name, target, modes(t, a)[0], dice, point_blank=True)
+        return shoot(t, state, name, target, modes(t, a)[0], dice, point_blank=True, brief=brief)
     return state
 
 

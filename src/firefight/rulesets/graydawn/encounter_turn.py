@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from firefight.core.transcript import Note, StateChange
@@ -20,7 +20,7 @@ from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, kept_value
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.damage import death_penalty
+from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
@@ -265,11 +265,13 @@ def take_fire(
 def _hits_args(
     t: GraydawnTurns, state: FightState, f: Fighter, hits: int, exposed: bool
 ) -> _HitsArgs:
-    """What :func:`_hits_taken` reads, the target without :data:`_NOT_HIT` and its levels
-    only as whether it is suppressed (G10: ``combatant_now`` reads no more)."""
+    """What :func:`_hits_taken` reads, the target and the shooter without :data:`_NOT_HIT`
+    and their levels only as whether they are suppressed (G10: ``combatant_now`` reads no
+    more): a shooter's rounds spent never split its fire's wound tables between rounds."""
     shooter, _, metres = fire_at(t, state, f.name)[0]
     core = evolve(f, **_NOT_HIT, levels=min(f.levels, 1))
-    return t, core, shooter, metres, hits, exposed
+    fired_by = evolve(shooter, **_NOT_HIT, levels=min(shooter.levels, 1))
+    return t, core, fired_by, metres, hits, exposed
 
 
 def _kept_of(f: Fighter) -> dict[str, Any]:
@@ -330,21 +332,14 @@ _HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
 
 
 def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
-    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome,
-    each outcome applied by :func:`.encounter_fire.take_outcome` (no path replay, no paths
-    counted against a preview's budget)."""
+    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome
+    (its situation built once, not once per path), each outcome applied by
+    :func:`.encounter_fire.take_outcome` (no path replay, no paths counted against a
+    preview's budget)."""
     t, f, shooter, metres, hits, exposed = args
+    sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
     outcomes = derived_distribution(
-        partial(
-            fire.fire_hits_outcome,
-            sits=t.sits,
-            target=f,
-            shooter=shooter,
-            metres=metres,
-            hits=hits,
-            exposed=exposed,
-        ),
-        ("hits outcome", key),
+        partial(fire.hits_outcome, sit, cache, hits), ("hits outcome", key)
     )
     acc: dict[Fighter, int] = {}
     for o, w in outcomes.items():
@@ -402,6 +397,56 @@ def brief_wound(house: GraydawnHouse, before: Fighter, new: Fighter) -> tuple[Fi
         luck=before.luck,
     )
     return short, marks
+
+
+def may_tell_briefly(state: FightState, target: Fighter) -> bool:
+    """Whether the rest of an odds preview after a chosen shot at ``target`` reads its wound
+    only as :func:`brief_shot` keeps it. Not for a declared shooter (a hunkering fighter's hits
+    and checks read its wounds through its fire, G11/G12), nor one whose automatic turn is
+    still to take fire (a lost action or a panic, G12/G15: the wound tables read the track)."""
+    if target.lost_action or target.panicked:
+        return False
+    return all(d.shooter != target.name for d in state.board.declared)
+
+
+def brief_shot(
+    house: GraydawnHouse, before: Fighter, new: Fighter, to_come: bool
+) -> tuple[Fighter, int]:
+    """``new`` (``before`` after a shot in a chosen turn, where nothing later in the plan or
+    the round reads more of it: :func:`may_tell_briefly`) as the rest of an odds preview reads
+    it, and its marks. The rest reads its status, the marks as the end of the round does
+    (:func:`_marks_read`) and, if its turn is still ``to_come``, as its stun save does (the
+    penalty, G18) and its luck for that save; the preview reads the status, the marks (the
+    rest carried apart as a mean) and whether it changed (a stand-in carried is never the
+    plain fighter). So, as :func:`brief_wound`, the track stands at the fewest marks read
+    alike."""
+
+    marks = new.marks
+    short = evolve(
+        new,
+        minor=_least_read(marks, house, to_come),
+        wounding=0,
+        crippling=0,
+        stun_marks=0,
+        crippled=(),
+        severed=(),
+        luck=new.luck if to_come and new.status == "stunned" else before.luck,
+    )
+    return short, marks
+
+
+@lru_cache(maxsize=4096)
+def _least_read(marks: int, house: GraydawnHouse, stun_save: bool) -> int:
+    """The fewest marks read as ``marks`` are by the end of the round (:func:`_marks_read`)
+    and, with ``stun_save``, by a stun save (its penalty, G18): :func:`brief_shot`'s stand-in."""
+
+    def read(m: int) -> Any:
+        return _marks_read(m, house), stun_save and save_penalty(m, house)
+
+    least = marks
+    while least > 0 and read(least - 1) == read(marks):
+        least -= 1
+    return least
 
 
 def _carrying(short: Fighter, marks: Fraction | int) -> BriefFighter:
