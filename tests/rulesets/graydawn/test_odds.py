@@ -12,7 +12,7 @@ import pytest
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.dice.sources import clear_derived, path_by_path
 from firefight.rulesets.graydawn import checks
-from firefight.rulesets.graydawn.attack import resolve_outcome
+from firefight.rulesets.graydawn.attack import hits_weights, resolve_hits, resolve_outcome
 from firefight.rulesets.graydawn.checks import LuckUse, over_weights, roll_over
 from firefight.rulesets.graydawn.damage import SaveSpec, resolve_saves, saves_key
 from firefight.rulesets.graydawn.house import GraydawnHouse
@@ -516,3 +516,31 @@ def test_attack_distribution_is_the_enumeration_of_resolve_outcome(
     assert spread.total == whole.total
     assert spread.probability(lambda o: o.hit) > 0
     assert spread.probability(lambda o: not o.hit) > 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "hits"),
+    [
+        ({}, 1),
+        ({}, 7),
+        ({"attacker": {"weapon": SMG_2D6}}, 12),
+        ({"target": {"stats": {"LUCK": 7}, "wounds": {"wounding": 6}}}, 3),
+        ({"target": {"stats": {"LUCK": 5}}, "luck": {"target": {"reroll": ["stun_save"]}}}, 4),
+    ],
+)
+def test_hits_weights_is_the_enumeration_of_resolve_hits(
+    extra: dict[str, object], hits: int
+) -> None:
+    """A volley's hits as their hit stage's table (:func:`.attack.hits_weights`, what covering
+    fire's previews read) give exactly what enumerating :func:`.attack.resolve_hits` gives: the
+    same outcomes, weights, order and total."""
+    sit = situation(extra)
+    clear_derived()
+    table = hits_weights(sit, hits, {})
+    clear_derived()
+    whole = enumerate_outcomes(lambda d: resolve_hits(sit, d, hits))
+    clear_derived()
+    assert list(table.items()) == list(whole.items())
+    assert table.total == whole.total
+    outcomes = [o for o, _ in table.items()]
+    assert len(outcomes) > 1 and all(o.hits == hits for o in outcomes)

@@ -633,7 +633,12 @@ def resolve_hits(
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
     luck = sit.target.luck_available
-    location, wound, added, saves = _hit_stage(dice, sit, plan, hits, 2, luck, cache)
+    return _hits_landed(hits, _hit_stage(dice, sit, plan, hits, 2, luck, cache))
+
+
+def _hits_landed(hits: int, result: HitResult) -> AttackOutcome:
+    """:func:`resolve_hits`'s outcome once its hit stage gave ``result``."""
+    location, wound, added, saves = result
     return AttackOutcome(
         hit=True,
         hits=hits,
@@ -643,6 +648,18 @@ def resolve_hits(
         saves=saves,
         target_luck=saves.luck_left,
     )
+
+
+def hits_weights(sit: AttackSituation, hits: int, cache: dict[Any, Any]) -> Weighted[AttackOutcome]:
+    """:func:`resolve_hits`'s exact distribution (the default depth), identical to its
+    enumeration: its one sub-rule, the hit stage, is its kept table, each result made an
+    outcome as :func:`resolve_hits` makes it, instead of a replay per wound (a 25-hit volley's
+    table has hundreds; a preview of covering fire builds hundreds of such tables)."""
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    table = _hit_table(sit, plan, hits, 2, sit.target.luck_available, cache)
+    return spread_last(Weighted({None: 1}, 1), lambda _: (table, partial(_hits_landed, hits)))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, kept_value
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
+from firefight.rulesets.graydawn.attack import hits_weights
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
@@ -339,7 +340,9 @@ def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
     t, f, shooter, metres, hits, exposed = args
     sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
     outcomes = derived_distribution(
-        partial(fire.hits_outcome, sit, cache, hits), ("hits outcome", key)
+        partial(fire.hits_outcome, sit, cache, hits),
+        ("hits outcome", key),
+        exact=partial(hits_weights, sit, hits, cache),
     )
     acc: dict[Fighter, int] = {}
     for o, w in outcomes.items():
