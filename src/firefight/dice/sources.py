@@ -47,7 +47,7 @@ record nothing (there is no single transcript of all branches).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -549,28 +549,51 @@ def spread_last(
     least common multiple, reduced, in the order an enumeration meets the outcomes: the
     identical Weighted (one denominator per earlier value, so no per-outcome slots)."""
     total = first.total
-    tails = [(x, w, rest(x)) for x, w in first.items()]
-    common = math.lcm(total, *(total * tail[0].total for _, _, tail in tails if tail is not None))
-    weights: dict[T, int] = {}
-    get = weights.get
-    for x, w, tail in tails:
+    groups: list[tuple[Iterable[tuple[T, int]], int, int]] = []
+    for x, w in first.items():
+        tail = rest(x)
         if tail is None:
-            weights[x] = get(x, 0) + w * (common // total)
-            continue
-        table, finish = tail
-        factor = w * (common // (total * table.total))
-        # most outcomes are new: setdefault hashes one once (an outcome's hash is a Python
-        # call), a second lookup only to add to one already met
+            groups.append((((x, 1),), w, total))
+        else:
+            table, finish = tail
+            groups.append((_finished(table, finish), w, total * table.total))
+    weights, common = mixed_weights(groups)
+    return reduced(list(weights), list(weights.values()), common)
+
+
+def _finished(table: Weighted[Any], finish: Callable[[Any], T]) -> Iterator[tuple[T, int]]:
+    """A sub-rule's table as the outcomes its results make, weights kept (made as mixed)."""
+    for result, w in table.items():
+        yield finish(result), w
+
+
+def mixed_weights(
+    groups: Iterable[tuple[Iterable[tuple[T, int]], int, int]],
+) -> tuple[dict[T, int], int]:
+    """``[(outcomes with weights, group weight, group denominator)]`` -> the weights over the
+    least common multiple of the denominators, and that multiple (exact integers, not
+    reduced): how tables whose branches come in groups sharing a denominator add up, each
+    group scaled once, outcomes in the order first met."""
+    groups = list(groups)
+    common = math.lcm(*{den for _, _, den in groups})
+    scales: dict[int, int] = {}
+    weights: dict[T, int] = {}
+    for pairs, weight, den in groups:
+        scale = scales.get(den)
+        if scale is None:
+            scale = scales[den] = common // den
+        factor = weight * scale
+        # most outcomes are new: setdefault hashes one once (an outcome's hash is often a
+        # Python call); a second lookup only to add to one already met
         size = len(weights)
-        for result, wr in table.items():
-            add = factor * wr
-            outcome = finish(result)
+        for outcome, w in pairs:
+            add = factor * w
             seen = weights.setdefault(outcome, add)
             if len(weights) == size:
                 weights[outcome] = seen + add
             else:
                 size += 1
-    return _reduced(list(weights), list(weights.values()), common)
+    return weights, common
 
 
 def gathered(acc: dict[T, dict[int, int]]) -> Weighted[T]:
@@ -587,10 +610,10 @@ def gathered(acc: dict[T, dict[int, int]]) -> Weighted[T]:
                 values.append(num * scale[den])
         else:
             values.append(sum(num * scale[den] for den, num in slot.items()))
-    return _reduced(list(acc), values, common)
+    return reduced(list(acc), values, common)
 
 
-def _reduced(outcomes: list[T], values: list[int], common: int) -> Weighted[T]:
+def reduced(outcomes: list[T], values: list[int], common: int) -> Weighted[T]:
     """Weights over ``common`` with their common factor taken out (one gcd over all, in C):
     the one form every exact route of a rule gives alike."""
     from firefight.dice.dist import Weighted

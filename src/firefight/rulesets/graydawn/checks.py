@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.dice import DiceSource, Weighted, exact
-from firefight.dice.sources import derived_distribution
+from firefight.dice.sources import derived_distribution, mixed_weights
 
 T = TypeVar("T", bound=Hashable)
 
@@ -64,26 +64,8 @@ def combine(parts: dict[tuple[T, int], int]) -> Weighted[T]:
 def mix(groups: list[tuple[list[tuple[T, int]], int, int]]) -> Weighted[T]:
     """``[(outcomes with weights, group weight, group denominator)]`` -> one Weighted over the
     least common multiple of the denominators: :func:`combine` for tables whose branches come
-    in groups that share a denominator (each group scaled once, no key per denominator)."""
-    common = math.lcm(*{den for _, _, den in groups})
-    scales: dict[int, int] = {}
-    weights: dict[T, int] = {}
-    for pairs, weight, den in groups:
-        scale = scales.get(den)
-        if scale is None:
-            scale = scales[den] = common // den
-        factor = weight * scale
-        # most outcomes are new: setdefault hashes one once (a hit's (location, wound, added,
-        # saves) calls two Python __hash__ each time); a second lookup only to add to one seen
-        size = len(weights)
-        for outcome, w in pairs:
-            add = factor * w
-            seen = weights.setdefault(outcome, add)
-            if len(weights) == size:
-                weights[outcome] = seen + add
-            else:
-                size += 1
-    return Weighted.adopt(weights, common)
+    in groups that share a denominator (:func:`.dice.sources.mixed_weights`)."""
+    return Weighted.adopt(*mixed_weights(groups))
 
 
 @functools.cache

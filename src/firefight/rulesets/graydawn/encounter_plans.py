@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution
+from firefight.dice.sources import derived_distribution, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
@@ -34,6 +34,7 @@ from firefight.rulesets.graydawn.encounter_turn import (
     _move,
     brief_shot,
     may_tell_briefly,
+    over_common,
     sup_sit,
     take_fire,
 )
@@ -322,17 +323,15 @@ def _shot_table(
             sums[0] += x
             sums[1] += x * (marks_a[0] if marks_a else 0)
             sums[2] += x * (marks_t[0] if marks_t else 0)
-    common = math.lcm(*{den for slot in acc.values() for den in slot})
+    common, rows = over_common(acc)
     out: dict[_Shot, int] = {}
-    for ((new_a, new_t, hits), brief_a, brief_t), slot in acc.items():
-        w, m_a, m_t = (sum(s[i] * (common // den) for den, s in slot.items()) for i in range(3))
+    for ((new_a, new_t, hits), brief_a, brief_t), (w, m_a, m_t) in rows:
         if brief_a:
             new_a = _carrying(new_a, Fraction(m_a, w))
         if brief_t:
             new_t = _carrying(new_t, Fraction(m_t, w))
         out[new_a, new_t, hits] = w
-    g = math.gcd(common, *out.values())
-    return Weighted({k: w // g for k, w in out.items()}, common // g)
+    return reduced(list(out), list(out.values()), common)
 
 
 def _release(state: FightState, fallen: str) -> FightState:

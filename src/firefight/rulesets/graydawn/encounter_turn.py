@@ -12,12 +12,12 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, kept_value
+from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import hits_weights
@@ -31,6 +31,8 @@ from firefight.rulesets.graydawn.suppression_situation import SuppressionSituati
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns
     from firefight.rulesets.graydawn.house import GraydawnHouse
+
+K = TypeVar("K")
 
 MODE = {"auto": "full_auto", "burst": "burst", "single": "single"}
 
@@ -348,8 +350,23 @@ def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
     for o, w in outcomes.items():
         new = fire.take_outcome(f, o, t.house)
         acc[new] = acc.get(new, 0) + w
-    g = math.gcd(outcomes.total, *acc.values())
-    return Weighted({k: w // g for k, w in acc.items()}, outcomes.total // g)
+    return reduced(list(acc), list(acc.values()), outcomes.total)
+
+
+def over_common(acc: dict[K, dict[int, list[int]]]) -> tuple[int, list[tuple[K, list[int]]]]:
+    """Each key's sums kept per path denominator (the weight, then weight x marks, ...) over
+    the denominators' least common multiple, and that multiple: integer sums, as an
+    enumeration adds its paths (the brief tables' exact means are their quotients)."""
+    common = math.lcm(*{den for slot in acc.values() for den in slot})
+    rows = []
+    for key, slot in acc.items():
+        totals: list[int] = []
+        for den, sums in slot.items():
+            scale = common // den
+            scaled = [x * scale for x in sums]
+            totals = [x + y for x, y in zip(totals, scaled, strict=True)] if totals else scaled
+        rows.append((key, totals))
+    return common, rows
 
 
 @dataclass(frozen=True)
@@ -502,25 +519,19 @@ def _fire_brief_table(
     hit count's wound (:func:`_brief_wounds`), the outcomes read alike merged, each carrying
     their marks' exact mean (integer sums over common denominators, as enumeration adds)."""
     counts = derived_distribution(hits, ("brief hits", key))
-    weights: dict[Fighter, dict[int, int]] = {}
-    marks: dict[Fighter, dict[int, int]] = {}
+    #: outcome read alike -> denominator -> [weight, weight x marks]
+    acc: dict[Fighter, dict[int, list[int]]] = {}
     for n, p in counts.items():
         n = max(0, min(n, room))
         total, wounds = _brief_wounds((*args[:4], n, args[5]))
         den = counts.total * total
         for short, w, m in wounds:
-            slot = weights.setdefault(short, {})
-            slot[den] = slot.get(den, 0) + p * w
-            slot = marks.setdefault(short, {})
-            slot[den] = slot.get(den, 0) + p * m
-    common = math.lcm(*{den for slot in weights.values() for den in slot})
-    out: dict[Fighter, int] = {}
-    for short, slot in weights.items():
-        w = sum(x * (common // den) for den, x in slot.items())
-        m = sum(x * (common // den) for den, x in marks[short].items())
-        out[_carrying(short, Fraction(m, w))] = w
-    g = math.gcd(common, *out.values())
-    return Weighted({k: w // g for k, w in out.items()}, common // g)
+            sums = acc.setdefault(short, {}).setdefault(den, [0, 0])
+            sums[0] += p * w
+            sums[1] += p * m
+    common, rows = over_common(acc)
+    out = {_carrying(short, Fraction(m, w)): w for short, (w, m) in rows}
+    return reduced(list(out), list(out.values()), common)
 
 
 def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]:
