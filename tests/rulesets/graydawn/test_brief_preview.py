@@ -25,12 +25,14 @@ EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn" / "encounters"
 
 #: (example, steps played on seeded dice by the first legal action, the declaration previewed):
 #: a hunker behind cover after a fumble (duel), a panic's re-rolled score among two (duel) and
-#: among five fighters (cover_and_movement).
+#: among five fighters (cover_and_movement), and among seven in an ambush's first round, where
+#: the ambushers' bonus sorts them (suppression_panic).
 CASES = [
     ("duel", 0, "suppress:Kid Rourke:10"),
     ("duel", 0, "cover_fire:Kid Rourke"),
     ("cover_and_movement", 2, "suppress:Raider Fenn:10"),
     ("cover_and_movement", 2, "suppress:Raider Fenn:20"),
+    ("suppression_panic", 5, "suppress:Recruit Abel:10"),
 ]
 
 

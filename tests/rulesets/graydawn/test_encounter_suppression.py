@@ -184,3 +184,54 @@ def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
     assert {f.initiative for f in outcomes} == {-3} and {f.ammo for f in outcomes} == {5}
     assert len({f.marks for f in outcomes}) > 5  # the wounds really vary
     assert len({f.luck for f in outcomes}) > 1  # and so does the luck they leave
+
+
+def test_a_panic_rerolls_initiative_with_the_house_pistol_bonus() -> None:
+    """G33: the panic's re-roll (keep the lower) adds what the round's roll adds, a house's
+    pistol bonus included (it used the printed +3 whatever the house said)."""
+    from firefight.core.turns import evolve
+    from firefight.rulesets.graydawn.encounter_turn import _after_check
+
+    for bonus in (3, 7):
+        eng = engine(VANCE, KID, house={"suppression": {"pistol_initiative_bonus": bonus}})
+        vance = evolve(eng.turns.initial().combatant("Vance"), initiative=30, levels=2)
+        dice = ScriptedDice([4])
+        after = _after_check(eng.turns, vance, "panic", dice)
+        dice.check_all_used()
+        # REF 7 + the pistol bonus + d10 4, lower than 30: kept
+        assert after.initiative == 7 + bonus + 4 and after.panicked
+
+
+def test_a_panicked_score_is_told_against_the_ambush_order() -> None:
+    """In an ambush's first round the order adds the ambushers' +3 (G33), so a preview tells
+    a re-rolled score by the others' scores as they are compared: the victim's 16 is read
+    against an ambusher's 13 as 16 (a tie, broken by REF), not as an unranked 14."""
+    from firefight.core.turns import evolve
+    from firefight.rulesets.graydawn.encounter_turn import _ranked, _scores_read
+
+    gunner = {**VANCE, "name": "Gunner", "side": "Squad"}
+    loader = {**VANCE, "name": "Loader", "side": "Squad"}
+    victim = {**KID, "name": "Victim", "side": "Militia"}
+    from firefight.encounter import Engine, build_scenario
+
+    data = {
+        "ruleset": "graydawn",
+        "ambush": "Squad",
+        "sides": [{"name": "Squad"}, {"name": "Militia"}],
+        "combatants": [gunner, loader, victim],
+        "battlefield": {"range": 12},
+    }
+    t: Any = Engine(build_scenario(data, "test.toml")).turns
+    start = t.initial()
+    people = {f.name: f for f in start.combatants}
+    scores = {"Gunner": 20, "Loader": 13, "Victim": 18}
+    state = evolve(
+        start,
+        round=1,
+        combatants=tuple(evolve(people[n], initiative=scores[n]) for n in people),
+    )
+    read = _scores_read(t, state, "Victim")
+    assert read == (None, (16, 23))  # the ambushers' scores with their bonus
+    assert _ranked(16, read) == 16 and _ranked(15, read) == 15 and _ranked(12, read) == 15
+    later = evolve(state, round=2)
+    assert _scores_read(t, later, "Victim") == (None, (13, 20))

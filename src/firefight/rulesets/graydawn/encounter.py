@@ -146,7 +146,7 @@ class GraydawnTurns(Turns):
                 hits_taken=0,
             )
             if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
-                rollers.append((f.name, *self._initiative_base(f), f.initiative))
+                rollers.append((f.name, *self.initiative_base(f), f.initiative))
             fighters.append(f)
         if rollers:
             key = ("initiative", self.rank_only, tuple(r[:3] for r in rollers))
@@ -171,7 +171,7 @@ class GraydawnTurns(Turns):
         state = evolve(state, order=order, phase="declare", acting=None)
         return self.advance(state, dice)
 
-    def _initiative_base(self, f: Fighter) -> tuple[int, int]:
+    def initiative_base(self, f: Fighter) -> tuple[int, int]:
         """G33: REF (less the G20 wound penalty) and the modifiers (+3 with a pistol)."""
         e = self.entries[f.name]
         s, w = e.combatant.stats, e.combatant.weapon
@@ -184,18 +184,23 @@ class GraydawnTurns(Turns):
     def order(self, state: FightState) -> tuple[str, ...]:
         """Highest initiative first; ties: higher REF, then the scenario's order (reading).
         Round 1 of an ambush: the ambushers +3 and the first of them takes the first shot."""
-        bonus = self.house.suppression.ambush_initiative_bonus
         first = None
         if self.ambush is not None and state.round == 1:
             first = next(e.name for e in self.entries.values() if e.side == self.ambush)
 
         def key(f: Fighter) -> tuple[int, int, int, int]:
-            extra = bonus if (first is not None and f.side == self.ambush) else 0
+            score = f.initiative + self.order_bonus(state, f)
             ref = self.entries[f.name].combatant.stats.REF
-            return (0 if f.name == first else 1, -(f.initiative + extra), -ref, self.index[f.name])
+            return (0 if f.name == first else 1, -score, -ref, self.index[f.name])
 
         alive = [f for f in state.combatants if not f.out]
         return tuple(f.name for f in sorted(alive, key=key))
+
+    def order_bonus(self, state: FightState, f: Fighter) -> int:
+        """What :meth:`order` adds to ``f``'s score: the ambush bonus in round 1 (G33)."""
+        if self.ambush is not None and state.round == 1 and f.side == self.ambush:
+            return self.house.suppression.ambush_initiative_bonus
+        return 0
 
     # -- the round's flow ---------------------------------------------------------------------
     def advance(self, state: FightState, dice: DiceSource, brief: bool = False) -> FightState:

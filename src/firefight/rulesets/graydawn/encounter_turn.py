@@ -24,7 +24,6 @@ from firefight.rulesets.graydawn.attack import hits_weights
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
-from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import CheckResult
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
 
@@ -171,9 +170,7 @@ def _after_check(
         dice.record(StateChange(f.name, "stance", f.stance, "panic", "G15"))
         f = evolve(f, panicked=True)
     if result == "panic":
-        s, w = e.combatant.stats, e.combatant.weapon
-        mods = tactics.initiative_modifiers(pistol=w is not None and w.kind == "pistol")
-        ref = s.REF + stat_penalty(s.REF, f.marks)
+        ref, mods = t.initiative_base(f)  # as the round's roll (a house's pistol bonus too)
         if read is None:
             new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
         else:
@@ -188,26 +185,30 @@ def _after_check(
 _Read = tuple[int | None, tuple[int, ...]]
 
 
-def _scores_read(t: GraydawnTurns, state: FightState, name: str) -> _Read | None:
+def _scores_read(t: GraydawnTurns, state: FightState, name: str) -> _Read:
     """What the rest of a preview reads of ``name``'s score once its check is made: only its
     place in the order the checks end with (G33; the score itself is read when the next round
     starts, after any preview, and set aside by ``preview_idle``). A target still to check may
     re-roll to any score up to its own, so up to the highest of those the score is read in
     full; above, only against the other scores (ties broken by REF and the scenario's order,
-    alike for every score equal to one). None in an ambush's first round (its bonus and first
-    shot sort apart)."""
-    if t.ambush is not None and state.round == 1:
-        return None
+    alike for every score equal to one). The order compares scores with the ambush bonus of
+    round 1 added (:meth:`.GraydawnTurns.order_bonus`), so the others' scores are told as
+    ``name``'s own would have to be to equal them."""
+    own = t.order_bonus(state, state.combatant(name))
+
+    def level(f: Fighter) -> int:
+        return f.initiative + t.order_bonus(state, f) - own
+
     pending = [
-        n
+        f
         for n in _targets(state)
         if n != name
         and (f := state.combatant(n)).check == "none"
         and f.levels > 0
         and f.status == "ready"
     ]
-    full = max((state.combatant(n).initiative for n in pending), default=None)
-    others = tuple(sorted({f.initiative for f in state.combatants if f.name != name}))
+    full = max((level(f) for f in pending), default=None)
+    others = tuple(sorted({level(f) for f in state.combatants if f.name != name}))
     return full, others
 
 
