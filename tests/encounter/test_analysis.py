@@ -62,6 +62,26 @@ def test_too_many_states_is_refused(toy_scenario) -> None:  # type: ignore[no-un
         solve_exact(engine(toy_scenario(ann_hp=9, bob_hp=9)), max_states=3)
 
 
+def test_too_many_states_is_refused_before_they_are_expanded(  # type: ignore[no-untyped-def]
+    toy_scenario, monkeypatch
+) -> None:
+    # the states met and still in play all get their kernels enumerated before the chain ends,
+    # so the fight is refused once they pass the limit, not after enumerating that many
+    from firefight.analysis import exact as exact_mod
+
+    expanded: list[int] = []
+    inner = exact_mod._Chain._choose
+
+    def counted(self, state):  # type: ignore[no-untyped-def]
+        expanded.append(1)
+        return inner(self, state)
+
+    monkeypatch.setattr(exact_mod._Chain, "_choose", counted)
+    with pytest.raises(InputError, match="more than 20 states"):
+        solve_exact(engine(toy_scenario(ann_hp=9, bob_hp=9)), max_states=20)
+    assert 0 < len(expanded) < 20
+
+
 def test_exact_progress_counts_states_toward_the_limit(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     # the bar of `simulate --exact` fills toward MAX_STATES: it is fed the states met, pass by
     # pass, and they end where solve_exact's own count (seen by on_pass) ends
