@@ -19,7 +19,7 @@ from firefight.dice import SeededDice, enumerate_outcomes
 from firefight.dice.sources import clear_derived
 from firefight.encounter import Engine, Preview, read_scenario
 from firefight.rulesets.graydawn import encounter as gd_encounter
-from firefight.rulesets.graydawn import encounter_turn
+from firefight.rulesets.graydawn import encounter_scores, encounter_turn
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "graydawn" / "encounters"
 
@@ -86,7 +86,7 @@ def test_brief_previews_are_act_previews(
     eng, _ = state_after(name, steps)
     with (
         counting(monkeypatch, "fire_briefly", encounter_turn) as fired,
-        counting(monkeypatch, "_reroll_briefly", encounter_turn) as rerolled,
+        counting(monkeypatch, "defer", encounter_scores) as rerolled,
     ):
         brief = preview(eng, name, steps, action_id)
     assert fired or rerolled  # a hunkering fighter or a panic's score was told briefly
@@ -111,7 +111,7 @@ BROKEN: list[tuple[str, str, Any, str]] = [
     # the status dropped: nobody goes out of the fight
     ("duel", "suppress:Kid Rourke:10", encounter_turn, "brief_wound"),
     # a re-rolled score told above every other: the order after a panic is lost
-    ("cover_and_movement", "suppress:Raider Fenn:10", encounter_turn, "_ranked"),
+    ("cover_and_movement", "suppress:Raider Fenn:10", encounter_scores, "order_alike"),
 ]
 
 
@@ -126,8 +126,8 @@ def _broken(module: Any, fn_name: str) -> Callable[..., Any]:
             return encounter_turn.evolve(short, status=before.status), marks
 
         return no_status
-    if fn_name == "_ranked":
-        return lambda score, read: max(read[1], default=score) + 1
+    if fn_name == "order_alike":
+        return lambda news, bonuses, fixed: tuple(max(fixed, default=n) + 1 for n in news)
     return lambda f, house: (f.levels > 0, 0)
 
 

@@ -202,18 +202,34 @@ def test_a_panic_rerolls_initiative_with_the_house_pistol_bonus() -> None:
         assert after.initiative == 7 + bonus + 4 and after.panicked
 
 
+def test_waiting_rerolls_are_told_as_the_order_reads_them() -> None:
+    """A preview's re-rolled scores (G33) stand at the least scores the order reads alike among
+    the others' (their bonus added): a tie stays, a gap keeps its scores' order and ties."""
+    from firefight.rulesets.graydawn.encounter_scores import order_alike
+
+    others = (16, 23)
+    assert order_alike((16,), (0,), others) == (16,)  # a tie stays (REF breaks it)
+    assert order_alike((15,), (0,), others) == (15,)  # below every other: one under
+    assert order_alike((-40,), (0,), others) == (15,)
+    assert order_alike((20,), (0,), others) == (17,)  # in the gap: one over the score below
+    assert order_alike((20, 18), (0, 0), others) == (18, 17)
+    assert order_alike((20, 20), (0, 0), others) == (17, 17)
+    assert order_alike((-50, -9), (0, 0), others) == (14, 15)
+    assert order_alike((13,), (3,), others) == (13,)  # an ambusher's 13 + 3 ties the 16
+    assert order_alike((4, 9), (0, 0), ()) == (0, 1)  # nobody else: their own order
+
+
 def test_a_panicked_score_is_told_against_the_ambush_order() -> None:
-    """In an ambush's first round the order adds the ambushers' +3 (G33), so a preview tells
-    a re-rolled score by the others' scores as they are compared: the victim's 16 is read
-    against an ambusher's 13 as 16 (a tie, broken by REF), not as an unranked 14."""
+    """In an ambush's first round the order adds the ambushers' +3 (G33), so a preview tells a
+    waiting re-roll against the others' scores with it: the victim's 16 ties an ambusher's
+    13 + 3, while in round 2 it only stands between 13 and 20."""
     from firefight.core.turns import evolve
-    from firefight.rulesets.graydawn.encounter_turn import _ranked, _scores_read
+    from firefight.encounter import Engine, build_scenario
+    from firefight.rulesets.graydawn.encounter_scores import Rerolling, defer, settle
 
     gunner = {**VANCE, "name": "Gunner", "side": "Squad"}
     loader = {**VANCE, "name": "Loader", "side": "Squad"}
     victim = {**KID, "name": "Victim", "side": "Militia"}
-    from firefight.encounter import Engine, build_scenario
-
     data = {
         "ruleset": "graydawn",
         "ambush": "Squad",
@@ -225,13 +241,75 @@ def test_a_panicked_score_is_told_against_the_ambush_order() -> None:
     start = t.initial()
     people = {f.name: f for f in start.combatants}
     scores = {"Gunner": 20, "Loader": 13, "Victim": 18}
-    state = evolve(
-        start,
-        round=1,
-        combatants=tuple(evolve(people[n], initiative=scores[n]) for n in people),
+    people = {n: evolve(f, initiative=scores[n]) for n, f in people.items()}
+    people["Victim"] = defer(people["Victim"], 8, 3)  # REF 8, a pistol's +3
+    state = evolve(start, round=1, combatants=tuple(people.values()))
+    for round_, told in ((1, 16), (2, 14)):
+        dice = ScriptedDice([5])  # 8 + 3 + 5 = 16, lower than 18: kept
+        after = settle(t, evolve(state, round=round_), dice)
+        dice.check_all_used()
+        assert after.combatant("Victim").initiative == told
+        assert not any(isinstance(f, Rerolling) for f in after.combatants)
+
+
+def _two_waiting(round_: int) -> tuple[Any, Any]:
+    """An ambush's fighters in ``round_``: two ambushers, and two victims whose panic re-rolls
+    wait (REF 8 with a pistol's +3 from 14; REF 5 from 16)."""
+    from firefight.core.turns import evolve
+    from firefight.encounter import Engine, build_scenario
+    from firefight.rulesets.graydawn.encounter_scores import defer
+
+    people = [
+        {**VANCE, "name": "Gunner", "side": "Squad"},
+        {**VANCE, "name": "Loader", "side": "Squad"},
+        {**KID, "name": "Abel", "side": "Militia"},
+        {**KID, "name": "Bram", "side": "Militia", "stats": {**KID["stats"], "REF": 5}},
+    ]
+    data = {
+        "ruleset": "graydawn",
+        "ambush": "Squad",
+        "sides": [{"name": "Squad"}, {"name": "Militia"}],
+        "combatants": people,
+        "battlefield": {"range": 12},
+    }
+    t: Any = Engine(build_scenario(data, "test.toml")).turns
+    scores = {"Gunner": 15, "Loader": 9, "Abel": 14, "Bram": 16}
+    fighters = {f.name: evolve(f, initiative=scores[f.name]) for f in t.initial().combatants}
+    fighters["Abel"] = defer(fighters["Abel"], 8, 3)
+    fighters["Bram"] = defer(fighters["Bram"], 5, 3)
+    return t, evolve(t.initial(), round=round_, combatants=tuple(fighters.values()))
+
+
+@pytest.mark.parametrize("round_", [1, 2])
+def test_waiting_rerolls_settle_to_the_order_rolling_them_gives(round_: int) -> None:
+    """G33: the waiting re-rolls rolled together and told by the order (a preview's route) give
+    every order with the chance that re-rolling each at its check gives (``act``'s route),
+    exactly, in an ambush's first round and after; and the table is its own enumeration."""
+    from firefight.core.turns import evolve
+    from firefight.dice import enumerate_outcomes
+    from firefight.rulesets.graydawn import tactics
+    from firefight.rulesets.graydawn.encounter_scores import Rerolling, settle
+
+    from .helpers import both_routes
+
+    t, state = _two_waiting(round_)
+
+    def rolled_at_once(d: Any) -> Any:
+        people = []
+        for f in state.combatants:
+            if isinstance(f, Rerolling):
+                new = tactics.reroll_keep_lower(d, f.initiative, *f.base)
+                f = evolve(f, initiative=new)
+            people.append(f)
+        return t.order(evolve(state, combatants=tuple(people)))
+
+    act = enumerate_outcomes(rolled_at_once).probabilities()
+    told, replayed = both_routes(
+        lambda: enumerate_outcomes(lambda d: t.order(settle(t, state, d))).probabilities()
     )
-    read = _scores_read(t, state, "Victim")
-    assert read == (None, (16, 23))  # the ambushers' scores with their bonus
-    assert _ranked(16, read) == 16 and _ranked(15, read) == 15 and _ranked(12, read) == 15
-    later = evolve(state, round=2)
-    assert _scores_read(t, later, "Victim") == (None, (13, 20))
+    assert told == replayed == act
+    orders = list(act)
+    # the two re-rolls really reorder the fighters, each other included
+    assert len(orders) > 4
+    assert any(o.index("Abel") < o.index("Bram") for o in orders)
+    assert any(o.index("Bram") < o.index("Abel") for o in orders)

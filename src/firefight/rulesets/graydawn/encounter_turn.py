@@ -19,6 +19,7 @@ from firefight.core.turns import FightState, evolve
 from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.rulesets.graydawn import encounter_fire as fire
+from firefight.rulesets.graydawn import encounter_scores as scores
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import hits_weights
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
@@ -87,7 +88,8 @@ def suppression_check(
     scores take effect at once (G33) and the turns begin. A check a part, so that an exact
     preview merges the states each check leaves before the next one multiplies them (and
     refuses a volley at the check that passes its budget). ``brief`` (a preview): a panic's
-    new score told only as the order reads it (:func:`_scores_read`)."""
+    re-roll waits for the checks' end, where the waiting ones are rolled together, told as the
+    order reads them (:mod:`.encounter_scores`)."""
     for name in _targets(state):
         f = state.combatant(name)
         if f.levels <= 0 or f.status != "ready" or f.check != "none":
@@ -98,8 +100,8 @@ def suppression_check(
             if w is not None and w.kind == "shotgun" and d.fire == "covering":
                 shotgun += d.rounds
         result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun)
-        read = _scores_read(t, state, name) if brief else None
-        return put(state, _after_check(t, f, result, dice, read))
+        return put(state, _after_check(t, f, result, dice, brief))
+    state = scores.settle(t, state, dice)
     return evolve(state, order=t.order(state), phase="turns")
 
 
@@ -135,10 +137,10 @@ def _after_check(
     f: Fighter,
     result: CheckResult,
     dice: DiceSource,
-    read: _Read | None = None,
+    brief: bool = False,
 ) -> Fighter:
     """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative
-    (``read``: a preview's, told only as the order reads it, :func:`_scores_read`)."""
+    (``brief``: a preview's panic re-roll waits, :func:`.encounter_scores.defer`)."""
     e = t.entries[f.name]
     f = evolve(f, check=result)
     panic = result == "panic"
@@ -171,81 +173,12 @@ def _after_check(
         f = evolve(f, panicked=True)
     if result == "panic":
         ref, mods = t.initiative_base(f)  # as the round's roll (a house's pistol bonus too)
-        if read is None:
-            new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
-        else:
-            new = _reroll_briefly(dice, f.initiative, ref, mods, read)
+        if brief:
+            return scores.defer(f, ref, mods)
+        new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
         f = evolve(f, initiative=new)
     return f
-
-
-#: What the order reads of a score (:func:`_scores_read`): the highest score it reads in full
-#: (None: none) and the other fighters' scores it is compared with above that.
-_Read = tuple[int | None, tuple[int, ...]]
-
-
-def _scores_read(t: GraydawnTurns, state: FightState, name: str) -> _Read:
-    """What the rest of a preview reads of ``name``'s score once its check is made: only its
-    place in the order the checks end with (G33; the score itself is read when the next round
-    starts, after any preview, and set aside by ``preview_idle``). A target still to check may
-    re-roll to any score up to its own, so up to the highest of those the score is read in
-    full; above, only against the other scores (ties broken by REF and the scenario's order,
-    alike for every score equal to one). The order compares scores with the ambush bonus of
-    round 1 added (:meth:`.GraydawnTurns.order_bonus`), so the others' scores are told as
-    ``name``'s own would have to be to equal them."""
-    own = t.order_bonus(state, state.combatant(name))
-
-    def level(f: Fighter) -> int:
-        return f.initiative + t.order_bonus(state, f) - own
-
-    pending = [
-        f
-        for n in _targets(state)
-        if n != name
-        and (f := state.combatant(n)).check == "none"
-        and f.levels > 0
-        and f.status == "ready"
-    ]
-    full = max((level(f) for f in pending), default=None)
-    others = tuple(sorted({level(f) for f in state.combatants if f.name != name}))
-    return full, others
-
-
-def _ranked(score: int, read: _Read) -> int:
-    """The least score the order reads as ``score`` (:func:`_scores_read`)."""
-    full, others = read
-    if full is not None and score <= full:
-        return score
-    if score in others:
-        return score
-    below = [o for o in others if o < score]
-    least = below[-1] + 1 if below else (others[0] - 1 if others else score)
-    return least if full is None else max(least, full + 1)
-
-
-def _reroll_briefly(dice: DiceSource, current: int, ref: int, mods: int, read: _Read) -> int:
-    """:func:`.tactics.reroll_keep_lower` told only as the order reads it (:func:`_ranked`):
-    exact dice branch on its place, not on each of the hundred scores an exploding d10 gives."""
-    key = ("initiative re-roll briefly", current, ref, mods, read)
-
-    def table() -> Weighted[int]:
-        full = derived_distribution(
-            lambda d: tactics.reroll_keep_lower(d, current, ref, mods), ("re-roll", key)
-        )
-        out: dict[int, int] = {}
-        for v, w in full.items():
-            r = _ranked(v, read)
-            out[r] = out.get(r, 0) + w
-        return Weighted(out, full.total)
-
-    return dice.derive(
-        "initiative re-roll",
-        lambda d: _ranked(tactics.reroll_keep_lower(d, current, ref, mods), read),
-        key,
-        exact=table,
-        keep=True,
-    )
 
 
 def take_fire(
