@@ -190,19 +190,28 @@ class Engine:
         carried: dict[Any, dict[int, Fraction]] = {}
         total = 1
         last = len(stages) - 1
+        #: states the stage before left as they were without dice (its fixed points)
+        unmoved: set[Any] = set()
         for i, stage in enumerate(stages):
             runs = _Runs(stage)
             acc: dict[Any, dict[int, int]] = {}
             paths: dict[Any, int] = {}
             carrying: dict[Any, dict[int, Fraction]] = {}
             walked = 0
+            again = i > 0 and stage is stages[i - 1]
+            left: set[Any] = set()
             for key, (w, n) in current.items():
                 s, flagged = key
                 # each run of the stage from s stands for n paths of the whole action: past
                 # the runs the budget has left for them, it is refused, without running the rest
                 runs.start(s, (PREVIEW_PATHS - walked) // n)
                 try:
-                    sub = _without_dice(runs)
+                    # a stage is a function of the state and the dice: one that left s as it
+                    # was without dice leaves it so again (graydawn's turns, once someone
+                    # decides: a dozen parts of a volley's preview run through unchanged)
+                    sub = runs.unchanged() if again and key in unmoved else _without_dice(runs)
+                    if sub is not None and sub[0][0] is s:
+                        left.add(key)
                     if sub is None:
                         found = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
                         sub, den = list(found.items()), total * found.total
@@ -227,6 +236,7 @@ class Engine:
                     paths[out] = paths.get(out, 0) + n * runs.tally[raw]
                     if before or apart:
                         _carry(carrying, out, before, Fraction(x * total, den), apart, w * x, den)
+            unmoved = left
             merged = gathered(acc)
             total = merged.total
             current = {out: (x, paths[out]) for out, x in merged.items()}
@@ -526,6 +536,16 @@ class _Runs:
 
     def start(self, state: FightState, budget: int) -> None:
         self.state, self.count, self.budget, self.tally = state, 0, budget, {}
+
+    def unchanged(self) -> list[tuple[FightState, int]]:
+        """The state as its only outcome, counted as the one run that finds it so (a stage
+        that left it as it was without dice, :meth:`Engine._staged`)."""
+        assert self.state is not None
+        if self.count >= self.budget:
+            raise _OverBudget
+        self.count += 1
+        self.tally[self.state] = self.tally.get(self.state, 0) + 1
+        return [(self.state, 1)]
 
     def __call__(self, dice: DiceSource) -> FightState:
         assert self.state is not None

@@ -121,3 +121,29 @@ def test_refused_as_path_by_path(monkeypatch: pytest.MonkeyPatch) -> None:
     for budget, exact in ((paths - 1, False), (paths, True)):
         monkeypatch.setattr(engine_module, "PREVIEW_PATHS", budget)
         assert Engine(eng.scenario).preview(state, action).exact is exact
+
+
+def test_a_repeated_stage_skips_its_fixed_points() -> None:
+    """A stage that left a state as it was without dice is not run on it again when the next
+    stage is the same one (a volley's turns once someone decides): fewer runs, the very same
+    distribution and paths as running every stage on every state."""
+    eng, state = next(states("duel", 1))
+    action = eng.find_action(state, "cover_fire:Kid Rourke")
+    stages = eng.turns.preview_stages(state, action)
+    assert stages is not None and len(set(map(id, stages))) < len(stages)
+    calls: list[int] = []
+
+    def counted(stage: Any) -> Any:
+        def run(s: FightState, d: Any) -> FightState:
+            calls.append(1)
+            return stage(s, d)
+
+        return run
+
+    shared = {id(s): counted(s) for s in stages}
+    skipping = eng._staged(state, action, tuple(shared[id(s)] for s in stages))
+    skipped = len(calls)
+    calls.clear()
+    every = Engine(eng.scenario)._staged(state, action, tuple(counted(s) for s in stages))
+    assert skipping == every
+    assert skipped < len(calls)

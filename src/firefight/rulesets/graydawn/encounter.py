@@ -77,6 +77,8 @@ class GraydawnTurns(Turns):
         self.ambush: str | None = spec.extra.get("ambush")
         self.sits = fire.Situations(self.entries, self.house)
         self.reach_cache: dict[Any, bool] = {}
+        #: :meth:`_fewest_levels` by what :func:`_levels_read` reads of a fighter.
+        self._fewest: dict[tuple[Any, ...], int] = {}
         #: This scenario by content (house, combatants, their fight fields and cover, the
         #: distances, the ambush): in the keys of its kept sub-rules (a shot), so equal
         #: scenarios share them and no other scenario ever meets them.
@@ -331,15 +333,25 @@ class GraydawnTurns(Turns):
         for i, f in enumerate(people):
             if f.acted or f.levels <= 1:
                 continue
-            read = _levels_read(f, self.house)
-            levels = f.levels
-            while levels > 1 and _levels_read(evolve(f, levels=levels - 1), self.house) == read:
-                levels -= 1
+            levels = self._fewest_levels(f)
             if levels != f.levels:
                 people[i] = evolve(f, levels=levels)
         if people == list(state.combatants):
             return None
         return evolve(state, combatants=tuple(people))
+
+    def _fewest_levels(self, f: Fighter) -> int:
+        """The fewest levels :func:`_levels_read` reads as ``f``'s, kept by what it reads (a
+        volley's preview asks it of thousands of states)."""
+        key = (f.levels, f.lost_action, f.in_cover, f.panicked, f.check, f.stance)
+        found = self._fewest.get(key)
+        if found is None:
+            read = _levels_read(f, self.house)
+            found = f.levels
+            while found > 1 and _levels_read(evolve(f, levels=found - 1), self.house) == read:
+                found -= 1
+            self._fewest[key] = found
+        return found
 
     def preview_carry(
         self, state: FightState

@@ -79,9 +79,13 @@ def settle(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
     return evolve(state, combatants=tuple(people))
 
 
+#: :class:`Fighter`'s field names (a :class:`Rerolling` fighter has one more).
+_FIGHTER = tuple(k.name for k in fields(Fighter))
+
+
 def _fighter_fields(f: Fighter) -> dict[str, Any]:
     """``f``'s :class:`Fighter` fields (a :class:`Rerolling` one's without its ``base``)."""
-    return {k.name: getattr(f, k.name) for k in fields(Fighter)}
+    return {name: getattr(f, name) for name in _FIGHTER}
 
 
 def _rolled(rolls: tuple[_Roll, ...], fixed: tuple[int, ...], dice: DiceSource) -> tuple[int, ...]:

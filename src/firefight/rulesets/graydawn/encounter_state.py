@@ -7,7 +7,8 @@ Kept small and hashable so exact kernels cache well and the JSON round trip is e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from firefight.core.turns import FightState
 from firefight.rulesets.graydawn.models import WoundTrack, wound_state
@@ -104,6 +105,23 @@ class Fighter:
     @property
     def in_cover(self) -> bool:
         return self.cover_m == 0 and self.stance != "open"
+
+    def __hash__(self) -> int:
+        """The fields' hash, kept once worked out: an exact preview hashes each fighter of
+        every state it merges, thousands of times over (35 fields each). ``evolve`` drops it
+        with the old values; pickling leaves it out (another process salts string hashes
+        anew). A subclass (a preview's stand-in) hashes its own fields, uncached."""
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash(tuple(getattr(self, n) for n in _FIELDS))
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
+#: :class:`Fighter`'s field names, in order (its hash's).
+_FIELDS = tuple(f.name for f in fields(Fighter))
 
 
 @dataclass(frozen=True)
