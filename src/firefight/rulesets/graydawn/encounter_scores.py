@@ -15,9 +15,9 @@ re-roll as one sub-rule, told as the order reads the scores together
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firefight.core.transcript import StateChange
 from firefight.core.turns import FightState, evolve
@@ -45,7 +45,11 @@ class Rerolling(Fighter):
 
 def defer(f: Fighter, ref: int, mods: int) -> Rerolling:
     """``f`` with its re-roll (REF ``ref``, modifiers ``mods``) left for :func:`settle`."""
-    return Rerolling(**_fighter_fields(f), base=(ref, mods))
+    waiting = object.__new__(Rerolling)  # f's values as they are (no __init__, no kept hash)
+    waiting.__dict__.update(f.__dict__)
+    waiting.__dict__.pop("_hash", None)
+    waiting.__dict__["base"] = (ref, mods)
+    return waiting
 
 
 def settle(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
@@ -75,17 +79,11 @@ def settle(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
     people = list(state.combatants)
     for (i, f), new in zip(waiting, news, strict=True):
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
-        people[i] = Fighter(**{**_fighter_fields(f), "initiative": new})
+        plain = object.__new__(Fighter)  # f's values as they are, re-rolled, without base
+        plain.__dict__.update(f.__dict__, initiative=new)
+        del plain.__dict__["base"]
+        people[i] = plain
     return evolve(state, combatants=tuple(people))
-
-
-#: :class:`Fighter`'s field names (a :class:`Rerolling` fighter has one more).
-_FIGHTER = tuple(k.name for k in fields(Fighter))
-
-
-def _fighter_fields(f: Fighter) -> dict[str, Any]:
-    """``f``'s :class:`Fighter` fields (a :class:`Rerolling` one's without its ``base``)."""
-    return {name: getattr(f, name) for name in _FIGHTER}
 
 
 def _rolled(rolls: tuple[_Roll, ...], fixed: tuple[int, ...], dice: DiceSource) -> tuple[int, ...]:

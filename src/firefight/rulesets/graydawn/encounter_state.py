@@ -8,6 +8,7 @@ Kept small and hashable so exact kernels cache well and the JSON round trip is e
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from firefight.core.turns import FightState
@@ -113,15 +114,15 @@ class Fighter:
         anew). A subclass (a preview's stand-in) hashes its own fields, uncached."""
         h: int | None = self.__dict__.get("_hash")
         if h is None:
-            h = self.__dict__["_hash"] = hash(tuple(getattr(self, n) for n in _FIELDS))
+            h = self.__dict__["_hash"] = hash(_VALUES(self))
         return h
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
 
-#: :class:`Fighter`'s field names, in order (its hash's).
-_FIELDS = tuple(f.name for f in fields(Fighter))
+#: :class:`Fighter`'s field values, in order (what its hash hashes).
+_VALUES = attrgetter(*(f.name for f in fields(Fighter)))
 
 
 @dataclass(frozen=True)
