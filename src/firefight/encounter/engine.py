@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -267,9 +268,12 @@ class Engine:
         changed = False
         for i, names in idle:
             before, now = start.combatants[i], people[i]
-            values = {n: getattr(before, n) for n in names}
-            if any(getattr(now, n) != v for n, v in values.items()):
-                people[i] = evolve(now, **values)
+            if now is before:
+                continue
+            read = _getter(names)
+            values = read(before)
+            if read(now) != values:
+                people[i] = evolve(now, **dict(zip(names, values, strict=True)))
                 flagged = flagged | {i}
                 changed = True
         if not changed:
@@ -382,7 +386,7 @@ class Engine:
         for i, names in fields:
             found = self._initial_fields.get((i, names))
             if found is None:
-                get = attrgetter(*names) if len(names) > 1 else _one_getter(names)
+                get = _getter(names)
                 found = self._initial_fields[i, names] = (get, get(self._first.combatants[i]))
             get, initial = found
             if get(people[i]) != initial:
@@ -517,6 +521,12 @@ def _means(
         return ()
     chance = Fraction(weight, total)
     return tuple((i, h / chance) for i, h in sorted(sums.items()) if h)
+
+
+@lru_cache(maxsize=64)
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A getter of the fields ``names`` of a record, answering their values as a tuple."""
+    return attrgetter(*names) if len(names) > 1 else _one_getter(names)
 
 
 class _OverBudget(Exception):
