@@ -225,7 +225,7 @@ def test_a_panicked_score_is_told_against_the_ambush_order() -> None:
     13 + 3, while in round 2 it only stands between 13 and 20."""
     from firefight.core.turns import evolve
     from firefight.encounter import Engine, build_scenario
-    from firefight.rulesets.graydawn.encounter_scores import Rerolling, defer, settle
+    from firefight.rulesets.graydawn.encounter_scores import WaitingBoard, defer, settle
 
     gunner = {**VANCE, "name": "Gunner", "side": "Squad"}
     loader = {**VANCE, "name": "Loader", "side": "Squad"}
@@ -242,14 +242,14 @@ def test_a_panicked_score_is_told_against_the_ambush_order() -> None:
     people = {f.name: f for f in start.combatants}
     scores = {"Gunner": 20, "Loader": 13, "Victim": 18}
     people = {n: evolve(f, initiative=scores[n]) for n, f in people.items()}
-    people["Victim"] = defer(people["Victim"], 8, 3)  # REF 8, a pistol's +3
     state = evolve(start, round=1, combatants=tuple(people.values()))
+    state = defer(state, "Victim", 8, 3)  # REF 8, a pistol's +3
     for round_, told in ((1, 16), (2, 14)):
         dice = ScriptedDice([5])  # 8 + 3 + 5 = 16, lower than 18: kept
         after = settle(t, evolve(state, round=round_), dice)
         dice.check_all_used()
         assert after.combatant("Victim").initiative == told
-        assert not any(isinstance(f, Rerolling) for f in after.combatants)
+        assert not isinstance(after.board, WaitingBoard)
 
 
 def _two_waiting(round_: int) -> tuple[Any, Any]:
@@ -274,10 +274,9 @@ def _two_waiting(round_: int) -> tuple[Any, Any]:
     }
     t: Any = Engine(build_scenario(data, "test.toml")).turns
     scores = {"Gunner": 15, "Loader": 9, "Abel": 14, "Bram": 16}
-    fighters = {f.name: evolve(f, initiative=scores[f.name]) for f in t.initial().combatants}
-    fighters["Abel"] = defer(fighters["Abel"], 8, 3)
-    fighters["Bram"] = defer(fighters["Bram"], 5, 3)
-    return t, evolve(t.initial(), round=round_, combatants=tuple(fighters.values()))
+    fighters = tuple(evolve(f, initiative=scores[f.name]) for f in t.initial().combatants)
+    state = evolve(t.initial(), round=round_, combatants=fighters)
+    return t, defer(defer(state, "Abel", 8, 3), "Bram", 5, 3)
 
 
 @pytest.mark.parametrize("round_", [1, 2])
@@ -288,20 +287,20 @@ def test_waiting_rerolls_settle_to_the_order_rolling_them_gives(round_: int) -> 
     from firefight.core.turns import evolve
     from firefight.dice import enumerate_outcomes
     from firefight.rulesets.graydawn import tactics
-    from firefight.rulesets.graydawn.encounter_scores import Rerolling, settle
+    from firefight.rulesets.graydawn.encounter_scores import settle
+    from firefight.rulesets.graydawn.encounter_state import put
 
     from .helpers import both_routes
 
     t, state = _two_waiting(round_)
 
     def rolled_at_once(d: Any) -> Any:
-        people = []
-        for f in state.combatants:
-            if isinstance(f, Rerolling):
-                new = tactics.reroll_keep_lower(d, f.initiative, *f.base)
-                f = evolve(f, initiative=new)
-            people.append(f)
-        return t.order(evolve(state, combatants=tuple(people)))
+        rolled = state
+        for name, ref, mods in state.board.waiting:
+            f = rolled.combatant(name)
+            new = tactics.reroll_keep_lower(d, f.initiative, ref, mods)
+            rolled = put(rolled, evolve(f, initiative=new))
+        return t.order(rolled)
 
     act = enumerate_outcomes(rolled_at_once).probabilities()
     told, replayed = both_routes(
@@ -313,3 +312,20 @@ def test_waiting_rerolls_settle_to_the_order_rolling_them_gives(round_: int) -> 
     assert len(orders) > 4
     assert any(o.index("Abel") < o.index("Bram") for o in orders)
     assert any(o.index("Bram") < o.index("Abel") for o in orders)
+
+
+def test_a_waiting_reroll_keeps_the_fighters_kind() -> None:
+    """A fighter whose wound a preview told briefly (it carries its marks' mean apart) is still
+    that fighter, mean and all, once its re-roll is settled: the wait is kept on the board."""
+    from fractions import Fraction
+
+    from firefight.rulesets.graydawn.encounter_scores import settle
+    from firefight.rulesets.graydawn.encounter_state import put
+    from firefight.rulesets.graydawn.encounter_turn import BriefFighter, _carrying
+
+    t, state = _two_waiting(2)
+    told = _carrying(state.combatant("Abel"), Fraction(5, 2))
+    state = put(state, told)
+    after = settle(t, state, ScriptedDice([5, 5]))
+    abel = after.combatant("Abel")
+    assert isinstance(abel, BriefFighter) and abel.carried == Fraction(5, 2)

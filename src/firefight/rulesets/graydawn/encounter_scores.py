@@ -7,8 +7,8 @@ and ``preview_idle`` sets them aside). An exploding d10 gives a re-roll about a 
 and while another target is still to check, which may re-roll too, each of them had to be kept
 apart: two targets' checks multiplied a volley's states a hundredfold and refused its preview
 (suppression_panic's fifth step: 34 declarations). So a preview leaves a panicked fighter's
-re-roll :class:`Rerolling` until the checks end, and :func:`settle` then rolls every waiting
-re-roll as one sub-rule, told as the order reads the scores together
+re-roll waiting on the board (:class:`WaitingBoard`) until the checks end, and :func:`settle`
+then rolls every waiting re-roll as one sub-rule, told as the order reads the scores together
 (:func:`order_alike`). Rolled fights and ``act`` never wait: they re-roll at the check.
 """
 
@@ -24,7 +24,7 @@ from firefight.core.turns import FightState, evolve
 from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, reduced
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.encounter_state import Fighter
+from firefight.rulesets.graydawn.encounter_state import Board, put
 
 if TYPE_CHECKING:
     from firefight.rulesets.graydawn.encounter import GraydawnTurns
@@ -35,40 +35,44 @@ _Roll = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
-class Rerolling(Fighter):
-    """A panicked fighter whose re-roll waits for the end of the checks (``initiative`` is the
-    score it keeps if lower; ``base`` the roll's REF and modifiers). Only inside previews;
-    never saved."""
+class WaitingBoard(Board):
+    """The board while a preview's panic re-rolls wait for the end of the checks: each as
+    (name, REF, modifiers of the roll), the score kept if lower being the fighter's own. Kept
+    on the board, not the fighter, so a fighter keeps its own kind (a wound told briefly
+    carries its mean). Only inside previews; never saved."""
 
-    base: tuple[int, int] = (0, 0)
+    waiting: tuple[tuple[str, int, int], ...] = ()
 
 
-def defer(f: Fighter, ref: int, mods: int) -> Rerolling:
-    """``f`` with its re-roll (REF ``ref``, modifiers ``mods``) left for :func:`settle`."""
-    waiting = object.__new__(Rerolling)  # f's values as they are (no __init__, no kept hash)
-    waiting.__dict__.update(f.__dict__)
-    waiting.__dict__.pop("_hash", None)
-    waiting.__dict__["base"] = (ref, mods)
-    return waiting
+def defer(state: FightState, name: str, ref: int, mods: int) -> FightState:
+    """``state`` with ``name``'s re-roll (REF ``ref``, modifiers ``mods``) left for
+    :func:`settle`."""
+    board = state.board
+    waiting = (*getattr(board, "waiting", ()), (name, ref, mods))
+    return evolve(state, board=WaitingBoard(board.distances, board.asked, board.declared, waiting))
 
 
 def settle(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
     """Every waiting re-roll rolled, as one sub-rule told by :func:`order_alike` against the
     other fighters' scores (the order's bonus added on both sides,
     :meth:`.GraydawnTurns.order_bonus`); nothing waiting: ``state`` itself."""
-    waiting = [(i, f) for i, f in enumerate(state.combatants) if isinstance(f, Rerolling)]
-    if not waiting:
+    board = state.board
+    if not isinstance(board, WaitingBoard):
         return state
+    names = {name for name, _, _ in board.waiting}
     fixed = tuple(
         sorted(
             {
                 f.initiative + t.order_bonus(state, f)
                 for f in state.combatants
-                if not isinstance(f, Rerolling)
+                if f.name not in names
             }
         )
     )
-    rolls = tuple((f.initiative, *f.base, t.order_bonus(state, f)) for _, f in waiting)
+    rolls = tuple(
+        (f.initiative, ref, mods, t.order_bonus(state, f))
+        for f, ref, mods in ((state.combatant(n), ref, mods) for n, ref, mods in board.waiting)
+    )
     news = dice.derive(
         "initiative re-roll",
         partial(_rolled, rolls, fixed),
@@ -76,14 +80,12 @@ def settle(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
         exact=partial(_table, rolls, fixed),
         keep=True,
     )
-    people = list(state.combatants)
-    for (i, f), new in zip(waiting, news, strict=True):
-        dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
-        plain = object.__new__(Fighter)  # f's values as they are, re-rolled, without base
-        plain.__dict__.update(f.__dict__, initiative=new)
-        del plain.__dict__["base"]
-        people[i] = plain
-    return evolve(state, combatants=tuple(people))
+    state = evolve(state, board=Board(board.distances, board.asked, board.declared))
+    for (name, _, _), new in zip(board.waiting, news, strict=True):
+        f = state.combatant(name)
+        dice.record(StateChange(name, "initiative", f.initiative, new, "G33"))
+        state = put(state, evolve(f, initiative=new))
+    return state
 
 
 def _rolled(rolls: tuple[_Roll, ...], fixed: tuple[int, ...], dice: DiceSource) -> tuple[int, ...]:

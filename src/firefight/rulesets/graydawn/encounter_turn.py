@@ -100,7 +100,10 @@ def suppression_check(
             if w is not None and w.kind == "shotgun" and d.fire == "covering":
                 shotgun += d.rounds
         result = fire.check(dice, sup_sit(t, state, f), f.levels, shotgun)
-        return put(state, _after_check(t, f, result, dice, brief))
+        state = put(state, _after_check(t, f, result, dice, brief))
+        if brief and result == "panic":
+            return scores.defer(state, name, *t.initiative_base(f))
+        return state
     state = scores.settle(t, state, dice)
     return evolve(state, order=t.order(state), phase="turns")
 
@@ -140,7 +143,7 @@ def _after_check(
     brief: bool = False,
 ) -> Fighter:
     """G10/G15/G32/G33/G35: what the check leaves: full cover, a beeline, panic, initiative
-    (``brief``: a preview's panic re-roll waits, :func:`.encounter_scores.defer`)."""
+    (``brief``: a preview's panic re-roll is left to wait, :func:`.encounter_scores.defer`)."""
     e = t.entries[f.name]
     f = evolve(f, check=result)
     panic = result == "panic"
@@ -172,9 +175,9 @@ def _after_check(
         dice.record(StateChange(f.name, "stance", f.stance, "panic", "G15"))
         f = evolve(f, panicked=True)
     if result == "panic":
-        ref, mods = t.initiative_base(f)  # as the round's roll (a house's pistol bonus too)
         if brief:
-            return scores.defer(f, ref, mods)
+            return f  # the re-roll waits for the checks' end (:func:`.encounter_scores.defer`)
+        ref, mods = t.initiative_base(f)  # as the round's roll (a house's pistol bonus too)
         new = tactics.reroll_keep_lower(dice, f.initiative, ref, mods)
         dice.record(StateChange(f.name, "initiative", f.initiative, new, "G33"))
         f = evolve(f, initiative=new)
