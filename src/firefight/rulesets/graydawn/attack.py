@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from firefight.core.house import house_events
 from firefight.core.resolution import Resolution
@@ -58,6 +58,8 @@ from firefight.rulesets.graydawn.plan import Plan, plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
 __all__ = ["AttackOutcome", "load_attack", "resolve_attack", "resolve_outcome"]
+
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -415,43 +417,74 @@ def _hit_parts(
 ) -> tuple[Any, Callable[[DiceSource], HitResult], Callable[[], Weighted[HitResult]]]:
     barely = margin in (0, 1)
 
-    def spec_for(location: Location, covered: bool, left: int) -> WoundSpec:
-        key = ("spec", hits, location, covered, barely, left)
-        spec = cache.get(key)
-        if spec is None:
-            spec = _wound_spec(sit, plan, sit.target, hits, location, covered, margin, left)
-            cache[key] = spec
-        assert isinstance(spec, WoundSpec)
-        return spec
-
     def run(d: DiceSource) -> HitResult:
         location, covered, left = _locate(d, sit, hits, luck)
-        wound = resolve_wound(d, spec_for(location, covered, left))
+        spec = _spec_for(sit, plan, hits, margin, (location, covered, left), cache)
+        wound = resolve_wound(d, spec)
         added, saves = _after_wound(d, sit, sit.target, wound)
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
-        # the location does not read the hit count: one table for every count of a burst
-        locs = derived_distribution(
-            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
-        )
-        groups: list[tuple[list[tuple[HitResult, int]], int, int]] = []
-        for (location, covered, left), wl in locs.items():
-            spec = spec_for(location, covered, left)
-            wounds = wound_distribution(spec)
-            den_lw = locs.total * wounds.total
-            for wound, ww in wounds.items():
-                reads = _save_reads(wound)
-                found = cache.get(("save", reads))
-                if found is None:
-                    found = cache[("save", reads)] = _saves_weights(sit, reads)
-                added, save_items, save_total = found
-                results = [((location, wound, added, sv), ws) for sv, ws in save_items]
-                groups.append((results, wl * ww, den_lw * save_total))
-        return mix(groups)
+        return mix(_hit_groups(sit, plan, hits, margin, luck, cache, _as_is))
 
     # plain values (the situation by content): hashed in C on every replay of exact odds
     return ("hit", content_key(sit), hits, barely, luck), run, weighted
+
+
+def _as_is(result: HitResult) -> HitResult:
+    return result
+
+
+def _spec_for(
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    located: tuple[Location, bool, int],
+    cache: dict[Any, Any],
+) -> WoundSpec:
+    """The wound's spec at a location (kept in the attack's cache: it reads no dice)."""
+    location, covered, left = located
+    key = ("spec", hits, location, covered, margin in (0, 1), left)
+    spec = cache.get(key)
+    if spec is None:
+        spec = cache[key] = _wound_spec(
+            sit, plan, sit.target, hits, location, covered, margin, left
+        )
+    assert isinstance(spec, WoundSpec)
+    return spec
+
+
+def _hit_groups(
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    luck: int,
+    cache: dict[Any, Any],
+    read: Callable[[HitResult], K],
+) -> list[tuple[list[tuple[K, int]], int, int]]:
+    """The hit stage's exact table as groups for :func:`.checks.mix`, mixed from the location,
+    wound and save distributions (each computed once), each result as ``read`` reads it:
+    (results, location x wound weight, their denominator x the saves')."""
+    # the location does not read the hit count: one table for every count of a burst
+    locs = derived_distribution(
+        lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
+    )
+    groups: list[tuple[list[tuple[K, int]], int, int]] = []
+    for located, wl in locs.items():
+        location = located[0]
+        wounds = wound_distribution(_spec_for(sit, plan, hits, margin, located, cache))
+        den_lw = locs.total * wounds.total
+        for wound, ww in wounds.items():
+            reads = _save_reads(wound)
+            found = cache.get(("save", reads))
+            if found is None:
+                found = cache[("save", reads)] = _saves_weights(sit, reads)
+            added, save_items, save_total = found
+            results = [(read((location, wound, added, sv)), ws) for sv, ws in save_items]
+            groups.append((results, wl * ww, den_lw * save_total))
+    return groups
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
@@ -660,6 +693,19 @@ def hits_weights(sit: AttackSituation, hits: int, cache: dict[Any, Any]) -> Weig
         plan = cache["plan"] = plan_attack(sit)
     table = _hit_table(sit, plan, hits, 2, sit.target.luck_available, cache)
     return spread_last(Weighted({None: 1}, 1), lambda _: (table, partial(_hits_landed, hits)))
+
+
+def hits_read(
+    sit: AttackSituation, hits: int, cache: dict[Any, Any], read: Callable[[HitResult], K]
+) -> Weighted[K]:
+    """:func:`resolve_hits`'s exact distribution (the default depth) as ``read`` reads its one
+    sub-rule's result (location, wound, marks added, saves), results read alike merged as the
+    table is mixed: for a caller that reads a few things of hundreds of outcomes (a hunkering
+    fighter's status and marks), no outcome made or hashed for each."""
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    return mix(_hit_groups(sit, plan, hits, 2, sit.target.luck_available, cache, read))
 
 
 # ----------------------------------------------------------------------------------------------

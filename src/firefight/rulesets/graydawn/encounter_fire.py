@@ -19,7 +19,7 @@ from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import suppression_actions as actions
 from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
-from firefight.rulesets.graydawn.damage import mortal_turn
+from firefight.rulesets.graydawn.damage import Saves, Wound, mortal_turn, track_increase
 from firefight.rulesets.graydawn.encounter_setup import Entry
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
 from firefight.rulesets.graydawn.house import GraydawnHouse
@@ -251,17 +251,35 @@ def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
         severed=severed,
         luck=luck,
     )
-    status = "ready"
-    mortal = new.marks > house.mortal_above
-    if w.killed_outright and w.severed:
-        status = "dead"
-    elif o.saves.death_save_failed:
-        status = "dying"
-    elif o.saves.stunned:
-        status = "unconscious" if mortal else "stunned"
-    if RANK[status] > RANK[f.status] or (f.status == "stable" and status == "dying"):
+    status = status_after(f.status, w, o.saves, new.marks, house)
+    if status != f.status:
         new = evolve(new, status=status)
     return new
+
+
+def status_after(before: str, w: Wound, saves: Saves, marks: int, house: GraydawnHouse) -> str:
+    """The status a penetrating wound and its saves leave a fighter with ``marks`` after it
+    (:func:`take_outcome`): stunned; unconscious (a failed stun save in mortal condition);
+    dying (a failed death save); dead (a destroyed head); never lower than ``before``."""
+    status = "ready"
+    mortal = marks > house.mortal_above
+    if w.killed_outright and w.severed:
+        status = "dead"
+    elif saves.death_save_failed:
+        status = "dying"
+    elif saves.stunned:
+        status = "unconscious" if mortal else "stunned"
+    if RANK[status] > RANK[before] or (before == "stable" and status == "dying"):
+        return status
+    return before
+
+
+def marks_after(f: Fighter, w: Wound) -> int:
+    """``f``'s marks once :func:`take_outcome` put a wound on its track: real marks overwrite
+    its stun marks first (G21, :func:`.damage.track_increase`)."""
+    if not w.penetrated:
+        return f.marks
+    return f.marks + track_increase(w.marks, w.stun_marks, f.stun_marks)
 
 
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:

@@ -20,7 +20,7 @@ from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import hits_weights
+from firefight.rulesets.graydawn.attack import HitResult, hits_read, hits_weights
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
@@ -396,28 +396,32 @@ def _least_alike(marks: int, house: GraydawnHouse) -> int:
 
 
 def brief_wound(house: GraydawnHouse, before: Fighter, new: Fighter) -> tuple[Fighter, int]:
-    """``new`` (``before`` wounded in its own automatic turn) as the rest of an odds preview
-    reads it, and its marks. Its turn is its last chance to take fire this round (a declared
-    shooter has no automatic turn; nobody's plan is played after the preview's next decision),
-    the end of the round reads only the status and what :func:`_marks_read` says of the marks
-    (G19), and the preview reads the status (``can_fight``), the marks (``harm``, carried
-    apart as a mean) and whether it changed, which its turn (``acted``) settles whatever the
-    wound. So the track's boxes, its limbs and the luck spent are left as ``before`` had them
-    and the marks stand at their class's least (:func:`_least_alike`): a preview branches on
-    a hunkering fighter's status and mortal class, not on every way the hits fell on the track
-    (hundreds of outcomes of a 10-round volley)."""
-    marks = new.marks
-    short = evolve(
-        new,
+    """``new`` (``before`` wounded in its own automatic turn, :func:`.encounter_fire.take_outcome`)
+    as the rest of an odds preview reads it (:func:`told_wound`), and its marks."""
+    return told_wound(house, before, new.status, new.marks), new.marks
+
+
+def told_wound(house: GraydawnHouse, before: Fighter, status: str, marks: int) -> Fighter:
+    """``before`` wounded in its own automatic turn to ``status`` and ``marks``, as the rest
+    of an odds preview reads it. Its turn is its last chance to take fire this round (a
+    declared shooter has no automatic turn; nobody's plan is played after the preview's next
+    decision), the end of the round reads only the status and what :func:`_marks_read` says of
+    the marks (G19), and the preview reads the status (``can_fight``), the marks (``harm``,
+    carried apart as a mean) and whether it changed, which its turn (``acted``) settles
+    whatever the wound. So the track's boxes, its limbs and the luck spent are left as
+    ``before`` had them and the marks stand at their class's least (:func:`_least_alike`): a
+    preview branches on a hunkering fighter's status and mortal class, not on every way the
+    hits fell on the track (hundreds of outcomes of a 10-round volley)."""
+    return evolve(
+        before,
         minor=_least_alike(marks, house),
         wounding=0,
         crippling=0,
         stun_marks=0,
         crippled=(),
         severed=(),
-        luck=before.luck,
+        status=status,
     )
-    return short, marks
 
 
 def may_tell_briefly(state: FightState, target: Fighter) -> bool:
@@ -536,23 +540,39 @@ def _fire_brief_table(
 
 
 def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]:
-    """One hit count's wound (:func:`_hits_table`, none for 0 hits) told briefly: its total
-    and per outcome read alike, the weight and the weight x marks summed; kept (as the wound
-    tables it reads are) for every hunkering state that meets it."""
-    t, core, hits = args[0], args[1], args[4]
-    key = ("take fire", t.token, *args[1:])
+    """One hit count's wound (:func:`_hits_taken`, none for 0 hits) told briefly: its total
+    and per outcome read alike, the weight and the weight x marks summed; kept for every
+    hunkering state that meets it. Built from the hits' table as the wound's status and
+    marks read it (:func:`.attack.hits_read`: :func:`.encounter_fire.status_after`,
+    :func:`.encounter_fire.marks_after`), not from a fighter made for each of its hundreds of
+    outcomes (the track's boxes, limbs and luck, which :func:`told_wound` sets aside)."""
+    t, core, shooter, metres, hits, exposed = args
+    key = ("brief", "take fire", t.token, *args[1:])
 
     def build() -> tuple[int, list[tuple[Fighter, int, int]]]:
-        wounds = _hits_table(args, key) if hits else Weighted({core: 1}, 1)
+        if not hits:
+            read = Weighted({(core.status, core.marks): 1}, 1)
+        else:
+            sit, cache = fire.fire_situation(t.sits, core, shooter, metres, exposed)
+            read = hits_read(sit, hits, cache, partial(_status_marks, core, t.house))
         sums: dict[Fighter, list[int]] = {}
-        for new, w in wounds.items():
-            short, m = brief_wound(t.house, core, new)
-            slot = sums.setdefault(short, [0, 0])
+        for (status, marks), w in read.items():
+            slot = sums.setdefault(told_wound(t.house, core, status, marks), [0, 0])
             slot[0] += w
-            slot[1] += w * m
-        return wounds.total, [(k, w, m) for k, (w, m) in sums.items()]
+            slot[1] += w * marks
+        return read.total, [(k, w, m) for k, (w, m) in sums.items()]
 
-    return kept_value(("brief", key), build)
+    return kept_value(key, build)
+
+
+def _status_marks(f: Fighter, house: GraydawnHouse, result: HitResult) -> tuple[str, int]:
+    """What :func:`told_wound` reads of the wound ``result`` puts on ``f``: the status and the
+    marks :func:`.encounter_fire.take_outcome` leaves."""
+    _, wound, _, saves = result
+    marks = fire.marks_after(f, wound)
+    if not wound.penetrated:
+        return f.status, marks
+    return fire.status_after(f.status, wound, saves, marks, house), marks
 
 
 # ------------------------------------------------------------------------------------------------
