@@ -633,14 +633,20 @@ def _until_hit(
     return hits, c.margin, c.target_luck, ally, c.attacker_luck
 
 
-def outcome_weights(sit: AttackSituation) -> Weighted[AttackOutcome]:
-    """:func:`resolve_outcome`'s exact distribution (the default depth), identical to its
-    enumeration: the attack up to the hit stage enumerated (:func:`_until_hit`), then each
-    landing spread over the hit stage's kept table (the distribution its derive branches over),
-    instead of replaying the whole attack once per wound (~13,000 replays in a long burst)."""
-    cache: dict[Any, Any] = {"plan": plan_attack(sit)}  # input errors before enumerating
-    plan = cache["plan"]
-    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, -1))
+def outcome_weights(
+    sit: AttackSituation, cache: dict[Any, Any] | None = None, miss_floor: int = -1
+) -> Weighted[AttackOutcome]:
+    """:func:`resolve_outcome`'s exact distribution (the default depth; ``cache`` and
+    ``miss_floor`` as it takes them), identical to its enumeration: the attack up to the hit
+    stage enumerated (:func:`_until_hit`), then each landing spread over the hit stage's kept
+    table (the distribution its derive branches over), instead of replaying the whole attack
+    once per wound (~13,000 replays in a long burst)."""
+    if cache is None:
+        cache = {}
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)  # input errors before enumerating
+    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, miss_floor))
 
     def rest(
         x: AttackOutcome | Landing,
@@ -681,18 +687,6 @@ def _hits_landed(hits: int, result: HitResult) -> AttackOutcome:
         saves=saves,
         target_luck=saves.luck_left,
     )
-
-
-def hits_weights(sit: AttackSituation, hits: int, cache: dict[Any, Any]) -> Weighted[AttackOutcome]:
-    """:func:`resolve_hits`'s exact distribution (the default depth), identical to its
-    enumeration: its one sub-rule, the hit stage, is its kept table, each result made an
-    outcome as :func:`resolve_hits` makes it, instead of a replay per wound (a 25-hit volley's
-    table has hundreds; a preview of covering fire builds hundreds of such tables)."""
-    plan = cache.get("plan")
-    if plan is None:
-        plan = cache["plan"] = plan_attack(sit)
-    table = _hit_table(sit, plan, hits, 2, sit.target.luck_available, cache)
-    return spread_last(Weighted({None: 1}, 1), lambda _: (table, partial(_hits_landed, hits)))
 
 
 def hits_read(

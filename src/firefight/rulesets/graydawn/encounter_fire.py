@@ -219,63 +219,99 @@ class Situations:
 # Wounds on the track, and what they do over time (G18, G19, G21, G22)
 # ------------------------------------------------------------------------------------------------
 def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
-    """An attack's outcome applied to its target: marks by kind (real marks overwrite stun
+    """An attack's outcome applied to its target (:func:`take_wound`); a miss leaves only the
+    luck it spent (G17)."""
+    if not o.hit:
+        return evolve(f, luck=f.luck if o.target_luck is None else o.target_luck)
+    return take_wound(f, taken(o.location, o.wound, o.saves, o.target_luck), house)
+
+
+#: What :func:`take_wound` reads of a hit (:func:`taken`): where it struck (only for a wound
+#: that cripples or severs), whether it penetrated, the wound's kind, real and stun marks,
+#: crippled, severed and killed outright, the saves' stunned and failed death save, and the
+#: luck left (None: as it was). Plain values: outcomes alike here are applied once.
+Taken = tuple[Location | None, bool, str, int, int, bool, bool, bool, bool, bool, int | None]
+
+
+def taken(location: Location | None, w: Wound, saves: Saves, luck: int | None) -> Taken:
+    """What :func:`take_wound` reads of a hit at ``location`` with wound ``w`` and ``saves``
+    (``luck``: the target's luck left, None as it was)."""
+    if not w.penetrated:
+        return None, False, "none", 0, 0, False, False, False, False, False, luck
+    where = (location or "torso") if (w.crippled or w.severed) else None
+    return (
+        where,
+        True,
+        w.kind,
+        w.marks,
+        w.stun_marks,
+        w.crippled,
+        w.severed,
+        w.killed_outright,
+        saves.stunned,
+        saves.death_save_failed,
+        luck,
+    )
+
+
+def take_wound(f: Fighter, hit: Taken, house: GraydawnHouse) -> Fighter:
+    """A hit (:func:`taken`) applied to its target: marks by kind (real marks overwrite stun
     marks first, G21), crippled/severed locations (G22), luck left (G17), and the status the
-    saves leave (G18/G19): stunned; unconscious (a failed stun save in mortal condition); dying
-    (a failed death save); dead (a destroyed head)."""
-    luck = f.luck if o.target_luck is None else o.target_luck
-    w = o.wound
-    if not o.hit or not w.penetrated:
+    saves leave (:func:`status_after`)."""
+    where, penetrated, kind, real, stun, crippled_, severed_, killed, stunned, failed, left = hit
+    luck = f.luck if left is None else left
+    if not penetrated:
         return evolve(f, luck=luck)
-    overwritten = min(w.marks, f.stun_marks)
+    overwritten = min(real, f.stun_marks)
     minor, wounding, crippling = f.minor, f.wounding, f.crippling
-    if w.kind == "minor":
-        minor += w.marks
-    elif w.kind == "crippling":
-        crippling += w.marks
+    if kind == "minor":
+        minor += real
+    elif kind == "crippling":
+        crippling += real
     else:
-        wounding += w.marks
+        wounding += real
     crippled, severed = f.crippled, f.severed
-    loc = o.location or "torso"
-    if w.crippled and loc not in crippled:
-        crippled = (*crippled, loc)
-    if w.severed and loc not in severed:
-        severed = (*severed, loc)
+    if crippled_ and where not in crippled:
+        crippled = (*crippled, str(where))
+    if severed_ and where not in severed:
+        severed = (*severed, str(where))
     new = evolve(
         f,
         minor=minor,
         wounding=wounding,
         crippling=crippling,
-        stun_marks=f.stun_marks - overwritten + w.stun_marks,
+        stun_marks=f.stun_marks - overwritten + stun,
         crippled=crippled,
         severed=severed,
         luck=luck,
     )
-    status = status_after(f.status, w, o.saves, new.marks, house)
+    status = status_after(f.status, killed and severed_, failed, stunned, new.marks, house)
     if status != f.status:
         new = evolve(new, status=status)
     return new
 
 
-def status_after(before: str, w: Wound, saves: Saves, marks: int, house: GraydawnHouse) -> str:
-    """The status a penetrating wound and its saves leave a fighter with ``marks`` after it
-    (:func:`take_outcome`): stunned; unconscious (a failed stun save in mortal condition);
-    dying (a failed death save); dead (a destroyed head); never lower than ``before``."""
+def status_after(
+    before: str, dead: bool, dying: bool, stunned: bool, marks: int, house: GraydawnHouse
+) -> str:
+    """The status a penetrating wound leaves a fighter with ``marks`` after it
+    (:func:`take_wound`): dead (a destroyed head, ``dead``); dying (a failed death save);
+    stunned, or unconscious in mortal condition (a failed stun save); never lower than
+    ``before`` (G18/G19)."""
     status = "ready"
-    mortal = marks > house.mortal_above
-    if w.killed_outright and w.severed:
+    if dead:
         status = "dead"
-    elif saves.death_save_failed:
+    elif dying:
         status = "dying"
-    elif saves.stunned:
-        status = "unconscious" if mortal else "stunned"
+    elif stunned:
+        status = "unconscious" if marks > house.mortal_above else "stunned"
     if RANK[status] > RANK[before] or (before == "stable" and status == "dying"):
         return status
     return before
 
 
 def marks_after(f: Fighter, w: Wound) -> int:
-    """``f``'s marks once :func:`take_outcome` put a wound on its track: real marks overwrite
+    """``f``'s marks once :func:`take_wound` put a wound on its track: real marks overwrite
     its stun marks first (G21, :func:`.damage.track_increase`)."""
     if not w.penetrated:
         return f.marks

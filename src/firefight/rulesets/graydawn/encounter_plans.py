@@ -21,7 +21,7 @@ from firefight.dice.sources import derived_distribution, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, outcome_weights, resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
@@ -29,6 +29,8 @@ from firefight.rulesets.graydawn.encounter_state import Fighter, put
 from firefight.rulesets.graydawn.encounter_turn import (
     _NOT_HIT,
     _carrying,
+    _hits_table,
+    _hits_taken,
     _hunker,
     _kept_of,
     _move,
@@ -223,6 +225,7 @@ def shoot(
                 (a, tgt, too),
                 applied,
                 partial(fire.attack, sit=sit, cache=cache, miss_floor=floor),
+                partial(outcome_weights, sit, cache, floor),
                 ("attack outcome", content_key(sit), floor),
             ),
             keep=True,
@@ -293,6 +296,7 @@ def _shot_table(
     fighters: tuple[Fighter, Fighter, bool],
     applied: Callable[[AttackOutcome], _Shot],
     attack: Callable[[DiceSource], AttackOutcome],
+    attack_table: Callable[[], Weighted[AttackOutcome]],
     attack_key: Hashable,
 ) -> Weighted[_Shot]:
     """A shot told briefly (:func:`_told`) from the kept distributions of the attack's outcome
@@ -301,7 +305,7 @@ def _shot_table(
     hundred outcomes, not a replay per path, told alike merged, each fighter told briefly
     carrying its marks' exact mean there (integer sums over common denominators)."""
     a, tgt, too = fighters
-    outcomes = derived_distribution(attack, attack_key)
+    outcomes = derived_distribution(attack, attack_key, exact=attack_table)
     #: (outcome told, attacker told briefly, target told briefly) -> denominator -> sums of
     #: the weights, the attacker's marks and the target's marks times the weights
     acc: dict[Any, dict[int, list[int]]] = {}
@@ -311,8 +315,14 @@ def _shot_table(
         if _shoots_himself(o):
             # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
             # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
+            # (the wound :func:`_own_shot` makes: one exposed hit at 1 m from its own weapon,
+            # the kept table take_fire's sub-rule has, shared with it)
             core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
-            hurt = derived_distribution(partial(_own_shot, t, core), ("own shot", t.token, core))
+            args = (t, core, core, 1.0, 1, True)
+            key = ("take fire", t.token, *args[1:])
+            hurt = derived_distribution(
+                partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
+            )
             kept = _kept_of(new_a)
             den = outcomes.total * hurt.total
             branches = [(evolve(h, **kept), w * x, den) for h, x in hurt.items()]

@@ -20,7 +20,7 @@ from firefight.dice import DiceSource, Weighted
 from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import HitResult, hits_read, hits_weights
+from firefight.rulesets.graydawn.attack import HitResult, hits_read
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
 from firefight.rulesets.graydawn.models import content_key
@@ -336,22 +336,26 @@ _HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
 
 
 def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
-    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome
-    (its situation built once, not once per path), each outcome applied by
-    :func:`.encounter_fire.take_outcome` (no path replay, no paths counted against a
-    preview's budget)."""
+    """:func:`_hits_taken`'s distribution from the hits' table as the wound reads it
+    (:func:`.attack.hits_read` by :func:`.encounter_fire.taken`: outcomes that differ only in
+    what the track never keeps, a location not crippled, a graze, luck spent on the way, are
+    one), each applied once by :func:`.encounter_fire.take_wound` (no path replay, no paths
+    counted against a preview's budget, no outcome or fighter made per outcome)."""
     t, f, shooter, metres, hits, exposed = args
     sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
-    outcomes = derived_distribution(
-        partial(fire.hits_outcome, sit, cache, hits),
-        ("hits outcome", key),
-        exact=partial(hits_weights, sit, hits, cache),
-    )
+    hits_taken = hits_read(sit, hits, cache, _taken)
     acc: dict[Fighter, int] = {}
-    for o, w in outcomes.items():
-        new = fire.take_outcome(f, o, t.house)
+    for hit, w in hits_taken.items():
+        new = fire.take_wound(f, hit, t.house)
         acc[new] = acc.get(new, 0) + w
-    return reduced(list(acc), list(acc.values()), outcomes.total)
+    return reduced(list(acc), list(acc.values()), hits_taken.total)
+
+
+def _taken(result: HitResult) -> fire.Taken:
+    """What the wound reads of the hit stage's ``result`` as :func:`.attack.resolve_hits`
+    makes it an outcome (the target's luck left: the saves')."""
+    location, wound, _, saves = result
+    return fire.taken(location, wound, saves, saves.luck_left)
 
 
 def over_common(acc: dict[K, dict[int, list[int]]]) -> tuple[int, list[tuple[K, list[int]]]]:
@@ -572,7 +576,9 @@ def _status_marks(f: Fighter, house: GraydawnHouse, result: HitResult) -> tuple[
     marks = fire.marks_after(f, wound)
     if not wound.penetrated:
         return f.status, marks
-    return fire.status_after(f.status, wound, saves, marks, house), marks
+    dead = wound.killed_outright and wound.severed
+    status = fire.status_after(f.status, dead, saves.death_save_failed, saves.stunned, marks, house)
+    return status, marks
 
 
 # ------------------------------------------------------------------------------------------------
