@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, reduced
+from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
@@ -315,14 +315,8 @@ def _shot_table(
         if _shoots_himself(o):
             # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
             # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
-            # (the wound :func:`_own_shot` makes: one exposed hit at 1 m from its own weapon,
-            # the kept table take_fire's sub-rule has, shared with it)
             core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
-            args = (t, core, core, 1.0, 1, True)
-            key = ("take fire", t.token, *args[1:])
-            hurt = derived_distribution(
-                partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
-            )
+            hurt = _own_shot_table(t, core, told=hits == 0)
             kept = _kept_of(new_a)
             den = outcomes.total * hurt.total
             branches = [(evolve(h, **kept), w * x, den) for h, x in hurt.items()]
@@ -342,6 +336,34 @@ def _shot_table(
             new_t = _carrying(new_t, Fraction(m_t, w))
         out[new_a, new_t, hits] = w
     return reduced(list(out), list(out.values()), common)
+
+
+def _own_shot_table(t: GraydawnTurns, core: Fighter, told: bool) -> Weighted[Fighter]:
+    """The wound :func:`_own_shot` makes on ``core`` (one exposed hit at 1 m from its own
+    weapon): the kept table take_fire's sub-rule has, shared with it. ``told``: as a shot told
+    briefly reads it (:func:`_told`, no hits under fire to follow), kept: fighters with the
+    same status and marks are told alike, so each such class is one branch (the first met,
+    the class's weight), except where status and marks are ``core``'s own (the wound may have
+    left it as it was, which :func:`_told` does not tell)."""
+    args = (t, core, core, 1.0, 1, True)
+    key = ("take fire", t.token, *args[1:])
+    hurt = derived_distribution(
+        partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
+    )
+    if not told:
+        return hurt
+
+    def alike() -> Weighted[Fighter]:
+        own = (core.status, core.marks)
+        first: dict[Any, Fighter] = {}
+        weights: dict[Fighter, int] = {}
+        for h, w in hurt.items():
+            read = (h.status, h.marks)
+            one = first.setdefault(h if read == own else read, h)
+            weights[one] = weights.get(one, 0) + w
+        return Weighted(weights, hurt.total)
+
+    return kept_value(("told alike", key), alike)
 
 
 def _release(state: FightState, fallen: str) -> FightState:
