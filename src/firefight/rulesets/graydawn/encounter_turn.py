@@ -559,12 +559,18 @@ def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]
         else:
             sit, cache = fire.fire_situation(t.sits, core, shooter, metres, exposed)
             read = hits_read(sit, hits, cache, partial(_status_marks, core, t.house))
-        sums: dict[Fighter, list[int]] = {}
+        #: (status, the marks' class, :func:`_least_alike`) -> [weight, weight x marks]
+        sums: dict[tuple[str, int], list[int]] = {}
+        least: dict[int, int] = {}  # each marks' class, once
         for (status, marks), w in read.items():
-            slot = sums.setdefault(told_wound(t.house, core, status, marks), [0, 0])
+            cls = least.get(marks)
+            if cls is None:
+                cls = least[marks] = _least_alike(marks, t.house)
+            slot = sums.setdefault((status, cls), [0, 0])
             slot[0] += w
             slot[1] += w * marks
-        return read.total, [(k, w, m) for k, (w, m) in sums.items()]
+        told = [(told_wound(t.house, core, *k), w, m) for k, (w, m) in sums.items()]
+        return read.total, told
 
     return kept_value(key, build)
 
