@@ -274,11 +274,11 @@ WOUNDED = [
 ]
 
 
-def _wound_rows(fields: dict[str, Any], hits: int) -> tuple[Any, Any]:
+def _wound_rows(fields: dict[str, Any], hits: int, turned: Any = None) -> tuple[Any, Any]:
     """One hit count's wound told briefly: from its table and path by path (the wound
     :func:`.encounter_turn._hits_taken` makes, told by :func:`.encounter_turn.brief_wound`),
-    each as {stand-in: (chance, mean marks)}."""
-    turns, state = turn_state({**TURNS[0], **fields})
+    each as {stand-in: (chance, mean marks)}; ``turned``: the turns and state to use."""
+    turns, state = turned or turn_state({**TURNS[0], **fields})
     f = state.combatant("Recruit Abel")
     args = encounter_turn._hits_args(turns, state, f, hits, True)
     core = args[1]
@@ -309,6 +309,16 @@ def test_a_brief_wound_table_is_the_wound_path_by_path(fields: dict[str, Any], h
     table, paths = _wound_rows(fields, hits)
     assert len(paths) > 1
     assert table == paths
+
+
+def test_brief_wound_tables_read_each_wound_once_for_every_hit_count() -> None:
+    """The hit counts of one volley read each wound once (kept in the situation's cache, by
+    the read): every count's table, built after the others, is still its own wound told
+    path by path."""
+    turned = turn_state({**TURNS[0], **WOUNDED[2][0]})
+    for hits in (1, 3, 2, 5):
+        table, paths = _wound_rows({}, hits, turned)
+        assert table == paths
 
 
 @pytest.mark.parametrize(

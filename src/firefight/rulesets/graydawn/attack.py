@@ -12,7 +12,7 @@ for the process) returning a small outcome, the heavy ones with their vectorised
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import partial
 from typing import Any, TypeVar
@@ -463,10 +463,14 @@ def _hit_groups(
     luck: int,
     cache: dict[Any, Any],
     read: Callable[[HitResult], K],
+    read_key: Hashable = None,
 ) -> list[tuple[list[tuple[K, int]], int, int]]:
     """The hit stage's exact table as groups for :func:`.checks.mix`, mixed from the location,
     wound and save distributions (each computed once), each result as ``read`` reads it:
-    (results, location x wound weight, their denominator x the saves')."""
+    (results, location x wound weight, their denominator x the saves'). ``read_key`` (naming
+    ``read`` for this situation): each wound's results kept in ``cache``, read once for every
+    hit count (the wounds a location's damage gives are the same objects for every count:
+    :func:`.damage.wound_distribution`)."""
     # the location does not read the hit count: one table for every count of a burst
     locs = derived_distribution(
         lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
@@ -482,7 +486,12 @@ def _hit_groups(
             if found is None:
                 found = cache[("save", reads)] = _saves_weights(sit, reads)
             added, save_items, save_total = found
-            results = [(read((location, wound, added, sv)), ws) for sv, ws in save_items]
+            kept = None if read_key is None else ("read", read_key, location, wound)
+            results = cache.get(kept) if kept is not None else None
+            if results is None:
+                results = [(read((location, wound, added, sv)), ws) for sv, ws in save_items]
+                if kept is not None:
+                    cache[kept] = results
             groups.append((results, wl * ww, den_lw * save_total))
     return groups
 
@@ -690,16 +699,23 @@ def _hits_landed(hits: int, result: HitResult) -> AttackOutcome:
 
 
 def hits_read(
-    sit: AttackSituation, hits: int, cache: dict[Any, Any], read: Callable[[HitResult], K]
+    sit: AttackSituation,
+    hits: int,
+    cache: dict[Any, Any],
+    read: Callable[[HitResult], K],
+    read_key: Hashable = None,
 ) -> Weighted[K]:
     """:func:`resolve_hits`'s exact distribution (the default depth) as ``read`` reads its one
     sub-rule's result (location, wound, marks added, saves), results read alike merged as the
     table is mixed: for a caller that reads a few things of hundreds of outcomes (a hunkering
-    fighter's status and marks), no outcome made or hashed for each."""
+    fighter's status and marks), no outcome made or hashed for each. ``read_key`` names
+    ``read`` for this situation (its ``cache``): each wound is read once for every hit
+    count."""
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
-    return mix(_hit_groups(sit, plan, hits, 2, sit.target.luck_available, cache, read))
+    luck = sit.target.luck_available
+    return mix(_hit_groups(sit, plan, hits, 2, luck, cache, read, read_key))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -343,7 +343,7 @@ def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
     counted against a preview's budget, no outcome or fighter made per outcome)."""
     t, f, shooter, metres, hits, exposed = args
     sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
-    hits_taken = hits_read(sit, hits, cache, _taken)
+    hits_taken = hits_read(sit, hits, cache, _taken, _taken)
     acc: dict[Fighter, int] = {}
     for hit, w in hits_taken.items():
         new = fire.take_wound(f, hit, t.house)
@@ -558,7 +558,8 @@ def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]
             read = Weighted({(core.status, core.marks): 1}, 1)
         else:
             sit, cache = fire.fire_situation(t.sits, core, shooter, metres, exposed)
-            read = hits_read(sit, hits, cache, partial(_status_marks, core, t.house))
+            # read by the fighter the situation is built from: named by the rule alone
+            read = hits_read(sit, hits, cache, partial(_status_marks, core, t.house), _status_marks)
         #: (status, the marks' class, :func:`_least_alike`) -> [weight, weight x marks]
         sums: dict[tuple[str, int], list[int]] = {}
         least: dict[int, int] = {}  # each marks' class, once
