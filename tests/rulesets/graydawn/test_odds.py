@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from firefight.rulesets.graydawn import checks
 from firefight.rulesets.graydawn.attack import (
     _hits_landed,
     hits_read,
+    outcome_read,
     outcome_weights,
     resolve_hits,
     resolve_outcome,
@@ -540,6 +542,53 @@ def test_attack_distribution_with_a_miss_floor_is_the_enumeration(miss_floor: in
     assert spread.total == whole.total
     assert len({o.missed_by for o, _ in spread.items()}) > 2
     assert len(spread) > len(outcome_weights(sit))
+
+
+def _shot_reads(o: Any) -> Any:
+    """What a shot in an encounter reads of an outcome (its hit as the track keeps it)."""
+    from firefight.rulesets.graydawn.encounter_fire import shot_read
+
+    return shot_read(o)
+
+
+@pytest.mark.parametrize(
+    ("extra", "miss_floor"),
+    [
+        ({"attack": {"range_m": 60}}, -11),
+        ({"attacker": {"weapon": SMG_2D6}, "attack": {"mode": "burst", "range_m": 20}}, -1),
+        ({"attack": {"mode": "full_auto", "rounds": 8, "range_m": 50}}, -6),
+    ],
+)
+def test_outcome_read_is_the_enumeration_read(extra: dict[str, object], miss_floor: int) -> None:
+    """An attack's outcomes read as a caller reads them (:func:`.attack.outcome_read`: each
+    landing's hit stage mixed straight into the whole) give exactly what enumerating the
+    attack and reading each outcome gives; fewer than the outcomes when the read merges them
+    (a shot's: what the track keeps of a hit); a landing read without its own part differs."""
+    sit = situation(extra)
+    clear_derived()
+    whole = enumerate_outcomes(lambda d: resolve_outcome(sit, d, {}, miss_floor))
+    clear_derived()
+    for read in (lambda o: o, _shot_reads):
+        table = outcome_read(sit, {}, miss_floor, read)
+        assert table.probabilities() == whole.map(read).probabilities()
+    assert len(outcome_read(sit, {}, miss_floor, _shot_reads)) < len(whole)
+    clear_derived()
+
+
+def test_a_broken_outcome_read_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hit stages read without their landing's own part (its hit count) differ."""
+    from firefight.rulesets.graydawn import attack
+
+    sit = situation({"attack": {"mode": "full_auto", "rounds": 8, "range_m": 50}})
+    honest = outcome_read(sit, {}, -1, lambda o: (o.hits, o.wound.marks))
+    inner = attack._read_landed
+
+    def one_landing(read: Any, landing: Any, result: Any) -> Any:
+        return inner(read, (1, *landing[1:]), result)
+
+    monkeypatch.setattr(attack, "_read_landed", one_landing)
+    broken = outcome_read(sit, {}, -1, lambda o: (o.hits, o.wound.marks))
+    assert broken.probabilities() != honest.probabilities()
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,13 @@ from firefight.core.transcript import (
     Transcript,
 )
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, enumerate_outcomes, spread_last
+from firefight.dice.sources import (
+    derived_distribution,
+    enumerate_outcomes,
+    mixed_weights,
+    reduced,
+    spread_last,
+)
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.checks import D10X, mix
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
@@ -666,6 +672,39 @@ def outcome_weights(
         return _hit_table(sit, plan, hits, margin, luck, cache), partial(_landed, x)
 
     return spread_last(first, rest)
+
+
+def outcome_read(
+    sit: AttackSituation,
+    cache: dict[Any, Any],
+    miss_floor: int,
+    read: Callable[[AttackOutcome], K],
+) -> Weighted[K]:
+    """:func:`resolve_outcome`'s exact distribution (the default depth) as ``read`` reads each
+    outcome, outcomes read alike merged: :func:`outcome_weights`'s route, each landing's hit
+    stage mixed straight into the whole (its groups scaled by the landing's chance) and read
+    as it is made, so a caller that reads a few things of a long burst's thousands of outcomes
+    keeps no outcome and hashes only what it reads."""
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, miss_floor))
+    total = first.total
+    groups: list[tuple[list[tuple[K, int]], int, int]] = []
+    for x, w in first.items():
+        if not isinstance(x, tuple):
+            groups.append(([(read(x), 1)], w, total))
+            continue
+        hits, margin, luck, _, _ = x
+        landed = partial(_read_landed, read, x)
+        for results, gw, den in _hit_groups(sit, plan, hits, margin, luck, cache, landed):
+            groups.append((results, w * gw, total * den))
+    weights, common = mixed_weights(groups)
+    return reduced(list(weights), list(weights.values()), common)
+
+
+def _read_landed(read: Callable[[AttackOutcome], K], landing: Landing, result: HitResult) -> K:
+    return read(_landed(landing, result))
 
 
 def resolve_hits(

@@ -11,7 +11,7 @@ replays meet the same objects (and the rule modules' sub-rule keys stay the same
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Union, cast
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.core.turns import evolve
@@ -219,11 +219,26 @@ class Situations:
 # Wounds on the track, and what they do over time (G18, G19, G21, G22)
 # ------------------------------------------------------------------------------------------------
 def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
-    """An attack's outcome applied to its target (:func:`take_wound`); a miss leaves only the
-    luck it spent (G17)."""
-    if not o.hit:
-        return evolve(f, luck=f.luck if o.target_luck is None else o.target_luck)
-    return take_wound(f, taken(o.location, o.wound, o.saves, o.target_luck), house)
+    """An attack's outcome applied to its target (:func:`take_hit`)."""
+    return take_hit(f, outcome_hit(o), house)
+
+
+#: What the target reads of an attack's outcome (:func:`outcome_hit`): the hit
+#: (:func:`taken`), or on a miss the luck left (None: as it was).
+Hit = Union["Taken", int, None]
+
+
+def outcome_hit(o: AttackOutcome) -> Hit:
+    """What :func:`take_hit` reads of an attack's outcome."""
+    return taken(o.location, o.wound, o.saves, o.target_luck) if o.hit else o.target_luck
+
+
+def take_hit(f: Fighter, hit: Hit, house: GraydawnHouse) -> Fighter:
+    """An attack's outcome (:func:`outcome_hit`) applied to its target: a hit's wound
+    (:func:`take_wound`); a miss leaves only the luck it spent (G17)."""
+    if isinstance(hit, tuple):
+        return take_wound(f, hit, house)
+    return evolve(f, luck=f.luck if hit is None else hit)
 
 
 #: What :func:`take_wound` reads of a hit (:func:`taken`): where it struck (only for a wound
@@ -320,12 +335,28 @@ def marks_after(f: Fighter, w: Wound) -> int:
 
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
     """Luck the attacker spent (G17) and a fumbled weapon (G06: jammed, broken, dumped)."""
-    out = a if o.attacker_luck is None else evolve(a, luck=o.attacker_luck)
-    if o.critical is None:
+    return attacker_left(a, o.attacker_luck, o.critical, o.jammed)
+
+
+#: What a shot applies of an attack's outcome (:func:`shot_read`): the attacker's luck left,
+#: its critical failure and jam (:func:`attacker_left`), how far a miss fell short (G11) and
+#: the target's hit (:func:`outcome_hit`). Plain values: outcomes alike here apply alike.
+ShotRead = tuple[int | None, str | None, bool, int, Hit]
+
+
+def shot_read(o: AttackOutcome) -> ShotRead:
+    """What a shot applies of the attack's outcome ``o``."""
+    return o.attacker_luck, o.critical, o.jammed, o.missed_by, outcome_hit(o)
+
+
+def attacker_left(a: Fighter, luck: int | None, critical: str | None, jammed: bool) -> Fighter:
+    """:func:`attacker_after` from the outcome's attacker luck left, critical and jam."""
+    out = a if luck is None else evolve(a, luck=luck)
+    if critical is None:
         return out
-    if o.jammed:
+    if jammed:
         out = evolve(out, jammed=True)
-    text = o.critical
+    text = critical
     if "dumps the magazine" in text:
         out = evolve(out, ammo=0)
     elif "critical weapon failure" in text or ("breaks" in text):

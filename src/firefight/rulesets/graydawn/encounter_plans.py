@@ -21,7 +21,7 @@ from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import AttackOutcome, outcome_weights, resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, outcome_read, resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
@@ -192,18 +192,20 @@ def shoot(
     floor = -per * room - (per - 1) if room else -1
     used = {"full_auto": rounds or 0, "burst": t.house.burst_rounds}.get(mode_name, 1)
 
-    def applied(o: AttackOutcome) -> _Shot:
-        """The attack's outcome on both fighters (before a fumble's shot into the attacker)."""
-        new_a = fire.attacker_after(evolve(a, ammo=max(0, a.ammo - used)), o)
-        new_t = fire.take_outcome(tgt, o, t.house)
-        return new_a, new_t, (o.missed_by // per if a.levels > 0 else 0)
+    def applied(read: fire.ShotRead) -> _Shot:
+        """The attack's outcome (as the shot reads it, :func:`.encounter_fire.shot_read`) on
+        both fighters (before a fumble's shot into the attacker)."""
+        luck, critical, jammed, missed_by, hit = read
+        new_a = fire.attacker_left(evolve(a, ammo=max(0, a.ammo - used)), luck, critical, jammed)
+        new_t = fire.take_hit(tgt, hit, t.house)
+        return new_a, new_t, (missed_by // per if a.levels > 0 else 0)
 
     def once(d: DiceSource) -> _Shot:
         o = fire.attack(d, sit, cache, floor)
-        new_a, new_t, hits = applied(o)
+        new_a, new_t, hits = applied(fire.shot_read(o))
         d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         fire.record_status(d, tgt, new_t)
-        if _shoots_himself(o):
+        if _shoots_himself(o.critical):
             hurt = _own_shot(t, new_a, d)
             fire.record_status(d, new_a, hurt)
             new_a = hurt
@@ -224,9 +226,9 @@ def shoot(
                 t,
                 (a, tgt, too),
                 applied,
-                partial(fire.attack, sit=sit, cache=cache, miss_floor=floor),
-                partial(outcome_weights, sit, cache, floor),
-                ("attack outcome", content_key(sit), floor),
+                partial(_attack_read, partial(fire.attack, sit=sit, cache=cache, miss_floor=floor)),
+                partial(outcome_read, sit, cache, floor, fire.shot_read),
+                ("attack read", content_key(sit), floor),
             ),
             keep=True,
         )
@@ -281,8 +283,13 @@ def _shot_path(
     return new_a, new_t, hits
 
 
-def _shoots_himself(o: AttackOutcome) -> bool:
-    return bool(o.critical and "shoots himself" in o.critical)
+def _shoots_himself(critical: str | None) -> bool:
+    return bool(critical and "shoots himself" in critical)
+
+
+def _attack_read(attack: Callable[[DiceSource], AttackOutcome], dice: DiceSource) -> fire.ShotRead:
+    """The attack's outcome as the shot reads it (:func:`.encounter_fire.shot_read`)."""
+    return fire.shot_read(attack(dice))
 
 
 def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
@@ -294,16 +301,18 @@ def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
 def _shot_table(
     t: GraydawnTurns,
     fighters: tuple[Fighter, Fighter, bool],
-    applied: Callable[[AttackOutcome], _Shot],
-    attack: Callable[[DiceSource], AttackOutcome],
-    attack_table: Callable[[], Weighted[AttackOutcome]],
+    applied: Callable[[fire.ShotRead], _Shot],
+    attack: Callable[[DiceSource], fire.ShotRead],
+    attack_table: Callable[[], Weighted[fire.ShotRead]],
     attack_key: Hashable,
 ) -> Weighted[_Shot]:
     """A shot told briefly (:func:`_told`) from the kept distributions of the attack's outcome
-    (by the situation's content: every state that meets it shares it) and of a fumble's shot
-    into the attacker (by the attacker), each outcome applied as the shot applies it: a few
-    hundred outcomes, not a replay per path, told alike merged, each fighter told briefly
-    carrying its marks' exact mean there (integer sums over common denominators)."""
+    as the shot reads it (:func:`.encounter_fire.shot_read`, by the situation's content: every
+    state that meets it shares it; :func:`.attack.outcome_read`: outcomes alike there, a
+    location not crippled, a graze, are one) and of a fumble's shot into the attacker (by the
+    attacker), each applied as the shot applies it: a few hundred, not a replay per path,
+    told alike merged, each fighter told briefly carrying its marks' exact mean there
+    (integer sums over common denominators)."""
     a, tgt, too = fighters
     outcomes = derived_distribution(attack, attack_key, exact=attack_table)
     #: (outcome told, attacker told briefly, target told briefly) -> denominator -> sums of
@@ -312,7 +321,7 @@ def _shot_table(
     for o, w in outcomes.items():
         new_a, new_t, hits = applied(o)
         branches = [(new_a, w, outcomes.total)]
-        if _shoots_himself(o):
+        if _shoots_himself(o[1]):
             # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
             # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
             core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
