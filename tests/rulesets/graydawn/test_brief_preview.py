@@ -334,3 +334,33 @@ def test_a_broken_brief_wound_table_shows(broken: Any, monkeypatch: pytest.Monke
     monkeypatch.setattr(encounter_turn, "_status_marks", broken)
     table, paths = _wound_rows(WOUNDED[2][0], WOUNDED[2][1])
     assert table != paths
+
+
+@pytest.mark.parametrize("initiative", [None, 0])
+def test_a_covering_fire_wound_is_told_where_no_fire_follows(
+    initiative: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Covering fire at Kid (behind cover, a pistol firing at him) leaves hundreds of wounds
+    on his track; where no fumble of his check can cost him his action, nothing later in the
+    round fires into him, and the preview tells the wound as the rest reads it (status, marks'
+    classes, carried mean): the same preview as ``act``. At initiative 0 a fumble loses his
+    action and he hunkers into fire: told in full, still as ``act``; told briefly there (a
+    broken rule), the hunkering reads a stand-in's track and the preview differs."""
+    eng, state = state_after("duel", 0)
+    if initiative is not None:
+        kid = encounter_turn.evolve(state.combatant("Kid Rourke"), initiative=initiative)
+        state = encounter_turn.put(state, kid)
+    action = eng.find_action(state, "cover_fire:Kid Rourke")
+    honest = by_act(eng).preview(state, action)
+    clear_derived()
+    with counting(monkeypatch, "brief_shot", encounter_turn) as told:
+        brief = Engine(eng.scenario).preview(state, action)
+    assert brief == honest
+    assert bool(told) == (initiative is None)
+    if initiative is not None:
+        clear_derived()
+        monkeypatch.setattr(encounter_turn, "_no_fire_to_come", lambda t, s, f: True)
+        try:
+            assert Engine(eng.scenario).preview(state, action) != honest
+        finally:
+            clear_derived()

@@ -23,7 +23,7 @@ from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.attack import HitResult, hits_read
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
-from firefight.rulesets.graydawn.models import content_key
+from firefight.rulesets.graydawn.models import content_key, wound_state
 from firefight.rulesets.graydawn.suppression import CheckResult
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
 
@@ -53,10 +53,14 @@ def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSitua
 # ------------------------------------------------------------------------------------------------
 # G16 the suppressing-fire phase
 # ------------------------------------------------------------------------------------------------
-def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
+def suppressing_fire(
+    t: GraydawnTurns, state: FightState, dice: DiceSource, brief: bool = False
+) -> FightState:
     """G16 step 3: every declared shooter's attack vs the range TN (G09; covering fire rolls
     none, G29), levels applied and covering fire's defence rolls; the checks follow
-    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin."""
+    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin. ``brief``
+    (a preview): a covering-fire wound nothing later fires into told as the rest of the
+    round reads it (:func:`_no_fire_to_come`)."""
     declared = state.board.declared
     if not declared:
         return evolve(state, phase="turns", acting=None)
@@ -75,8 +79,27 @@ def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> F
         group = fire_at(t, start, name)
         if any(d.fire == "covering" for _, d, _ in group):
             hits = fire.covering_hits(dice, t.sits.suppression(start.combatant(name), group))
+            before = state.combatant(name)
             state = take_fire(t, state, name, hits, False, dice)
+            hurt = state.combatant(name)
+            if brief and hurt is not before and _no_fire_to_come(t, state, hurt):
+                told = brief_shot(t.house, before, hurt, to_come=True, check=True)
+                state = put(state, _carrying(*told))
     return evolve(state, phase="checks", acting=None)
+
+
+def _no_fire_to_come(t: GraydawnTurns, state: FightState, f: Fighter) -> bool:
+    """Whether a preview may tell ``f``'s wound from covering fire briefly (``brief_shot``,
+    its check and turn to come): nothing later in the round fires at it, so nothing reads
+    its whole track. No fumble of its check can cost it its action (G10: its score minus its
+    levels stays at 0 or more: no hunkering, G12), a panic would not take fire (G15: behind
+    cover, no automatic weapon firing at it; a failed check keeps it behind cover, G32), and
+    it laid no fire of its own; its own chosen turn is the preview's next decision."""
+    if f.suppressing or tactics.initiative_after_fumble(f.initiative, f.levels)[1]:
+        return False
+    if not f.in_cover:
+        return False
+    return not any(fire.is_automatic(t.entries[s.name]) for s, _, _ in fire_at(t, state, f.name))
 
 
 def suppression_check(
@@ -439,21 +462,22 @@ def may_tell_briefly(state: FightState, target: Fighter) -> bool:
 
 
 def brief_shot(
-    house: GraydawnHouse, before: Fighter, new: Fighter, to_come: bool
+    house: GraydawnHouse, before: Fighter, new: Fighter, to_come: bool, check: bool = False
 ) -> tuple[Fighter, int]:
     """``new`` (``before`` after a shot in a chosen turn, where nothing later in the plan or
     the round reads more of it: :func:`may_tell_briefly`) as the rest of an odds preview reads
     it, and its marks. The rest reads its status, the marks as the end of the round does
-    (:func:`_marks_read`) and, if its turn is still ``to_come``, as its stun save does (the
-    penalty, G18) and its luck for that save; the preview reads the status, the marks (the
-    rest carried apart as a mean) and whether it changed (a stand-in carried is never the
-    plain fighter). So, as :func:`brief_wound`, the track stands at the fewest marks read
-    alike."""
+    (:func:`_marks_read`), if its turn is still ``to_come``, as its stun save does (the
+    penalty, G18) and its luck for that save, and if its suppression ``check`` is to come, as
+    that check does (its wound state's CL penalty, G20); the preview reads the status, the
+    marks (the rest carried apart as a mean) and whether it changed (a stand-in carried is
+    never the plain fighter). So, as :func:`brief_wound`, the track stands at the fewest marks
+    read alike."""
 
     marks = new.marks
     short = evolve(
         new,
-        minor=_least_read(marks, house, to_come),
+        minor=_least_read(marks, house, to_come, check),
         wounding=0,
         crippling=0,
         stun_marks=0,
@@ -465,12 +489,17 @@ def brief_shot(
 
 
 @lru_cache(maxsize=4096)
-def _least_read(marks: int, house: GraydawnHouse, stun_save: bool) -> int:
-    """The fewest marks read as ``marks`` are by the end of the round (:func:`_marks_read`)
-    and, with ``stun_save``, by a stun save (its penalty, G18): :func:`brief_shot`'s stand-in."""
+def _least_read(marks: int, house: GraydawnHouse, stun_save: bool, check: bool = False) -> int:
+    """The fewest marks read as ``marks`` are by the end of the round (:func:`_marks_read`),
+    with ``stun_save`` by a stun save (its penalty, G18) and with ``check`` by a suppression
+    check (the wound state, G20): :func:`brief_shot`'s stand-in."""
 
     def read(m: int) -> Any:
-        return _marks_read(m, house), stun_save and save_penalty(m, house)
+        return (
+            _marks_read(m, house),
+            stun_save and save_penalty(m, house),
+            check and wound_state(m),
+        )
 
     least = marks
     while least > 0 and read(least - 1) == read(marks):
