@@ -325,12 +325,15 @@ def status_after(
     return before
 
 
-def marks_after(f: Fighter, w: Wound) -> int:
-    """``f``'s marks once :func:`take_wound` put a wound on its track: real marks overwrite
-    its stun marks first (G21, :func:`.damage.track_increase`)."""
-    if not w.penetrated:
-        return f.marks
-    return f.marks + track_increase(w.marks, w.stun_marks, f.stun_marks)
+def status_marks(f: Fighter, hit: Taken, house: GraydawnHouse) -> tuple[str, int]:
+    """The status and the marks :func:`take_wound` leaves ``f`` with after ``hit``, without
+    the fighter: real marks overwrite its stun marks first (G21,
+    :func:`.damage.track_increase`), the status as :func:`status_after` says."""
+    _, penetrated, _, real, stun, _, severed, killed, stunned, failed, _ = hit
+    if not penetrated:
+        return f.status, f.marks
+    marks = f.marks + track_increase(real, stun, f.stun_marks)
+    return status_after(f.status, killed and severed, failed, stunned, marks, house), marks
 
 
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:

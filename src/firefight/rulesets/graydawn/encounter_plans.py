@@ -21,7 +21,7 @@ from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import AttackOutcome, outcome_read, resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, hits_read, outcome_read, resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
@@ -34,6 +34,7 @@ from firefight.rulesets.graydawn.encounter_turn import (
     _hunker,
     _kept_of,
     _move,
+    _taken,
     brief_shot,
     may_tell_briefly,
     over_common,
@@ -352,25 +353,31 @@ def _own_shot_table(t: GraydawnTurns, core: Fighter, told: bool) -> Weighted[Fig
     weapon): the kept table take_fire's sub-rule has, shared with it. ``told``: as a shot told
     briefly reads it (:func:`_told`, no hits under fire to follow), kept: fighters with the
     same status and marks are told alike, so each such class is one branch (the first met,
-    the class's weight), except where status and marks are ``core``'s own (the wound may have
-    left it as it was, which :func:`_told` does not tell)."""
+    the class's weight), read from the hit's table (:func:`.encounter_fire.status_marks`) with
+    a fighter made for each class only, except where status and marks are ``core``'s own (the
+    wound may have left it as it was, which :func:`_told` does not tell)."""
     args = (t, core, core, 1.0, 1, True)
     key = ("take fire", t.token, *args[1:])
-    hurt = derived_distribution(
-        partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
-    )
     if not told:
-        return hurt
+        return derived_distribution(
+            partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
+        )
 
     def alike() -> Weighted[Fighter]:
+        sit, cache = fire.fire_situation(t.sits, core, core, 1.0, True)
+        hits = hits_read(sit, 1, cache, _taken, _taken)
         own = (core.status, core.marks)
-        first: dict[Any, Fighter] = {}
+        first: dict[tuple[str, int], Fighter] = {}
         weights: dict[Fighter, int] = {}
-        for h, w in hurt.items():
-            read = (h.status, h.marks)
-            one = first.setdefault(h if read == own else read, h)
+        for hit, w in hits.items():
+            read = fire.status_marks(core, hit, t.house)
+            one = first.get(read) if read != own else None
+            if one is None:
+                one = fire.take_wound(core, hit, t.house)
+                if read != own:
+                    first[read] = one
             weights[one] = weights.get(one, 0) + w
-        return Weighted(weights, hurt.total)
+        return Weighted(weights, hits.total)
 
     return kept_value(("told alike", key), alike)
 

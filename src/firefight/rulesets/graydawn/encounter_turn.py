@@ -576,9 +576,9 @@ def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]
     """One hit count's wound (:func:`_hits_taken`, none for 0 hits) told briefly: its total
     and per outcome read alike, the weight and the weight x marks summed; kept for every
     hunkering state that meets it. Built from the hits' table as the wound's status and
-    marks read it (:func:`.attack.hits_read`: :func:`.encounter_fire.status_after`,
-    :func:`.encounter_fire.marks_after`), not from a fighter made for each of its hundreds of
-    outcomes (the track's boxes, limbs and luck, which :func:`told_wound` sets aside)."""
+    marks read it (:func:`.attack.hits_read` by :func:`.encounter_fire.status_marks`), not
+    from a fighter made for each of its hundreds of outcomes (the track's boxes, limbs and
+    luck, which :func:`told_wound` sets aside)."""
     t, core, shooter, metres, hits, exposed = args
     key = ("brief", "take fire", t.token, *args[1:])
 
@@ -607,14 +607,8 @@ def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]
 
 def _status_marks(f: Fighter, house: GraydawnHouse, result: HitResult) -> tuple[str, int]:
     """What :func:`told_wound` reads of the wound ``result`` puts on ``f``: the status and the
-    marks :func:`.encounter_fire.take_outcome` leaves."""
-    _, wound, _, saves = result
-    marks = fire.marks_after(f, wound)
-    if not wound.penetrated:
-        return f.status, marks
-    dead = wound.killed_outright and wound.severed
-    status = fire.status_after(f.status, dead, saves.death_save_failed, saves.stunned, marks, house)
-    return status, marks
+    marks :func:`.encounter_fire.take_wound` leaves (:func:`.encounter_fire.status_marks`)."""
+    return fire.status_marks(f, _taken(result), house)
 
 
 # ------------------------------------------------------------------------------------------------
