@@ -16,7 +16,7 @@ import pytest
 
 from firefight.core.turns import FightState
 from firefight.dice import SeededDice, enumerate_outcomes
-from firefight.dice.sources import clear_derived
+from firefight.dice.sources import clear_derived, path_by_path
 from firefight.encounter import Engine, Preview, read_scenario
 from firefight.rulesets.graydawn import encounter as gd_encounter
 from firefight.rulesets.graydawn import encounter_scores, encounter_turn
@@ -109,7 +109,7 @@ BROKEN: list[tuple[str, str, Any, str]] = [
     # the marks' mean dropped: the expected harm falls short
     ("duel", "suppress:Kid Rourke:10", encounter_turn, "_carrying"),
     # the status dropped: nobody goes out of the fight
-    ("duel", "suppress:Kid Rourke:10", encounter_turn, "brief_wound"),
+    ("duel", "suppress:Kid Rourke:10", encounter_turn, "told_wound"),
     # a re-rolled score told above every other: the order after a panic is lost
     ("cover_and_movement", "suppress:Raider Fenn:10", encounter_scores, "order_alike"),
 ]
@@ -119,13 +119,8 @@ def _broken(module: Any, fn_name: str) -> Callable[..., Any]:
     inner = getattr(module, fn_name)
     if fn_name == "_carrying":
         return lambda short, marks: inner(short, short.marks)
-    if fn_name == "brief_wound":
-
-        def no_status(house: Any, before: Any, new: Any) -> Any:
-            short, marks = inner(house, before, new)
-            return encounter_turn.evolve(short, status=before.status), marks
-
-        return no_status
+    if fn_name == "told_wound":
+        return lambda house, before, status, marks: inner(house, before, before.status, marks)
     if fn_name == "order_alike":
         return lambda news, bonuses, fixed: tuple(max(fixed, default=n) + 1 for n in news)
     return lambda f, house: (f.levels > 0, 0)
@@ -231,7 +226,7 @@ def test_a_brief_turn_reads_as_the_turn(fields: dict[str, Any]) -> None:
     assert readings(turns, state, brief=True) == full
 
 
-@pytest.mark.parametrize("fn_name", ["_carrying", "brief_wound"])
+@pytest.mark.parametrize("fn_name", ["_carrying", "told_wound"])
 def test_a_broken_brief_turn_shows(fn_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A brief wound without its marks' mean, or without its status, reads otherwise."""
     turns, state = turn_state(TURNS[0])
@@ -267,3 +262,108 @@ def test_levels_stood_in_for_play_as_the_levels(monkeypatch: pytest.MonkeyPatch)
     own = enumerate_outcomes(lambda d: turns._turn(state, "Recruit Abel", d))
     moved = enumerate_outcomes(lambda d: turns._turn(stand_in, "Recruit Abel", d))
     assert dict(moved.items()) != dict(own.items())
+
+
+#: A hunkering recruit's wound tables (suppression_panic, Loader's SMG): unhurt, and wounded
+#: with stun marks on the track (real marks overwrite them, G21) and already stunned.
+WOUNDED = [
+    ({}, 1),
+    ({}, 6),
+    ({"minor": 1, "wounding": 6, "stun_marks": 3}, 4),
+    ({"wounding": 9, "status": "stunned"}, 2),
+]
+
+
+def _wound_rows(fields: dict[str, Any], hits: int, turned: Any = None) -> tuple[Any, Any]:
+    """One hit count's wound told briefly: from its table and path by path (the wound
+    :func:`.encounter_turn._hits_taken` makes, told by :func:`.encounter_turn.brief_wound`),
+    each as {stand-in: (chance, mean marks)}; ``turned``: the turns and state to use."""
+    turns, state = turned or turn_state({**TURNS[0], **fields})
+    f = state.combatant("Recruit Abel")
+    args = encounter_turn._hits_args(turns, state, f, hits, True)
+    core = args[1]
+    clear_derived()
+    total, rows = encounter_turn._brief_wounds(args)
+    table = {s: (Fraction(w, total), Fraction(m, w)) for s, w, m in rows}
+    clear_derived()
+    with path_by_path():
+        paths = enumerate_outcomes(
+            lambda d: encounter_turn.brief_wound(
+                turns.house, core, encounter_turn._hits_taken(*args, d)
+            )
+        )
+    clear_derived()
+    sums: dict[Any, list[Fraction]] = {}
+    for (short, marks), w in paths.items():
+        slot = sums.setdefault(short, [Fraction(0), Fraction(0)])
+        slot[0] += Fraction(w, paths.total)
+        slot[1] += Fraction(w, paths.total) * marks
+    return table, {s: (p, m / p) for s, (p, m) in sums.items()}
+
+
+@pytest.mark.parametrize(("fields", "hits"), WOUNDED)
+def test_a_brief_wound_table_is_the_wound_path_by_path(fields: dict[str, Any], hits: int) -> None:
+    """A hit count's wound told briefly, built from the hits' table as the status and marks
+    read it (``_brief_wounds``), gives each stand-in the chance and mean marks the wound
+    enumerated path by path and told one path at a time gives, in exact fractions."""
+    table, paths = _wound_rows(fields, hits)
+    assert len(paths) > 1
+    assert table == paths
+
+
+def test_brief_wound_tables_read_each_wound_once_for_every_hit_count() -> None:
+    """The hit counts of one volley read each wound once (kept in the situation's cache, by
+    the read): every count's table, built after the others, is still its own wound told
+    path by path."""
+    turned = turn_state({**TURNS[0], **WOUNDED[2][0]})
+    for hits in (1, 3, 2, 5):
+        table, paths = _wound_rows({}, hits, turned)
+        assert table == paths
+
+
+_STATUS_MARKS = encounter_turn._status_marks
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda f, house, r: ("stunned", r[1].marks + f.marks),  # stun marks never overwritten
+        lambda f, house, r: (f.status, _STATUS_MARKS(f, house, r)[1]),  # the status dropped
+    ],
+)
+def test_a_broken_brief_wound_table_shows(broken: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wound table read otherwise than ``take_outcome`` leaves the fighter (marks or status
+    wrong) differs from the path-by-path wound."""
+    monkeypatch.setattr(encounter_turn, "_status_marks", broken)
+    table, paths = _wound_rows(WOUNDED[2][0], WOUNDED[2][1])
+    assert table != paths
+
+
+@pytest.mark.parametrize("initiative", [None, 0])
+def test_a_covering_fire_wound_is_told_where_no_fire_follows(
+    initiative: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Covering fire at Kid (behind cover, a pistol firing at him) leaves hundreds of wounds
+    on his track; where no fumble of his check can cost him his action, nothing later in the
+    round fires into him, and the preview tells the wound as the rest reads it (status, marks'
+    classes, carried mean): the same preview as ``act``. At initiative 0 a fumble loses his
+    action and he hunkers into fire: told in full, still as ``act``; told briefly there (a
+    broken rule), the hunkering reads a stand-in's track and the preview differs."""
+    eng, state = state_after("duel", 0)
+    if initiative is not None:
+        kid = encounter_turn.evolve(state.combatant("Kid Rourke"), initiative=initiative)
+        state = encounter_turn.put(state, kid)
+    action = eng.find_action(state, "cover_fire:Kid Rourke")
+    honest = by_act(eng).preview(state, action)
+    clear_derived()
+    with counting(monkeypatch, "brief_shot", encounter_turn) as told:
+        brief = Engine(eng.scenario).preview(state, action)
+    assert brief == honest
+    assert bool(told) == (initiative is None)
+    if initiative is not None:
+        clear_derived()
+        monkeypatch.setattr(encounter_turn, "_no_fire_to_come", lambda t, s, f: True)
+        try:
+            assert Engine(eng.scenario).preview(state, action) != honest
+        finally:
+            clear_derived()

@@ -155,8 +155,24 @@ def _broken_status(house: Any, before: Any, new: Any, to_come: bool) -> Any:
     return encounter_turn.evolve(short, status=before.status), marks  # the status dropped
 
 
+_own_shot_table = encounter_plans._own_shot_table
+
+
+def _broken_own_shot(t: Any, core: Any, told: bool) -> Any:
+    hurt = _own_shot_table(t, core, False)
+    if not told:
+        return hurt
+    first: dict[Any, Any] = {}
+    weights: dict[Any, int] = {}
+    for h, w in hurt.items():  # told alike by the status alone: the marks' mean lost
+        one = first.setdefault(h.status, h)
+        weights[one] = weights.get(one, 0) + w
+    return Weighted(weights, hurt.total)
+
+
 BROKEN = [
     ("duel", 2, "fire:Kid Rourke:single", "_carrying", _broken_carrying),
+    ("duel", 2, "fire:Kid Rourke:single", "_own_shot_table", _broken_own_shot),
     ("duel", 2, "fire:Kid Rourke:single", "brief_shot", _broken_status),
     ("duel", 1, "grapple:Vance", "brief_shot", _broken_status),
 ]

@@ -133,14 +133,53 @@ def test_a_panicked_combatant_flees_until_it_passes_a_check() -> None:
     assert enc.state.acting == "Recruit" and not enc.state.combatant("Recruit").panicked
 
 
+#: The target's track before the hits: unhurt but for a mark, with stun marks that real marks
+#: overwrite (G21), and with a crippled arm (G22) while stunned.
+TRACKS = [
+    {"minor": 1},
+    {"minor": 1, "wounding": 3, "stun_marks": 4},
+    {"wounding": 4, "crippled": ("left_arm",), "status": "stunned"},
+]
+
+
+@pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("exposed", [False, True])
 def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
-    exposed: bool,
+    exposed: bool, track: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hits from suppressing fire are one sub-rule, kept by the target without the fields a
     wound never reads (initiative, ammunition, this round's flags) and put back after: the
     same distribution as applying the hits' outcome to the fighter as it stands, by the
-    table and path by path."""
+    table (the hits' table as the wound reads it, ``encounter_turn._taken``) and path by
+    path; a table that reads the hits without the luck they leave, or without where a
+    crippling wound struck, differs."""
+    from firefight.rulesets.graydawn import encounter_turn
+
+    fast, slow, plain = _hits_taken_routes(exposed, track)
+    assert fast.probabilities() == slow.probabilities() == plain.probabilities()
+    outcomes = fast.probabilities()
+    assert {f.initiative for f in outcomes} == {-3} and {f.ammo for f in outcomes} == {5}
+    assert len({f.marks for f in outcomes}) > 5  # the wounds really vary
+    assert len({f.luck for f in outcomes}) > 1  # and so does the luck they leave
+    inner = encounter_turn.fire.taken
+
+    def no_luck(result: Any) -> Any:
+        location, wound, _, saves = result
+        return inner(location, wound, saves, None)
+
+    def nowhere(result: Any) -> Any:
+        _, wound, _, saves = result
+        return inner(None, wound, saves, saves.luck_left)
+
+    for broken_read in (no_luck, nowhere):
+        monkeypatch.setattr(encounter_turn, "_taken", broken_read)
+        broken, slow, _ = _hits_taken_routes(exposed, track)
+        assert broken.probabilities() != slow.probabilities()
+
+
+def _hits_taken_routes(exposed: bool, track: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """Two hits of covering fire on Kid (``track`` on his wound track) as ``take_fire`` takes
+    them by the tables and path by path, and the hits' outcome applied directly."""
     from firefight.core.turns import evolve
     from firefight.dice import enumerate_outcomes
     from firefight.rulesets.graydawn import encounter_fire as fire
@@ -165,7 +204,7 @@ def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
         fired_at=10,
         hits_taken=1,
         lost_action=True,
-        minor=1,
+        **track,
     )
     board = Board(start.board.distances, (), (Declared("Vance", "Kid", "suppressing", 10),))
     state = evolve(put(start, kid), board=board)
@@ -179,11 +218,7 @@ def test_hits_taken_sub_rule_is_the_wound_applied_to_the_fighter_as_it_stands(
 
     fast, slow = both_routes(lambda: enumerate_outcomes(rule))
     plain, _ = both_routes(lambda: enumerate_outcomes(direct))
-    assert fast.probabilities() == slow.probabilities() == plain.probabilities()
-    outcomes = fast.probabilities()
-    assert {f.initiative for f in outcomes} == {-3} and {f.ammo for f in outcomes} == {5}
-    assert len({f.marks for f in outcomes}) > 5  # the wounds really vary
-    assert len({f.luck for f in outcomes}) > 1  # and so does the luck they leave
+    return fast, slow, plain
 
 
 def test_a_panic_rerolls_initiative_with_the_house_pistol_bonus() -> None:

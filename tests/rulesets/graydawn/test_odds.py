@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from fractions import Fraction
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +14,14 @@ import pytest
 from firefight.dice import SeededDice, enumerate_outcomes, exact
 from firefight.dice.sources import clear_derived, path_by_path
 from firefight.rulesets.graydawn import checks
-from firefight.rulesets.graydawn.attack import hits_weights, resolve_hits, resolve_outcome
+from firefight.rulesets.graydawn.attack import (
+    _hits_landed,
+    hits_read,
+    outcome_read,
+    outcome_weights,
+    resolve_hits,
+    resolve_outcome,
+)
 from firefight.rulesets.graydawn.checks import LuckUse, over_weights, roll_over
 from firefight.rulesets.graydawn.damage import SaveSpec, resolve_saves, saves_key
 from firefight.rulesets.graydawn.house import GraydawnHouse
@@ -518,6 +527,70 @@ def test_attack_distribution_is_the_enumeration_of_resolve_outcome(
     assert spread.probability(lambda o: not o.hit) > 0
 
 
+@pytest.mark.parametrize("miss_floor", [-6, -11])
+def test_attack_distribution_with_a_miss_floor_is_the_enumeration(miss_floor: int) -> None:
+    """How far a miss fell short (``miss_floor``: what a shooter under fire reads, G11) kept
+    in the outcomes: :func:`.attack.outcome_weights` gives what enumerating the attack with it
+    gives (outcomes, weights, order and total), and more outcomes than without it."""
+    sit = situation({"attack": {"range_m": 60}})
+    clear_derived()
+    spread = outcome_weights(sit, {}, miss_floor)
+    clear_derived()
+    whole = enumerate_outcomes(lambda d: resolve_outcome(sit, d, {}, miss_floor))
+    clear_derived()
+    assert list(spread.items()) == list(whole.items())
+    assert spread.total == whole.total
+    assert len({o.missed_by for o, _ in spread.items()}) > 2
+    assert len(spread) > len(outcome_weights(sit))
+
+
+def _shot_reads(o: Any) -> Any:
+    """What a shot in an encounter reads of an outcome (its hit as the track keeps it)."""
+    from firefight.rulesets.graydawn.encounter_fire import shot_read
+
+    return shot_read(o)
+
+
+@pytest.mark.parametrize(
+    ("extra", "miss_floor"),
+    [
+        ({"attack": {"range_m": 60}}, -11),
+        ({"attacker": {"weapon": SMG_2D6}, "attack": {"mode": "burst", "range_m": 20}}, -1),
+        ({"attack": {"mode": "full_auto", "rounds": 8, "range_m": 50}}, -6),
+    ],
+)
+def test_outcome_read_is_the_enumeration_read(extra: dict[str, object], miss_floor: int) -> None:
+    """An attack's outcomes read as a caller reads them (:func:`.attack.outcome_read`: each
+    landing's hit stage mixed straight into the whole) give exactly what enumerating the
+    attack and reading each outcome gives; fewer than the outcomes when the read merges them
+    (a shot's: what the track keeps of a hit); a landing read without its own part differs."""
+    sit = situation(extra)
+    clear_derived()
+    whole = enumerate_outcomes(lambda d: resolve_outcome(sit, d, {}, miss_floor))
+    clear_derived()
+    for read in (lambda o: o, _shot_reads):
+        table = outcome_read(sit, {}, miss_floor, read)
+        assert table.probabilities() == whole.map(read).probabilities()
+    assert len(outcome_read(sit, {}, miss_floor, _shot_reads)) < len(whole)
+    clear_derived()
+
+
+def test_a_broken_outcome_read_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hit stages read without their landing's own part (its hit count) differ."""
+    from firefight.rulesets.graydawn import attack
+
+    sit = situation({"attack": {"mode": "full_auto", "rounds": 8, "range_m": 50}})
+    honest = outcome_read(sit, {}, -1, lambda o: (o.hits, o.wound.marks))
+    inner = attack._read_landed
+
+    def one_landing(read: Any, landing: Any, result: Any) -> Any:
+        return inner(read, (1, *landing[1:]), result)
+
+    monkeypatch.setattr(attack, "_read_landed", one_landing)
+    broken = outcome_read(sit, {}, -1, lambda o: (o.hits, o.wound.marks))
+    assert broken.probabilities() != honest.probabilities()
+
+
 @pytest.mark.parametrize(
     ("extra", "hits"),
     [
@@ -528,19 +601,21 @@ def test_attack_distribution_is_the_enumeration_of_resolve_outcome(
         ({"target": {"stats": {"LUCK": 5}}, "luck": {"target": {"reroll": ["stun_save"]}}}, 4),
     ],
 )
-def test_hits_weights_is_the_enumeration_of_resolve_hits(
-    extra: dict[str, object], hits: int
-) -> None:
-    """A volley's hits as their hit stage's table (:func:`.attack.hits_weights`, what covering
-    fire's previews read) give exactly what enumerating :func:`.attack.resolve_hits` gives: the
-    same outcomes, weights, order and total."""
+def test_hits_read_is_the_enumeration_of_resolve_hits(extra: dict[str, object], hits: int) -> None:
+    """A volley's hits as their hit stage's table read whole (:func:`.attack.hits_read`, each
+    result made the outcome :func:`.attack.resolve_hits` makes) give exactly what enumerating
+    :func:`.attack.resolve_hits` gives, and read as the wound's marks, what those outcomes'
+    marks give: the same chances in exact fractions."""
     sit = situation(extra)
     clear_derived()
-    table = hits_weights(sit, hits, {})
+    table = hits_read(sit, hits, {}, partial(_hits_landed, hits))
+    marks = hits_read(sit, hits, {}, lambda r: r[1].marks)
     clear_derived()
     whole = enumerate_outcomes(lambda d: resolve_hits(sit, d, hits))
     clear_derived()
-    assert list(table.items()) == list(whole.items())
-    assert table.total == whole.total
+    assert table.probabilities() == whole.probabilities()
+    assert marks.probabilities() == whole.map(lambda o: o.wound.marks).probabilities()
     outcomes = [o for o, _ in table.items()]
     assert len(outcomes) > 1 and all(o.hits == hits for o in outcomes)
+    broken = hits_read(sit, hits, {}, lambda r: r[1].marks + (r[0] == "head"))
+    assert broken.probabilities() != marks.probabilities()

@@ -12,10 +12,10 @@ for the process) returning a small outcome, the heavy ones with their vectorised
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import MISSING, dataclass, field, fields
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from firefight.core.house import house_events
 from firefight.core.resolution import Resolution
@@ -26,7 +26,13 @@ from firefight.core.transcript import (
     Transcript,
 )
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, enumerate_outcomes, spread_last
+from firefight.dice.sources import (
+    derived_distribution,
+    enumerate_outcomes,
+    mixed_weights,
+    reduced,
+    spread_last,
+)
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.checks import D10X, mix
 from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
@@ -58,6 +64,8 @@ from firefight.rulesets.graydawn.plan import Plan, plan_attack
 from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
 
 __all__ = ["AttackOutcome", "load_attack", "resolve_attack", "resolve_outcome"]
+
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -415,43 +423,83 @@ def _hit_parts(
 ) -> tuple[Any, Callable[[DiceSource], HitResult], Callable[[], Weighted[HitResult]]]:
     barely = margin in (0, 1)
 
-    def spec_for(location: Location, covered: bool, left: int) -> WoundSpec:
-        key = ("spec", hits, location, covered, barely, left)
-        spec = cache.get(key)
-        if spec is None:
-            spec = _wound_spec(sit, plan, sit.target, hits, location, covered, margin, left)
-            cache[key] = spec
-        assert isinstance(spec, WoundSpec)
-        return spec
-
     def run(d: DiceSource) -> HitResult:
         location, covered, left = _locate(d, sit, hits, luck)
-        wound = resolve_wound(d, spec_for(location, covered, left))
+        spec = _spec_for(sit, plan, hits, margin, (location, covered, left), cache)
+        wound = resolve_wound(d, spec)
         added, saves = _after_wound(d, sit, sit.target, wound)
         return location, wound, added, saves
 
     def weighted() -> Weighted[HitResult]:
-        # the location does not read the hit count: one table for every count of a burst
-        locs = derived_distribution(
-            lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
-        )
-        groups: list[tuple[list[tuple[HitResult, int]], int, int]] = []
-        for (location, covered, left), wl in locs.items():
-            spec = spec_for(location, covered, left)
-            wounds = wound_distribution(spec)
-            den_lw = locs.total * wounds.total
-            for wound, ww in wounds.items():
-                reads = _save_reads(wound)
-                found = cache.get(("save", reads))
-                if found is None:
-                    found = cache[("save", reads)] = _saves_weights(sit, reads)
-                added, save_items, save_total = found
-                results = [((location, wound, added, sv), ws) for sv, ws in save_items]
-                groups.append((results, wl * ww, den_lw * save_total))
-        return mix(groups)
+        return mix(_hit_groups(sit, plan, hits, margin, luck, cache, _as_is))
 
     # plain values (the situation by content): hashed in C on every replay of exact odds
     return ("hit", content_key(sit), hits, barely, luck), run, weighted
+
+
+def _as_is(result: HitResult) -> HitResult:
+    return result
+
+
+def _spec_for(
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    located: tuple[Location, bool, int],
+    cache: dict[Any, Any],
+) -> WoundSpec:
+    """The wound's spec at a location (kept in the attack's cache: it reads no dice)."""
+    location, covered, left = located
+    key = ("spec", hits, location, covered, margin in (0, 1), left)
+    spec = cache.get(key)
+    if spec is None:
+        spec = cache[key] = _wound_spec(
+            sit, plan, sit.target, hits, location, covered, margin, left
+        )
+    assert isinstance(spec, WoundSpec)
+    return spec
+
+
+def _hit_groups(
+    sit: AttackSituation,
+    plan: Plan,
+    hits: int,
+    margin: int,
+    luck: int,
+    cache: dict[Any, Any],
+    read: Callable[[HitResult], K],
+    read_key: Hashable = None,
+) -> list[tuple[list[tuple[K, int]], int, int]]:
+    """The hit stage's exact table as groups for :func:`.checks.mix`, mixed from the location,
+    wound and save distributions (each computed once), each result as ``read`` reads it:
+    (results, location x wound weight, their denominator x the saves'). ``read_key`` (naming
+    ``read`` for this situation): each wound's results kept in ``cache``, read once for every
+    hit count (the wounds a location's damage gives are the same objects for every count:
+    :func:`.damage.wound_distribution`)."""
+    # the location does not read the hit count: one table for every count of a burst
+    locs = derived_distribution(
+        lambda d: _locate(d, sit, hits, luck), ("locate", content_key(sit), luck)
+    )
+    groups: list[tuple[list[tuple[K, int]], int, int]] = []
+    for located, wl in locs.items():
+        location = located[0]
+        wounds = wound_distribution(_spec_for(sit, plan, hits, margin, located, cache))
+        den_lw = locs.total * wounds.total
+        for wound, ww in wounds.items():
+            reads = _save_reads(wound)
+            found = cache.get(("save", reads))
+            if found is None:
+                found = cache[("save", reads)] = _saves_weights(sit, reads)
+            added, save_items, save_total = found
+            kept = None if read_key is None else ("read", read_key, location, wound)
+            results = cache.get(kept) if kept is not None else None
+            if results is None:
+                results = [(read((location, wound, added, sv)), ws) for sv, ws in save_items]
+                if kept is not None:
+                    cache[kept] = results
+            groups.append((results, wl * ww, den_lw * save_total))
+    return groups
 
 
 def _blast(dice: DiceSource, sit: AttackSituation) -> AttackOutcome:
@@ -600,14 +648,20 @@ def _until_hit(
     return hits, c.margin, c.target_luck, ally, c.attacker_luck
 
 
-def outcome_weights(sit: AttackSituation) -> Weighted[AttackOutcome]:
-    """:func:`resolve_outcome`'s exact distribution (the default depth), identical to its
-    enumeration: the attack up to the hit stage enumerated (:func:`_until_hit`), then each
-    landing spread over the hit stage's kept table (the distribution its derive branches over),
-    instead of replaying the whole attack once per wound (~13,000 replays in a long burst)."""
-    cache: dict[Any, Any] = {"plan": plan_attack(sit)}  # input errors before enumerating
-    plan = cache["plan"]
-    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, -1))
+def outcome_weights(
+    sit: AttackSituation, cache: dict[Any, Any] | None = None, miss_floor: int = -1
+) -> Weighted[AttackOutcome]:
+    """:func:`resolve_outcome`'s exact distribution (the default depth; ``cache`` and
+    ``miss_floor`` as it takes them), identical to its enumeration: the attack up to the hit
+    stage enumerated (:func:`_until_hit`), then each landing spread over the hit stage's kept
+    table (the distribution its derive branches over), instead of replaying the whole attack
+    once per wound (~13,000 replays in a long burst)."""
+    if cache is None:
+        cache = {}
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)  # input errors before enumerating
+    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, miss_floor))
 
     def rest(
         x: AttackOutcome | Landing,
@@ -618,6 +672,39 @@ def outcome_weights(sit: AttackSituation) -> Weighted[AttackOutcome]:
         return _hit_table(sit, plan, hits, margin, luck, cache), partial(_landed, x)
 
     return spread_last(first, rest)
+
+
+def outcome_read(
+    sit: AttackSituation,
+    cache: dict[Any, Any],
+    miss_floor: int,
+    read: Callable[[AttackOutcome], K],
+) -> Weighted[K]:
+    """:func:`resolve_outcome`'s exact distribution (the default depth) as ``read`` reads each
+    outcome, outcomes read alike merged: :func:`outcome_weights`'s route, each landing's hit
+    stage mixed straight into the whole (its groups scaled by the landing's chance) and read
+    as it is made, so a caller that reads a few things of a long burst's thousands of outcomes
+    keeps no outcome and hashes only what it reads."""
+    plan = cache.get("plan")
+    if plan is None:
+        plan = cache["plan"] = plan_attack(sit)
+    first = enumerate_outcomes(lambda d: _until_hit(sit, d, cache, miss_floor))
+    total = first.total
+    groups: list[tuple[list[tuple[K, int]], int, int]] = []
+    for x, w in first.items():
+        if not isinstance(x, tuple):
+            groups.append(([(read(x), 1)], w, total))
+            continue
+        hits, margin, luck, _, _ = x
+        landed = partial(_read_landed, read, x)
+        for results, gw, den in _hit_groups(sit, plan, hits, margin, luck, cache, landed):
+            groups.append((results, w * gw, total * den))
+    weights, common = mixed_weights(groups)
+    return reduced(list(weights), list(weights.values()), common)
+
+
+def _read_landed(read: Callable[[AttackOutcome], K], landing: Landing, result: HitResult) -> K:
+    return read(_landed(landing, result))
 
 
 def resolve_hits(
@@ -650,16 +737,24 @@ def _hits_landed(hits: int, result: HitResult) -> AttackOutcome:
     )
 
 
-def hits_weights(sit: AttackSituation, hits: int, cache: dict[Any, Any]) -> Weighted[AttackOutcome]:
-    """:func:`resolve_hits`'s exact distribution (the default depth), identical to its
-    enumeration: its one sub-rule, the hit stage, is its kept table, each result made an
-    outcome as :func:`resolve_hits` makes it, instead of a replay per wound (a 25-hit volley's
-    table has hundreds; a preview of covering fire builds hundreds of such tables)."""
+def hits_read(
+    sit: AttackSituation,
+    hits: int,
+    cache: dict[Any, Any],
+    read: Callable[[HitResult], K],
+    read_key: Hashable = None,
+) -> Weighted[K]:
+    """:func:`resolve_hits`'s exact distribution (the default depth) as ``read`` reads its one
+    sub-rule's result (location, wound, marks added, saves), results read alike merged as the
+    table is mixed: for a caller that reads a few things of hundreds of outcomes (a hunkering
+    fighter's status and marks), no outcome made or hashed for each. ``read_key`` names
+    ``read`` for this situation (its ``cache``): each wound is read once for every hit
+    count."""
     plan = cache.get("plan")
     if plan is None:
         plan = cache["plan"] = plan_attack(sit)
-    table = _hit_table(sit, plan, hits, 2, sit.target.luck_available, cache)
-    return spread_last(Weighted({None: 1}, 1), lambda _: (table, partial(_hits_landed, hits)))
+    luck = sit.target.luck_available
+    return mix(_hit_groups(sit, plan, hits, 2, luck, cache, read, read_key))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -227,7 +227,7 @@ class GraydawnTurns(Turns):
                     continue
                 if can_suppress(self, f) and len(declarations(self, state, f)) > 1:
                     return evolve(state, acting=name)
-            return suppressing_fire(self, state, dice)
+            return suppressing_fire(self, state, dice, brief)
         if state.phase == "checks":
             return suppression_check(self, state, dice, brief)
         up = next((n for n in state.order if not state.combatant(n).acted), None)

@@ -11,7 +11,7 @@ replays meet the same objects (and the rule modules' sub-rule keys stay the same
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Union, cast
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.core.turns import evolve
@@ -19,7 +19,7 @@ from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import suppression_actions as actions
 from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
-from firefight.rulesets.graydawn.damage import mortal_turn
+from firefight.rulesets.graydawn.damage import Saves, Wound, mortal_turn, track_increase
 from firefight.rulesets.graydawn.encounter_setup import Entry
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
 from firefight.rulesets.graydawn.house import GraydawnHouse
@@ -219,59 +219,147 @@ class Situations:
 # Wounds on the track, and what they do over time (G18, G19, G21, G22)
 # ------------------------------------------------------------------------------------------------
 def take_outcome(f: Fighter, o: AttackOutcome, house: GraydawnHouse) -> Fighter:
-    """An attack's outcome applied to its target: marks by kind (real marks overwrite stun
+    """An attack's outcome applied to its target (:func:`take_hit`)."""
+    return take_hit(f, outcome_hit(o), house)
+
+
+#: What the target reads of an attack's outcome (:func:`outcome_hit`): the hit
+#: (:func:`taken`), or on a miss the luck left (None: as it was).
+Hit = Union["Taken", int, None]
+
+
+def outcome_hit(o: AttackOutcome) -> Hit:
+    """What :func:`take_hit` reads of an attack's outcome."""
+    return taken(o.location, o.wound, o.saves, o.target_luck) if o.hit else o.target_luck
+
+
+def take_hit(f: Fighter, hit: Hit, house: GraydawnHouse) -> Fighter:
+    """An attack's outcome (:func:`outcome_hit`) applied to its target: a hit's wound
+    (:func:`take_wound`); a miss leaves only the luck it spent (G17)."""
+    if isinstance(hit, tuple):
+        return take_wound(f, hit, house)
+    return evolve(f, luck=f.luck if hit is None else hit)
+
+
+#: What :func:`take_wound` reads of a hit (:func:`taken`): where it struck (only for a wound
+#: that cripples or severs), whether it penetrated, the wound's kind, real and stun marks,
+#: crippled, severed and killed outright, the saves' stunned and failed death save, and the
+#: luck left (None: as it was). Plain values: outcomes alike here are applied once.
+Taken = tuple[Location | None, bool, str, int, int, bool, bool, bool, bool, bool, int | None]
+
+
+def taken(location: Location | None, w: Wound, saves: Saves, luck: int | None) -> Taken:
+    """What :func:`take_wound` reads of a hit at ``location`` with wound ``w`` and ``saves``
+    (``luck``: the target's luck left, None as it was)."""
+    if not w.penetrated:
+        return None, False, "none", 0, 0, False, False, False, False, False, luck
+    where = (location or "torso") if (w.crippled or w.severed) else None
+    return (
+        where,
+        True,
+        w.kind,
+        w.marks,
+        w.stun_marks,
+        w.crippled,
+        w.severed,
+        w.killed_outright,
+        saves.stunned,
+        saves.death_save_failed,
+        luck,
+    )
+
+
+def take_wound(f: Fighter, hit: Taken, house: GraydawnHouse) -> Fighter:
+    """A hit (:func:`taken`) applied to its target: marks by kind (real marks overwrite stun
     marks first, G21), crippled/severed locations (G22), luck left (G17), and the status the
-    saves leave (G18/G19): stunned; unconscious (a failed stun save in mortal condition); dying
-    (a failed death save); dead (a destroyed head)."""
-    luck = f.luck if o.target_luck is None else o.target_luck
-    w = o.wound
-    if not o.hit or not w.penetrated:
+    saves leave (:func:`status_after`)."""
+    where, penetrated, kind, real, stun, crippled_, severed_, killed, stunned, failed, left = hit
+    luck = f.luck if left is None else left
+    if not penetrated:
         return evolve(f, luck=luck)
-    overwritten = min(w.marks, f.stun_marks)
+    overwritten = min(real, f.stun_marks)
     minor, wounding, crippling = f.minor, f.wounding, f.crippling
-    if w.kind == "minor":
-        minor += w.marks
-    elif w.kind == "crippling":
-        crippling += w.marks
+    if kind == "minor":
+        minor += real
+    elif kind == "crippling":
+        crippling += real
     else:
-        wounding += w.marks
+        wounding += real
     crippled, severed = f.crippled, f.severed
-    loc = o.location or "torso"
-    if w.crippled and loc not in crippled:
-        crippled = (*crippled, loc)
-    if w.severed and loc not in severed:
-        severed = (*severed, loc)
+    if crippled_ and where not in crippled:
+        crippled = (*crippled, str(where))
+    if severed_ and where not in severed:
+        severed = (*severed, str(where))
     new = evolve(
         f,
         minor=minor,
         wounding=wounding,
         crippling=crippling,
-        stun_marks=f.stun_marks - overwritten + w.stun_marks,
+        stun_marks=f.stun_marks - overwritten + stun,
         crippled=crippled,
         severed=severed,
         luck=luck,
     )
-    status = "ready"
-    mortal = new.marks > house.mortal_above
-    if w.killed_outright and w.severed:
-        status = "dead"
-    elif o.saves.death_save_failed:
-        status = "dying"
-    elif o.saves.stunned:
-        status = "unconscious" if mortal else "stunned"
-    if RANK[status] > RANK[f.status] or (f.status == "stable" and status == "dying"):
+    status = status_after(f.status, killed and severed_, failed, stunned, new.marks, house)
+    if status != f.status:
         new = evolve(new, status=status)
     return new
 
 
+def status_after(
+    before: str, dead: bool, dying: bool, stunned: bool, marks: int, house: GraydawnHouse
+) -> str:
+    """The status a penetrating wound leaves a fighter with ``marks`` after it
+    (:func:`take_wound`): dead (a destroyed head, ``dead``); dying (a failed death save);
+    stunned, or unconscious in mortal condition (a failed stun save); never lower than
+    ``before`` (G18/G19)."""
+    status = "ready"
+    if dead:
+        status = "dead"
+    elif dying:
+        status = "dying"
+    elif stunned:
+        status = "unconscious" if marks > house.mortal_above else "stunned"
+    if RANK[status] > RANK[before] or (before == "stable" and status == "dying"):
+        return status
+    return before
+
+
+def status_marks(f: Fighter, hit: Taken, house: GraydawnHouse) -> tuple[str, int]:
+    """The status and the marks :func:`take_wound` leaves ``f`` with after ``hit``, without
+    the fighter: real marks overwrite its stun marks first (G21,
+    :func:`.damage.track_increase`), the status as :func:`status_after` says."""
+    _, penetrated, _, real, stun, _, severed, killed, stunned, failed, _ = hit
+    if not penetrated:
+        return f.status, f.marks
+    marks = f.marks + track_increase(real, stun, f.stun_marks)
+    return status_after(f.status, killed and severed, failed, stunned, marks, house), marks
+
+
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
     """Luck the attacker spent (G17) and a fumbled weapon (G06: jammed, broken, dumped)."""
-    out = a if o.attacker_luck is None else evolve(a, luck=o.attacker_luck)
-    if o.critical is None:
+    return attacker_left(a, o.attacker_luck, o.critical, o.jammed)
+
+
+#: What a shot applies of an attack's outcome (:func:`shot_read`): the attacker's luck left,
+#: its critical failure and jam (:func:`attacker_left`), how far a miss fell short (G11) and
+#: the target's hit (:func:`outcome_hit`). Plain values: outcomes alike here apply alike.
+ShotRead = tuple[int | None, str | None, bool, int, Hit]
+
+
+def shot_read(o: AttackOutcome) -> ShotRead:
+    """What a shot applies of the attack's outcome ``o``."""
+    return o.attacker_luck, o.critical, o.jammed, o.missed_by, outcome_hit(o)
+
+
+def attacker_left(a: Fighter, luck: int | None, critical: str | None, jammed: bool) -> Fighter:
+    """:func:`attacker_after` from the outcome's attacker luck left, critical and jam."""
+    out = a if luck is None else evolve(a, luck=luck)
+    if critical is None:
         return out
-    if o.jammed:
+    if jammed:
         out = evolve(out, jammed=True)
-    text = o.critical
+    text = critical
     if "dumps the magazine" in text:
         out = evolve(out, ammo=0)
     elif "critical weapon failure" in text or ("breaks" in text):

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, reduced
+from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, hits_read, outcome_read, resolve_hits
 from firefight.rulesets.graydawn.checks import roll_over
 from firefight.rulesets.graydawn.contest import contest, critical_failure
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
@@ -29,9 +29,12 @@ from firefight.rulesets.graydawn.encounter_state import Fighter, put
 from firefight.rulesets.graydawn.encounter_turn import (
     _NOT_HIT,
     _carrying,
+    _hits_table,
+    _hits_taken,
     _hunker,
     _kept_of,
     _move,
+    _taken,
     brief_shot,
     may_tell_briefly,
     over_common,
@@ -190,18 +193,20 @@ def shoot(
     floor = -per * room - (per - 1) if room else -1
     used = {"full_auto": rounds or 0, "burst": t.house.burst_rounds}.get(mode_name, 1)
 
-    def applied(o: AttackOutcome) -> _Shot:
-        """The attack's outcome on both fighters (before a fumble's shot into the attacker)."""
-        new_a = fire.attacker_after(evolve(a, ammo=max(0, a.ammo - used)), o)
-        new_t = fire.take_outcome(tgt, o, t.house)
-        return new_a, new_t, (o.missed_by // per if a.levels > 0 else 0)
+    def applied(read: fire.ShotRead) -> _Shot:
+        """The attack's outcome (as the shot reads it, :func:`.encounter_fire.shot_read`) on
+        both fighters (before a fumble's shot into the attacker)."""
+        luck, critical, jammed, missed_by, hit = read
+        new_a = fire.attacker_left(evolve(a, ammo=max(0, a.ammo - used)), luck, critical, jammed)
+        new_t = fire.take_hit(tgt, hit, t.house)
+        return new_a, new_t, (missed_by // per if a.levels > 0 else 0)
 
     def once(d: DiceSource) -> _Shot:
         o = fire.attack(d, sit, cache, floor)
-        new_a, new_t, hits = applied(o)
+        new_a, new_t, hits = applied(fire.shot_read(o))
         d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         fire.record_status(d, tgt, new_t)
-        if _shoots_himself(o):
+        if _shoots_himself(o.critical):
             hurt = _own_shot(t, new_a, d)
             fire.record_status(d, new_a, hurt)
             new_a = hurt
@@ -222,8 +227,9 @@ def shoot(
                 t,
                 (a, tgt, too),
                 applied,
-                partial(fire.attack, sit=sit, cache=cache, miss_floor=floor),
-                ("attack outcome", content_key(sit), floor),
+                partial(_attack_read, partial(fire.attack, sit=sit, cache=cache, miss_floor=floor)),
+                partial(outcome_read, sit, cache, floor, fire.shot_read),
+                ("attack read", content_key(sit), floor),
             ),
             keep=True,
         )
@@ -278,8 +284,13 @@ def _shot_path(
     return new_a, new_t, hits
 
 
-def _shoots_himself(o: AttackOutcome) -> bool:
-    return bool(o.critical and "shoots himself" in o.critical)
+def _shoots_himself(critical: str | None) -> bool:
+    return bool(critical and "shoots himself" in critical)
+
+
+def _attack_read(attack: Callable[[DiceSource], AttackOutcome], dice: DiceSource) -> fire.ShotRead:
+    """The attack's outcome as the shot reads it (:func:`.encounter_fire.shot_read`)."""
+    return fire.shot_read(attack(dice))
 
 
 def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
@@ -291,28 +302,31 @@ def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
 def _shot_table(
     t: GraydawnTurns,
     fighters: tuple[Fighter, Fighter, bool],
-    applied: Callable[[AttackOutcome], _Shot],
-    attack: Callable[[DiceSource], AttackOutcome],
+    applied: Callable[[fire.ShotRead], _Shot],
+    attack: Callable[[DiceSource], fire.ShotRead],
+    attack_table: Callable[[], Weighted[fire.ShotRead]],
     attack_key: Hashable,
 ) -> Weighted[_Shot]:
     """A shot told briefly (:func:`_told`) from the kept distributions of the attack's outcome
-    (by the situation's content: every state that meets it shares it) and of a fumble's shot
-    into the attacker (by the attacker), each outcome applied as the shot applies it: a few
-    hundred outcomes, not a replay per path, told alike merged, each fighter told briefly
-    carrying its marks' exact mean there (integer sums over common denominators)."""
+    as the shot reads it (:func:`.encounter_fire.shot_read`, by the situation's content: every
+    state that meets it shares it; :func:`.attack.outcome_read`: outcomes alike there, a
+    location not crippled, a graze, are one) and of a fumble's shot into the attacker (by the
+    attacker), each applied as the shot applies it: a few hundred, not a replay per path,
+    told alike merged, each fighter told briefly carrying its marks' exact mean there
+    (integer sums over common denominators)."""
     a, tgt, too = fighters
-    outcomes = derived_distribution(attack, attack_key)
+    outcomes = derived_distribution(attack, attack_key, exact=attack_table)
     #: (outcome told, attacker told briefly, target told briefly) -> denominator -> sums of
     #: the weights, the attacker's marks and the target's marks times the weights
     acc: dict[Any, dict[int, list[int]]] = {}
     for o, w in outcomes.items():
         new_a, new_t, hits = applied(o)
         branches = [(new_a, w, outcomes.total)]
-        if _shoots_himself(o):
+        if _shoots_himself(o[1]):
             # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
             # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
             core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
-            hurt = derived_distribution(partial(_own_shot, t, core), ("own shot", t.token, core))
+            hurt = _own_shot_table(t, core, told=hits == 0)
             kept = _kept_of(new_a)
             den = outcomes.total * hurt.total
             branches = [(evolve(h, **kept), w * x, den) for h, x in hurt.items()]
@@ -332,6 +346,40 @@ def _shot_table(
             new_t = _carrying(new_t, Fraction(m_t, w))
         out[new_a, new_t, hits] = w
     return reduced(list(out), list(out.values()), common)
+
+
+def _own_shot_table(t: GraydawnTurns, core: Fighter, told: bool) -> Weighted[Fighter]:
+    """The wound :func:`_own_shot` makes on ``core`` (one exposed hit at 1 m from its own
+    weapon): the kept table take_fire's sub-rule has, shared with it. ``told``: as a shot told
+    briefly reads it (:func:`_told`, no hits under fire to follow), kept: fighters with the
+    same status and marks are told alike, so each such class is one branch (the first met,
+    the class's weight), read from the hit's table (:func:`.encounter_fire.status_marks`) with
+    a fighter made for each class only, except where status and marks are ``core``'s own (the
+    wound may have left it as it was, which :func:`_told` does not tell)."""
+    args = (t, core, core, 1.0, 1, True)
+    key = ("take fire", t.token, *args[1:])
+    if not told:
+        return derived_distribution(
+            partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
+        )
+
+    def alike() -> Weighted[Fighter]:
+        sit, cache = fire.fire_situation(t.sits, core, core, 1.0, True)
+        hits = hits_read(sit, 1, cache, _taken, _taken)
+        own = (core.status, core.marks)
+        first: dict[tuple[str, int], Fighter] = {}
+        weights: dict[Fighter, int] = {}
+        for hit, w in hits.items():
+            read = fire.status_marks(core, hit, t.house)
+            one = first.get(read) if read != own else None
+            if one is None:
+                one = fire.take_wound(core, hit, t.house)
+                if read != own:
+                    first[read] = one
+            weights[one] = weights.get(one, 0) + w
+        return Weighted(weights, hits.total)
+
+    return kept_value(("told alike", key), alike)
 
 
 def _release(state: FightState, fallen: str) -> FightState:

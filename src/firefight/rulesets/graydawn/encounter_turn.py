@@ -21,10 +21,10 @@ from firefight.dice.sources import derived_distribution, kept_value, reduced
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import encounter_scores as scores
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import hits_weights
+from firefight.rulesets.graydawn.attack import HitResult, hits_read
 from firefight.rulesets.graydawn.damage import death_penalty, save_penalty
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter, put
-from firefight.rulesets.graydawn.models import content_key
+from firefight.rulesets.graydawn.models import content_key, wound_state
 from firefight.rulesets.graydawn.suppression import CheckResult
 from firefight.rulesets.graydawn.suppression_situation import SuppressionSituation
 
@@ -54,10 +54,14 @@ def sup_sit(t: GraydawnTurns, state: FightState, f: Fighter) -> SuppressionSitua
 # ------------------------------------------------------------------------------------------------
 # G16 the suppressing-fire phase
 # ------------------------------------------------------------------------------------------------
-def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> FightState:
+def suppressing_fire(
+    t: GraydawnTurns, state: FightState, dice: DiceSource, brief: bool = False
+) -> FightState:
     """G16 step 3: every declared shooter's attack vs the range TN (G09; covering fire rolls
     none, G29), levels applied and covering fire's defence rolls; the checks follow
-    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin."""
+    (:func:`suppression_check`, phase "checks"). No fire declared: the turns begin. ``brief``
+    (a preview): a covering-fire wound nothing later fires into told as the rest of the
+    round reads it (:func:`_no_fire_to_come`)."""
     declared = state.board.declared
     if not declared:
         return evolve(state, phase="turns", acting=None)
@@ -76,8 +80,27 @@ def suppressing_fire(t: GraydawnTurns, state: FightState, dice: DiceSource) -> F
         group = fire_at(t, start, name)
         if any(d.fire == "covering" for _, d, _ in group):
             hits = fire.covering_hits(dice, t.sits.suppression(start.combatant(name), group))
+            before = state.combatant(name)
             state = take_fire(t, state, name, hits, False, dice)
+            hurt = state.combatant(name)
+            if brief and hurt is not before and _no_fire_to_come(t, state, hurt):
+                told = brief_shot(t.house, before, hurt, to_come=True, check=True)
+                state = put(state, _carrying(*told))
     return evolve(state, phase="checks", acting=None)
+
+
+def _no_fire_to_come(t: GraydawnTurns, state: FightState, f: Fighter) -> bool:
+    """Whether a preview may tell ``f``'s wound from covering fire briefly (``brief_shot``,
+    its check and turn to come): nothing later in the round fires at it, so nothing reads
+    its whole track. No fumble of its check can cost it its action (G10: its score minus its
+    levels stays at 0 or more: no hunkering, G12), a panic would not take fire (G15: behind
+    cover, no automatic weapon firing at it; a failed check keeps it behind cover, G32), and
+    it laid no fire of its own; its own chosen turn is the preview's next decision."""
+    if f.suppressing or tactics.initiative_after_fumble(f.initiative, f.levels)[1]:
+        return False
+    if not f.in_cover:
+        return False
+    return not any(fire.is_automatic(t.entries[s.name]) for s, _, _ in fire_at(t, state, f.name))
 
 
 def suppression_check(
@@ -272,22 +295,26 @@ _HitsArgs = tuple["GraydawnTurns", Fighter, Fighter, float, int, bool]
 
 
 def _hits_table(args: _HitsArgs, key: tuple[Any, ...]) -> Weighted[Fighter]:
-    """:func:`_hits_taken`'s distribution from the kept distribution of the hits' outcome
-    (its situation built once, not once per path), each outcome applied by
-    :func:`.encounter_fire.take_outcome` (no path replay, no paths counted against a
-    preview's budget)."""
+    """:func:`_hits_taken`'s distribution from the hits' table as the wound reads it
+    (:func:`.attack.hits_read` by :func:`.encounter_fire.taken`: outcomes that differ only in
+    what the track never keeps, a location not crippled, a graze, luck spent on the way, are
+    one), each applied once by :func:`.encounter_fire.take_wound` (no path replay, no paths
+    counted against a preview's budget, no outcome or fighter made per outcome)."""
     t, f, shooter, metres, hits, exposed = args
     sit, cache = fire.fire_situation(t.sits, f, shooter, metres, exposed)
-    outcomes = derived_distribution(
-        partial(fire.hits_outcome, sit, cache, hits),
-        ("hits outcome", key),
-        exact=partial(hits_weights, sit, hits, cache),
-    )
+    hits_taken = hits_read(sit, hits, cache, _taken, _taken)
     acc: dict[Fighter, int] = {}
-    for o, w in outcomes.items():
-        new = fire.take_outcome(f, o, t.house)
+    for hit, w in hits_taken.items():
+        new = fire.take_wound(f, hit, t.house)
         acc[new] = acc.get(new, 0) + w
-    return reduced(list(acc), list(acc.values()), outcomes.total)
+    return reduced(list(acc), list(acc.values()), hits_taken.total)
+
+
+def _taken(result: HitResult) -> fire.Taken:
+    """What the wound reads of the hit stage's ``result`` as :func:`.attack.resolve_hits`
+    makes it an outcome (the target's luck left: the saves')."""
+    location, wound, _, saves = result
+    return fire.taken(location, wound, saves, saves.luck_left)
 
 
 def over_common(acc: dict[K, dict[int, list[int]]]) -> tuple[int, list[tuple[K, list[int]]]]:
@@ -332,28 +359,32 @@ def _least_alike(marks: int, house: GraydawnHouse) -> int:
 
 
 def brief_wound(house: GraydawnHouse, before: Fighter, new: Fighter) -> tuple[Fighter, int]:
-    """``new`` (``before`` wounded in its own automatic turn) as the rest of an odds preview
-    reads it, and its marks. Its turn is its last chance to take fire this round (a declared
-    shooter has no automatic turn; nobody's plan is played after the preview's next decision),
-    the end of the round reads only the status and what :func:`_marks_read` says of the marks
-    (G19), and the preview reads the status (``can_fight``), the marks (``harm``, carried
-    apart as a mean) and whether it changed, which its turn (``acted``) settles whatever the
-    wound. So the track's boxes, its limbs and the luck spent are left as ``before`` had them
-    and the marks stand at their class's least (:func:`_least_alike`): a preview branches on
-    a hunkering fighter's status and mortal class, not on every way the hits fell on the track
-    (hundreds of outcomes of a 10-round volley)."""
-    marks = new.marks
-    short = evolve(
-        new,
+    """``new`` (``before`` wounded in its own automatic turn, :func:`.encounter_fire.take_outcome`)
+    as the rest of an odds preview reads it (:func:`told_wound`), and its marks."""
+    return told_wound(house, before, new.status, new.marks), new.marks
+
+
+def told_wound(house: GraydawnHouse, before: Fighter, status: str, marks: int) -> Fighter:
+    """``before`` wounded in its own automatic turn to ``status`` and ``marks``, as the rest
+    of an odds preview reads it. Its turn is its last chance to take fire this round (a
+    declared shooter has no automatic turn; nobody's plan is played after the preview's next
+    decision), the end of the round reads only the status and what :func:`_marks_read` says of
+    the marks (G19), and the preview reads the status (``can_fight``), the marks (``harm``,
+    carried apart as a mean) and whether it changed, which its turn (``acted``) settles
+    whatever the wound. So the track's boxes, its limbs and the luck spent are left as
+    ``before`` had them and the marks stand at their class's least (:func:`_least_alike`): a
+    preview branches on a hunkering fighter's status and mortal class, not on every way the
+    hits fell on the track (hundreds of outcomes of a 10-round volley)."""
+    return evolve(
+        before,
         minor=_least_alike(marks, house),
         wounding=0,
         crippling=0,
         stun_marks=0,
         crippled=(),
         severed=(),
-        luck=before.luck,
+        status=status,
     )
-    return short, marks
 
 
 def may_tell_briefly(state: FightState, target: Fighter) -> bool:
@@ -367,21 +398,22 @@ def may_tell_briefly(state: FightState, target: Fighter) -> bool:
 
 
 def brief_shot(
-    house: GraydawnHouse, before: Fighter, new: Fighter, to_come: bool
+    house: GraydawnHouse, before: Fighter, new: Fighter, to_come: bool, check: bool = False
 ) -> tuple[Fighter, int]:
     """``new`` (``before`` after a shot in a chosen turn, where nothing later in the plan or
     the round reads more of it: :func:`may_tell_briefly`) as the rest of an odds preview reads
     it, and its marks. The rest reads its status, the marks as the end of the round does
-    (:func:`_marks_read`) and, if its turn is still ``to_come``, as its stun save does (the
-    penalty, G18) and its luck for that save; the preview reads the status, the marks (the
-    rest carried apart as a mean) and whether it changed (a stand-in carried is never the
-    plain fighter). So, as :func:`brief_wound`, the track stands at the fewest marks read
-    alike."""
+    (:func:`_marks_read`), if its turn is still ``to_come``, as its stun save does (the
+    penalty, G18) and its luck for that save, and if its suppression ``check`` is to come, as
+    that check does (its wound state's CL penalty, G20); the preview reads the status, the
+    marks (the rest carried apart as a mean) and whether it changed (a stand-in carried is
+    never the plain fighter). So, as :func:`brief_wound`, the track stands at the fewest marks
+    read alike."""
 
     marks = new.marks
     short = evolve(
         new,
-        minor=_least_read(marks, house, to_come),
+        minor=_least_read(marks, house, to_come, check),
         wounding=0,
         crippling=0,
         stun_marks=0,
@@ -393,12 +425,17 @@ def brief_shot(
 
 
 @lru_cache(maxsize=4096)
-def _least_read(marks: int, house: GraydawnHouse, stun_save: bool) -> int:
-    """The fewest marks read as ``marks`` are by the end of the round (:func:`_marks_read`)
-    and, with ``stun_save``, by a stun save (its penalty, G18): :func:`brief_shot`'s stand-in."""
+def _least_read(marks: int, house: GraydawnHouse, stun_save: bool, check: bool = False) -> int:
+    """The fewest marks read as ``marks`` are by the end of the round (:func:`_marks_read`),
+    with ``stun_save`` by a stun save (its penalty, G18) and with ``check`` by a suppression
+    check (the wound state, G20): :func:`brief_shot`'s stand-in."""
 
     def read(m: int) -> Any:
-        return _marks_read(m, house), stun_save and save_penalty(m, house)
+        return (
+            _marks_read(m, house),
+            stun_save and save_penalty(m, house),
+            check and wound_state(m),
+        )
 
     least = marks
     while least > 0 and read(least - 1) == read(marks):
@@ -472,23 +509,42 @@ def _fire_brief_table(
 
 
 def _brief_wounds(args: _HitsArgs) -> tuple[int, list[tuple[Fighter, int, int]]]:
-    """One hit count's wound (:func:`_hits_table`, none for 0 hits) told briefly: its total
-    and per outcome read alike, the weight and the weight x marks summed; kept (as the wound
-    tables it reads are) for every hunkering state that meets it."""
-    t, core, hits = args[0], args[1], args[4]
-    key = ("take fire", t.token, *args[1:])
+    """One hit count's wound (:func:`_hits_taken`, none for 0 hits) told briefly: its total
+    and per outcome read alike, the weight and the weight x marks summed; kept for every
+    hunkering state that meets it. Built from the hits' table as the wound's status and
+    marks read it (:func:`.attack.hits_read` by :func:`.encounter_fire.status_marks`), not
+    from a fighter made for each of its hundreds of outcomes (the track's boxes, limbs and
+    luck, which :func:`told_wound` sets aside)."""
+    t, core, shooter, metres, hits, exposed = args
+    key = ("brief", "take fire", t.token, *args[1:])
 
     def build() -> tuple[int, list[tuple[Fighter, int, int]]]:
-        wounds = _hits_table(args, key) if hits else Weighted({core: 1}, 1)
-        sums: dict[Fighter, list[int]] = {}
-        for new, w in wounds.items():
-            short, m = brief_wound(t.house, core, new)
-            slot = sums.setdefault(short, [0, 0])
+        if not hits:
+            read = Weighted({(core.status, core.marks): 1}, 1)
+        else:
+            sit, cache = fire.fire_situation(t.sits, core, shooter, metres, exposed)
+            # read by the fighter the situation is built from: named by the rule alone
+            read = hits_read(sit, hits, cache, partial(_status_marks, core, t.house), _status_marks)
+        #: (status, the marks' class, :func:`_least_alike`) -> [weight, weight x marks]
+        sums: dict[tuple[str, int], list[int]] = {}
+        least: dict[int, int] = {}  # each marks' class, once
+        for (status, marks), w in read.items():
+            cls = least.get(marks)
+            if cls is None:
+                cls = least[marks] = _least_alike(marks, t.house)
+            slot = sums.setdefault((status, cls), [0, 0])
             slot[0] += w
-            slot[1] += w * m
-        return wounds.total, [(k, w, m) for k, (w, m) in sums.items()]
+            slot[1] += w * marks
+        told = [(told_wound(t.house, core, *k), w, m) for k, (w, m) in sums.items()]
+        return read.total, told
 
-    return kept_value(("brief", key), build)
+    return kept_value(key, build)
+
+
+def _status_marks(f: Fighter, house: GraydawnHouse, result: HitResult) -> tuple[str, int]:
+    """What :func:`told_wound` reads of the wound ``result`` puts on ``f``: the status and the
+    marks :func:`.encounter_fire.take_wound` leaves (:func:`.encounter_fire.status_marks`)."""
+    return fire.status_marks(f, _taken(result), house)
 
 
 # ------------------------------------------------------------------------------------------------
