@@ -11,7 +11,7 @@ replays meet the same objects (and the rule modules' sub-rule keys stay the same
 
 from __future__ import annotations
 
-from typing import Any, Union, cast
+from typing import Any, NamedTuple, Union, cast
 
 from firefight.core.transcript import Check, Note, StateChange
 from firefight.core.turns import evolve
@@ -241,20 +241,37 @@ def take_hit(f: Fighter, hit: Hit, house: GraydawnHouse) -> Fighter:
     return evolve(f, luck=f.luck if hit is None else hit)
 
 
-#: What :func:`take_wound` reads of a hit (:func:`taken`): where it struck (only for a wound
-#: that cripples or severs), whether it penetrated, the wound's kind, real and stun marks,
-#: crippled, severed and killed outright, the saves' stunned and failed death save, and the
-#: luck left (None: as it was). Plain values: outcomes alike here are applied once.
-Taken = tuple[Location | None, bool, str, int, int, bool, bool, bool, bool, bool, int | None]
+class Taken(NamedTuple):
+    """What :func:`take_wound` reads of a hit (:func:`taken`). Plain values (a tuple):
+    outcomes alike here are applied once."""
+
+    #: Where it struck, only for a wound that cripples or severs.
+    location: Location | None
+    penetrated: bool
+    kind: str
+    marks: int
+    stun_marks: int
+    crippled: bool
+    severed: bool
+    killed_outright: bool
+    #: The saves' results.
+    stunned: bool
+    death_save_failed: bool
+    #: The target's luck left (None: as it was).
+    luck: int | None
+
+
+#: A hit that does not penetrate, bar the luck left.
+_GLANCE = Taken(None, False, "none", 0, 0, False, False, False, False, False, None)
 
 
 def taken(location: Location | None, w: Wound, saves: Saves, luck: int | None) -> Taken:
     """What :func:`take_wound` reads of a hit at ``location`` with wound ``w`` and ``saves``
     (``luck``: the target's luck left, None as it was)."""
     if not w.penetrated:
-        return None, False, "none", 0, 0, False, False, False, False, False, luck
+        return _GLANCE._replace(luck=luck)
     where = (location or "torso") if (w.crippled or w.severed) else None
-    return (
+    return Taken(
         where,
         True,
         w.kind,
@@ -273,34 +290,42 @@ def take_wound(f: Fighter, hit: Taken, house: GraydawnHouse) -> Fighter:
     """A hit (:func:`taken`) applied to its target: marks by kind (real marks overwrite stun
     marks first, G21), crippled/severed locations (G22), luck left (G17), and the status the
     saves leave (:func:`status_after`)."""
-    where, penetrated, kind, real, stun, crippled_, severed_, killed, stunned, failed, left = hit
-    luck = f.luck if left is None else left
-    if not penetrated:
+    luck = f.luck if hit.luck is None else hit.luck
+    if not hit.penetrated:
         return evolve(f, luck=luck)
+    real = hit.marks
     overwritten = min(real, f.stun_marks)
     minor, wounding, crippling = f.minor, f.wounding, f.crippling
-    if kind == "minor":
+    if hit.kind == "minor":
         minor += real
-    elif kind == "crippling":
+    elif hit.kind == "crippling":
         crippling += real
     else:
         wounding += real
     crippled, severed = f.crippled, f.severed
-    if crippled_ and where not in crippled:
-        crippled = (*crippled, str(where))
-    if severed_ and where not in severed:
-        severed = (*severed, str(where))
+    where = str(hit.location)
+    if hit.crippled and where not in crippled:
+        crippled = (*crippled, where)
+    if hit.severed and where not in severed:
+        severed = (*severed, where)
     new = evolve(
         f,
         minor=minor,
         wounding=wounding,
         crippling=crippling,
-        stun_marks=f.stun_marks - overwritten + stun,
+        stun_marks=f.stun_marks - overwritten + hit.stun_marks,
         crippled=crippled,
         severed=severed,
         luck=luck,
     )
-    status = status_after(f.status, killed and severed_, failed, stunned, new.marks, house)
+    status = status_after(
+        f.status,
+        hit.killed_outright and hit.severed,
+        hit.death_save_failed,
+        hit.stunned,
+        new.marks,
+        house,
+    )
     if status != f.status:
         new = evolve(new, status=status)
     return new
@@ -329,11 +354,11 @@ def status_marks(f: Fighter, hit: Taken, house: GraydawnHouse) -> tuple[str, int
     """The status and the marks :func:`take_wound` leaves ``f`` with after ``hit``, without
     the fighter: real marks overwrite its stun marks first (G21,
     :func:`.damage.track_increase`), the status as :func:`status_after` says."""
-    _, penetrated, _, real, stun, _, severed, killed, stunned, failed, _ = hit
-    if not penetrated:
+    if not hit.penetrated:
         return f.status, f.marks
-    marks = f.marks + track_increase(real, stun, f.stun_marks)
-    return status_after(f.status, killed and severed, failed, stunned, marks, house), marks
+    marks = f.marks + track_increase(hit.marks, hit.stun_marks, f.stun_marks)
+    dead = hit.killed_outright and hit.severed
+    return status_after(f.status, dead, hit.death_save_failed, hit.stunned, marks, house), marks
 
 
 def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
