@@ -104,3 +104,44 @@ def test_missing_or_foreign_records(tmp_path: Path) -> None:
     junk.write_text("[1, 2")
     res = run("encounter", "show", junk)
     assert res.exit_code == 2 and "not a readable record" in res.output
+
+
+def test_actions_tell_a_refused_preview(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An action too big for exact odds says so in the table (it read "no effect on
+    anyone", as an empty preview would)."""
+    from firefight.encounter import engine as engine_module
+
+    file = tmp_path / "e.json"
+    assert run("encounter", "start", toy_scenario(), "--save", file, "--seed", "1").exit_code == 0
+    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
+    res = run("encounter", "actions", file)
+    assert res.exit_code == 0, res.output
+    assert "Ann attacks Bob: over 1 branches, too many to" in res.stdout
+    assert res.stdout.count("no effect on anyone") == 2  # dodge and wait, not the attack
+
+
+def test_actions_stop_cleanly_on_ctrl_c(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C while the previews are worked out prints what was done, the rest marked not
+    computed, and exits 130; the saved encounter is untouched."""
+    from firefight.encounter import Engine
+
+    file = tmp_path / "e.json"
+    assert run("encounter", "start", toy_scenario(), "--save", file, "--seed", "1").exit_code == 0
+    before = file.read_bytes()
+    inner = Engine.preview
+    calls: list[int] = []
+
+    def interrupted(self, state, action):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return inner(self, state, action)
+
+    monkeypatch.setattr(Engine, "preview", interrupted)
+    res = run("encounter", "actions", file, "--json")
+    assert res.exit_code == 130
+    rows = json.loads(res.stdout)
+    assert [r["odds"]["exact"] for r in rows] == [True, False, False]
+    assert all("interrupted" in r["odds"]["note"] for r in rows[1:])
+    assert "1 of 3 previews computed" in res.stderr
+    assert file.read_bytes() == before

@@ -6,9 +6,13 @@ so a refused action (bad id, impossible faces, a finished fight) leaves the file
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import typer
 
 from firefight.cli.output import TextConsole, print_json
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
@@ -159,32 +163,71 @@ def actions(file: Path, as_json: bool) -> None:
     enc = load_record(file)
     engine, state = enc.engine, enc.state
     listed = engine.legal_actions(state)
+    odds, interrupted = _previews(engine, state, listed, quiet=as_json)
     rows: list[dict[str, Any]] = [
-        {
-            "id": a.id,
-            "label": a.label,
-            "kind": a.kind,
-            "target": a.target,
-            "odds": engine.preview(state, a).to_json(),
-        }
-        for a in listed
+        {"id": a.id, "label": a.label, "kind": a.kind, "target": a.target, "odds": o}
+        for a, o in zip(listed, odds, strict=True)
     ]
     if as_json:
         print_json(rows)
-        return
-    from rich.table import Table
+    else:
+        from rich.table import Table
 
-    console = TextConsole()
-    table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
-    table.add_column("id", no_wrap=True, overflow="fold")
-    table.add_column("action")
-    table.add_column("odds (exact)")
-    for row in rows:
-        table.add_row(row["id"], row["label"], _odds_text(row["odds"]))
-    console.print(table)
+        console = TextConsole()
+        table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
+        table.add_column("id", no_wrap=True, overflow="fold")
+        table.add_column("action")
+        table.add_column("odds (exact)")
+        for row in rows:
+            table.add_row(row["id"], row["label"], _odds_text(row["odds"]))
+        console.print(table)
+    if interrupted:
+        done = sum(1 for o in odds if o.get("note") != _NOT_COMPUTED)
+        print(f"interrupted (Ctrl-C): {done} of {len(listed)} previews computed", file=sys.stderr)
+        raise typer.Exit(130)
+
+
+#: The note of a preview that Ctrl-C left uncomputed.
+_NOT_COMPUTED = "not computed: interrupted (Ctrl-C)"
+
+
+def _previews(
+    engine: Engine, state: Any, listed: tuple[Any, ...], quiet: bool
+) -> tuple[list[dict[str, Any]], bool]:
+    """Each action's exact odds preview, with a progress bar on a terminal (a graydawn volley's
+    previews take seconds each); Ctrl-C stops at once, the rest marked not computed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from firefight.encounter import Preview
+
+    out: list[dict[str, Any]] = []
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("exact odds"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("previews", total=len(listed))
+        try:
+            for action in listed:
+                out.append(engine.preview(state, action).to_json())
+                bar.advance(task)
+        except KeyboardInterrupt:
+            for action in listed[len(out) :]:
+                empty = Preview(action, {}, {}, Fraction(0), Fraction(0), False, _NOT_COMPUTED)
+                out.append(empty.to_json())
+            return out, True
+    return out, False
 
 
 def _odds_text(odds: dict[str, object]) -> str:
+    if not odds.get("exact", True):
+        return str(odds.get("note") or "too many branches for exact odds")
     parts = []
     p_out = odds.get("p_out")
     if isinstance(p_out, dict):
