@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from firefight.cli.output import TextConsole, print_json
+from firefight.cli.output import TextConsole, count_bar, print_json
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     Encounter,
@@ -197,22 +197,12 @@ def _previews(
     """Each action's exact odds preview, with a progress bar on a terminal (a graydawn volley's
     previews take seconds each); Ctrl-C stops at once, the rest marked not computed."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from firefight.encounter import Preview
 
     out: list[dict[str, Any]] = []
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn("exact odds"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
-    ) as bar:
-        task = bar.add_task("previews", total=len(listed))
+    with count_bar(Console(stderr=True), quiet) as bar:
+        task = bar.add_task("exact odds", total=len(listed))
         try:
             for action in listed:
                 out.append(engine.preview(state, action).to_json())

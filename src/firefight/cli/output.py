@@ -18,6 +18,7 @@ from firefight.errors import InputError
 __all__ = [
     "MAX_TABLE_ROWS",
     "TextConsole",
+    "count_bar",
     "percent",
     "plain_lines",
     "plot_bars",
@@ -28,6 +29,22 @@ __all__ = [
 
 #: Most rows a table on the terminal shows; longer distributions go to --json or --plot.
 MAX_TABLE_ROWS = 2000
+
+
+def count_bar(console: Any, quiet: bool) -> Any:
+    """A rich progress bar counting done of total items on ``console`` (stderr), gone when it
+    ends; off with ``quiet`` (JSON output) or off a terminal. Imports rich when called."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    )
 
 
 def percent(p: Fraction | float) -> str:

@@ -20,7 +20,7 @@ from firefight.analysis.sweep import (
     write_table,
 )
 from firefight.cli.errors import USER_ERROR
-from firefight.cli.output import print_json, write_atomically
+from firefight.cli.output import count_bar, print_json, write_atomically
 from firefight.errors import InputError
 
 #: Rows shown in the terminal table (the file has them all).
@@ -101,17 +101,7 @@ def _with_progress(
     timeout: float | None,
     quiet: bool,
 ) -> SweepResult:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
-    ) as bar:
+    with count_bar(console, quiet) as bar:
         task = bar.add_task("cells", total=len(plan.tasks))
         failures = [0]
 
