@@ -13,8 +13,8 @@ from firefight.analysis.fast import simulate_fast
 from firefight.analysis.reference import simulate_reference
 from firefight.analysis.report import report_json
 from firefight.analysis.simulate import simulate
-from firefight.analysis.stats import wilson
 from firefight.cli.app import app
+from firefight.core.stats import wilson
 from firefight.encounter import Engine, read_scenario
 from firefight.errors import InputError
 

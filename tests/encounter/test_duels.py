@@ -15,7 +15,7 @@ import pytest
 from firefight.analysis.exact import solve_exact
 from firefight.analysis.fast import simulate_fast
 from firefight.analysis.reference import simulate_reference
-from firefight.analysis.stats import wilson
+from firefight.core.stats import wilson
 from firefight.encounter import Engine, read_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

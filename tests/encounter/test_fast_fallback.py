@@ -17,7 +17,7 @@ import firefight.analysis.fast as fast
 from firefight.analysis.exact import solve_exact
 from firefight.analysis.fast import KernelSampler, chunk_rng, run_chunk, simulate_fast
 from firefight.analysis.report import report_json
-from firefight.analysis.stats import wilson
+from firefight.core.stats import wilson
 from firefight.encounter import Engine, read_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from firefight.analysis.stats import wilson
+from firefight.core.stats import wilson
 from firefight.core.turns import FightState, Turns
 
 Weight = int | float | Fraction
