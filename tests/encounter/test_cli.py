@@ -106,9 +106,10 @@ def test_missing_or_foreign_records(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not a readable record" in res.output
 
 
-def test_actions_tell_a_refused_preview(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """An action too big for exact odds says so in the table (it read "no effect on
-    anyone", as an empty preview would)."""
+def test_actions_estimate_a_refused_preview(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """An action too big for exact odds is estimated from plays on seeded dice and says so, with
+    its interval, in the table and the JSON (it read "no effect on anyone", as an empty preview
+    would, before refusals were told; then only the refusal, with no figures)."""
     from firefight.encounter import engine as engine_module
 
     file = tmp_path / "e.json"
@@ -116,8 +117,14 @@ def test_actions_tell_a_refused_preview(toy_scenario, tmp_path: Path, monkeypatc
     monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
     res = run("encounter", "actions", file)
     assert res.exit_code == 0, res.output
-    assert "Ann attacks Bob: over 1 branches, too many to" in res.stdout
+    assert "P(Bob out) ~" in res.stdout and "estimated from 1,000" in res.stdout
     assert res.stdout.count("no effect on anyone") == 2  # dodge and wait, not the attack
+    rows = json.loads(run("encounter", "actions", file, "--json").stdout)
+    attack = next(r["odds"] for r in rows if r["id"] == "attack:Bob")
+    assert attack["exact"] is False and attack["samples"] == 1000
+    lo, hi = attack["ci95"]["p_out"]["Bob"]
+    assert lo < attack["p_out"]["Bob"] < hi
+    assert "estimated from 1,000 plays" in attack["note"] and "over 1 branches" in attack["note"]
 
 
 def test_actions_stop_cleanly_on_ctrl_c(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -131,11 +138,11 @@ def test_actions_stop_cleanly_on_ctrl_c(toy_scenario, tmp_path: Path, monkeypatc
     inner = Engine.preview
     calls: list[int] = []
 
-    def interrupted(self, state, action):  # type: ignore[no-untyped-def]
+    def interrupted(self, state, action, **kw):  # type: ignore[no-untyped-def]
         calls.append(1)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return inner(self, state, action)
+        return inner(self, state, action, **kw)
 
     monkeypatch.setattr(Engine, "preview", interrupted)
     res = run("encounter", "actions", file, "--json")

@@ -81,6 +81,39 @@ def test_preview_is_exact(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     assert engine.preview(state, engine.find_action(state, "wait")).p_effect == 0
 
 
+def test_a_refused_preview_is_estimated_on_request(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Past the path budget a preview is empty (what policies score) unless an estimate is
+    asked for: then the action is played on seeded dice and counted, the same every time, with
+    Wilson intervals that hold the exact figures (Bob, at 1 hit point, is out 1/2 the time)."""
+    from firefight.encounter import engine as engine_module
+
+    engine = engine_for(toy_scenario(ann_hp=2, bob_hp=1))
+    state = engine.start(ScriptedDice([]))
+    attack = engine.find_action(state, "attack:Bob")
+    exact = engine.preview(state, attack)
+    assert exact.exact and exact.samples == 0 and exact.p_out == {"Bob": Fraction(1, 2)}
+    assert "samples" not in exact.to_json() and "ci95" not in exact.to_json()
+
+    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
+    engine = engine_for(toy_scenario(ann_hp=2, bob_hp=1))  # nothing cached
+    refused = engine.preview(state, attack)
+    assert not refused.exact and refused.samples == 0 and refused.p_out == {}
+    assert "too many to enumerate" in refused.note
+
+    estimate = engine.preview(state, attack, estimate=2000)
+    assert not estimate.exact and estimate.samples == 2000
+    assert estimate.note.startswith("estimated from 2,000 plays on seeded dice (Ann attacks Bob")
+    assert estimate == engine.preview(state, attack, estimate=2000)  # the same every time
+    shown = estimate.to_json()
+    assert shown["samples"] == 2000
+    lo, hi = shown["ci95"]["p_out"]["Bob"]
+    assert lo < 0.5 < hi and hi - lo < 0.05
+    assert shown["ci95"]["p_effect"] == shown["ci95"]["p_out"]["Bob"]  # a hit is Bob's fall
+    assert estimate.p_out["Bob"] == estimate.harm["Bob"] == estimate.p_effect != Fraction(1, 2)
+    # no harm to anyone the action cannot touch, and no mass left out of a count
+    assert set(estimate.harm) == {"Bob"} and estimate.truncated_mass == 0
+
+
 def test_kernel_of_a_step_sums_to_one(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     # With initiative rolled each round (d6 each), Ann's attack from round 1 leads to: Bob down
     # (1/2) or Bob's turn (1/2).

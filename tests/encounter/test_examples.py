@@ -132,3 +132,49 @@ def test_preview_policies_choose_legal_actions(path: Path, policy: str) -> None:
     play(enc, dice, policy_rng(1), max_steps=4)
     for before, step in zip(enc.states, enc.steps, strict=False):
         assert step.action in {a.id for a in engine.legal_actions(before)}
+
+
+#: One first action in each ruleset whose exact preview puts its target out with a chance well
+#: inside (0, 1).
+ESTIMATED = [
+    ("dragonwarriors2/encounters/goblin_duel.toml", "attack:Snag"),
+    ("graydawn/encounters/knife_duel_exact.toml", "strike:Enforcer"),
+    ("quality_d100/encounters/small_duel.toml", "attack:Birk"),
+    ("tactical_d20/encounters/knife_duel.toml", "attack:Rook:knife:single:torso"),
+    ("warfare2d20/encounters/duel.toml", "fire:Insurgent:single"),
+]
+
+
+@pytest.mark.parametrize(("scenario", "action_id"), ESTIMATED, ids=[a for _, a in ESTIMATED])
+def test_an_estimated_preview_holds_the_exact_one(
+    scenario: str, action_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The estimate that stands in for a refused preview plays the action by the same rule code
+    as the exact preview enumerates: every exact chance of a fall, and the chance of any effect,
+    lies inside the counts' 99.9% Wilson interval (1,000 plays at the fixed seed; the JSON's 95%
+    one is checked to be Wilson's of the same counts), and the mean harm is near."""
+    from firefight.core.stats import wilson
+    from firefight.encounter import ESTIMATE_PLAYS
+    from firefight.encounter import engine as engine_module
+
+    engine = Engine(read_scenario(EXAMPLES / scenario))
+    state = engine.start(SeededDice(1))
+    action = engine.find_action(state, action_id)
+    exact = engine.preview(state, action)
+    assert exact.exact and 0.05 < max(exact.p_out.values()) < 0.95
+    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
+    engine = Engine(read_scenario(EXAMPLES / scenario))
+    estimate = engine.preview(state, action, estimate=ESTIMATE_PLAYS)
+    shown = estimate.to_json()
+    assert shown["exact"] is False and shown["samples"] == estimate.samples == ESTIMATE_PLAYS
+    assert set(estimate.p_out) == set(exact.p_out)
+    pairs = [(estimate.p_out[k], p, shown["ci95"]["p_out"][k]) for k, p in exact.p_out.items()]
+    pairs.append((estimate.p_effect, exact.p_effect, shown["ci95"]["p_effect"]))
+    for counted, p, ci95 in pairs:
+        k = int(counted * ESTIMATE_PLAYS)
+        assert ci95 == list(wilson(k, ESTIMATE_PLAYS))
+        lo, hi = wilson(k, ESTIMATE_PLAYS, z=3.29)
+        assert lo <= p <= hi, (float(p), lo, hi)
+    assert set(estimate.harm) == set(exact.harm)
+    for name, h in exact.harm.items():
+        assert abs(estimate.harm[name] - h) <= 0.1 * h, name

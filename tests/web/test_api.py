@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firefight.encounter import Encounter, load_record, save_record, show_json
+from firefight.encounter import ESTIMATE_PLAYS, Encounter, load_record, save_record, show_json
 from firefight.encounter.fight import combatants_json
 from tests.web.conftest import EXAMPLE_IDS, EXAMPLES, Table, make_table
 
@@ -57,7 +57,10 @@ def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_pa
     actions = table.gm(made, "GET", "/actions").json()
     record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     engine, state = record.engine, record.state
-    expected = [engine.preview(state, a).to_json() for a in engine.legal_actions(state)]
+    expected = [
+        engine.preview(state, a, estimate=ESTIMATE_PLAYS).to_json()
+        for a in engine.legal_actions(state)
+    ]
     assert [a["odds"] for a in actions] == expected
     assert all({"id", "label", "odds"} <= set(a) for a in actions)
 
@@ -70,6 +73,29 @@ def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
         assert one == action["odds"]
     response = table.gm(made, "GET", "/odds", params={"action": "nope"})
     assert response.status_code == 422 and "has no action 'nope'" in _detail(response)
+
+
+def test_a_refused_preview_arrives_as_an_estimate(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the exact path budget the page gets an estimate from plays on seeded dice, with its
+    interval and count (not an empty preview), the same in the list and one action at a time."""
+    from firefight.encounter import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
+    made = table.start(example="tactical_d20/knife_duel", seed=2)
+    listed = table.gm(made, "GET", "/actions").json()
+    attacks = [a for a in listed if a["kind"] == "attack"]
+    assert attacks
+    for action in attacks:
+        odds = action["odds"]
+        assert odds["exact"] is False and odds["samples"] == ESTIMATE_PLAYS
+        assert odds["p_effect"] > 0 and "estimated from 1,000 plays" in odds["note"]
+        for name, p in odds["p_out"].items():
+            lo, hi = odds["ci95"]["p_out"][name]
+            assert lo <= p <= hi
+        one = table.gm(made, "GET", "/odds", params={"action": action["id"]}).json()
+        assert one == odds
 
 
 def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path) -> None:

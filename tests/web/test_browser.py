@@ -163,6 +163,21 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
     expect(gm.locator("[data-testid=actions]")).to_have_attribute(
         "data-odds", "ready", timeout=WAIT_MS
     )
+    # the page's words for an exact preview, an estimate (exact odds refused) and a refusal
+    told = gm.evaluate(
+        """() => [
+        Tracker.oddsText({exact: true, p_out: {Lennox: 0.25}, expected_harm: {Lennox: 1.5}}),
+        Tracker.oddsText({exact: false, samples: 1000, p_out: {Lennox: 0.475},
+          ci95: {p_out: {Lennox: [0.444, 0.506]}}, expected_harm: {Lennox: 12.6}}),
+        Tracker.oddsText({exact: false, note: "over 50,000 branches"}),
+      ]"""
+    )
+    assert told == [
+        "P(Lennox out) 25.0%; Lennox +1.50 harm",
+        "P(Lennox out) ~48% (44-51%); Lennox +12.60 harm; estimated from 1,000 plays (too many"
+        " branches for exact odds)",
+        "over 50,000 branches",
+    ]
     gm.screenshot(path=str(artifacts / "tracker-gm.png"), full_page=True)
     players.screenshot(path=str(artifacts / "tracker-players.png"), full_page=True)
     assert (artifacts / "tracker-gm.png").stat().st_size > 10_000

@@ -28,10 +28,10 @@ def test_a_step_is_not_held_up_by_a_preview(
     started, release = threading.Event(), threading.Event()
     real = Engine.preview
 
-    def slow(self: Engine, state: Any, action: Any) -> Any:
+    def slow(self: Engine, state: Any, action: Any, **kw: Any) -> Any:
         started.set()
         assert release.wait(timeout=30)
-        return real(self, state, action)
+        return real(self, state, action, **kw)
 
     monkeypatch.setattr(Engine, "preview", slow)
     previews: list[Any] = []
@@ -56,9 +56,9 @@ def test_previews_asked_twice_at_once_are_computed_once(
     gate = threading.Barrier(2)
     real = Engine.preview
 
-    def counted(self: Engine, state: Any, action: Any) -> Any:
+    def counted(self: Engine, state: Any, action: Any, **kw: Any) -> Any:
         calls.append(action.id)
-        return real(self, state, action)
+        return real(self, state, action, **kw)
 
     monkeypatch.setattr(Engine, "preview", counted)
     results: list[Any] = []

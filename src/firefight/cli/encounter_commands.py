@@ -17,6 +17,7 @@ import typer
 from firefight.cli.output import TextConsole, count_bar, print_json
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
+    ESTIMATE_PLAYS,
     Encounter,
     Engine,
     Step,
@@ -177,7 +178,7 @@ def actions(file: Path, as_json: bool) -> None:
         table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
         table.add_column("id", no_wrap=True, overflow="fold")
         table.add_column("action")
-        table.add_column("odds (exact)")
+        table.add_column("odds (exact unless marked estimate)")
         for row in rows:
             table.add_row(row["id"], row["label"], _odds_text(row["odds"]))
         console.print(table)
@@ -194,8 +195,9 @@ _NOT_COMPUTED = "not computed: interrupted (Ctrl-C)"
 def _previews(
     engine: Engine, state: Any, listed: tuple[Any, ...], quiet: bool
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Each action's exact odds preview, with a progress bar on a terminal (a graydawn volley's
-    previews take seconds each); Ctrl-C stops at once, the rest marked not computed."""
+    """Each action's exact odds preview (an estimate from plays on seeded dice where exact odds
+    are refused), with a progress bar on a terminal (a graydawn volley's previews take seconds
+    each); Ctrl-C stops at once, the rest marked not computed."""
     from rich.console import Console
 
     from firefight.encounter import Preview
@@ -205,7 +207,7 @@ def _previews(
         task = bar.add_task("exact odds", total=len(listed))
         try:
             for action in listed:
-                out.append(engine.preview(state, action).to_json())
+                out.append(engine.preview(state, action, estimate=ESTIMATE_PLAYS).to_json())
                 bar.advance(task)
         except KeyboardInterrupt:
             for action in listed[len(out) :]:
@@ -215,17 +217,25 @@ def _previews(
     return out, False
 
 
-def _odds_text(odds: dict[str, object]) -> str:
-    if not odds.get("exact", True):
+def _odds_text(odds: dict[str, Any]) -> str:
+    """A preview in one cell: exact figures, an estimate's with their 95% intervals and how
+    many plays they came from, or why there are none."""
+    samples = odds.get("samples", 0)
+    if not odds.get("exact", True) and not samples:
         return str(odds.get("note") or "too many branches for exact odds")
+    intervals = odds.get("ci95", {}).get("p_out", {})
     parts = []
-    p_out = odds.get("p_out")
-    if isinstance(p_out, dict):
-        parts += [f"P({name} out) {100 * p:.1f}%" for name, p in p_out.items()]
-    harm = odds.get("expected_harm")
-    if isinstance(harm, dict):
-        parts += [f"{name} +{h:.2f} harm" for name, h in harm.items()]
-    return "; ".join(parts) or "no effect on anyone"
+    for name, p in odds.get("p_out", {}).items():
+        if samples:
+            lo, hi = intervals[name]
+            parts.append(f"P({name} out) ~{100 * p:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%)")
+        else:
+            parts.append(f"P({name} out) {100 * p:.1f}%")
+    parts += [f"{name} +{h:.2f} harm" for name, h in odds.get("expected_harm", {}).items()]
+    text = "; ".join(parts) or "no effect on anyone"
+    if samples:
+        text += f"; estimated from {samples:,} plays (too many branches for exact odds)"
+    return text
 
 
 def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:

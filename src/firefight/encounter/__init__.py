@@ -6,13 +6,14 @@ fight being played with its record (undo, redo, atomic saves); ``fight`` plays o
 the sides' policies. The rulesets' side is :mod:`firefight.core.turns`.
 """
 
-from firefight.encounter.engine import Engine, Preview
+from firefight.encounter.engine import ESTIMATE_PLAYS, Engine, Preview
 from firefight.encounter.fight import fight, fight_json, play, policy_rng, show_json
 from firefight.encounter.policies import POLICIES, register_policy
 from firefight.encounter.record import Encounter, Step, load_record, save_record
 from firefight.encounter.scenario import Scenario, build_scenario, read_scenario
 
 __all__ = [
+    "ESTIMATE_PLAYS",
     "POLICIES",
     "Encounter",
     "Engine",

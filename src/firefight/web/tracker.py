@@ -26,7 +26,7 @@ from typing import Any
 from firefight.core.turns import Action, FightState
 from firefight.dice import ScriptedDice, SeededDice
 from firefight.dice.faces import parse_faces
-from firefight.encounter import Encounter, Engine, read_scenario, show_json
+from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
 from firefight.encounter.scenario import build_scenario
 from firefight.errors import FirefightError, InputError
 from firefight.web.store import Row, Store, token_digest
@@ -234,7 +234,7 @@ class Tracker:
                     held.odds.get(action.id) if held.enc.state is state else None
                 )
             if found is None:
-                found = held.enc.engine.preview(state, action).to_json()
+                found = held.enc.engine.preview(state, action, estimate=ESTIMATE_PLAYS).to_json()
                 with self._lock(encounter_id):
                     if held.enc.state is state:
                         held.odds[action.id] = found
