@@ -304,6 +304,12 @@ def test_requests_past_the_rate_are_refused(tmp_path: Path) -> None:
         response = table.client.get("/api/examples")
         assert "too many requests" in _detail(response)
         assert int(response.headers["retry-after"]) >= 1
+        # a made-up token or query string each time is the same client, not a fresh bucket
+        dodges = [
+            table.client.get(f"/api/examples?n={n}", headers={"Authorization": f"Bearer r{n}"})
+            for n in range(5)
+        ]
+        assert {r.status_code for r in dodges} == {429}
 
 
 def test_a_finished_fight_refuses_actions_but_undoes(table: Table) -> None:
