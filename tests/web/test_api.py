@@ -234,6 +234,13 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
         ({"action": "no-such-action"}, "has no action 'no-such-action'"),
         ({"action": "FIRST", "dice": [99]}, "impossible on a d"),
         ({"action": "FIRST", "dice": ["x"]}, "dice face 1 is 'x'"),
+        # JSON that is no face: never read as one (true was a natural 1, 10.0 a 10)
+        ({"action": "FIRST", "dice": [True]}, "dice face 1 is true, not a face of a die"),
+        ({"action": "FIRST", "dice": [4, False]}, "dice face 2 is false, not a face"),
+        ({"action": "FIRST", "dice": [10.0, 2]}, "dice face 1 is 10.0, not a face"),
+        ({"action": "FIRST", "dice": [None]}, "dice face 1 is null, not a face"),
+        ({"action": "FIRST", "dice": ["17 2"]}, 'dice face 1 is "17 2", not a face'),
+        ({"action": "FIRST", "dice": [[3]]}, "dice face 1 is [3], not a face"),
         ({"action": "FIRST", "dice": [3] * 40}, "left unused"),
         ({"action": "FIRST", "dice": []}, "scripted dice ran out: die 1 (a d20"),
         ({"action": "FIRST", "dice": [3], "seed": 1}, "dice and seed both given"),

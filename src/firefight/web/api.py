@@ -64,7 +64,13 @@ class ActBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     action: str = Field(description="an action id from GET .../actions")
-    dice: list[int | str] | None = Field(None, description="faces in transcript order")
+    #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly
+    #: read ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
+    dice: list[Any] | None = Field(
+        None,
+        description="faces in transcript order: one whole number (or its digits as text) each",
+        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+    )
     seed: int | None = Field(None, ge=0)
 
 

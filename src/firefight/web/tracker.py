@@ -279,7 +279,7 @@ class Tracker:
             SeededDice(_seed(seed))
             if dice is None
             # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
-            else ScriptedDice(parse_faces(" ".join(str(f) for f in dice), "dice") if dice else [])
+            else ScriptedDice(_table_faces(dice) if dice else [])
         )
         return self._write(
             encounter_id, lambda enc: enc.act(action, source, faces_of_this_step=True)
@@ -430,6 +430,22 @@ def _scenario(text: str) -> Any:
             tip="write the house rules inline as a [house] table",
         )
     return build_scenario(data, "scenario")
+
+
+def _table_faces(dice: list[Any]) -> list[int]:
+    """Faces sent as JSON, one an element: a whole number, or its digits as text (the page sends
+    what it cannot read as a number as text, for this line to name it). Anything else (``true``,
+    ``3.5``, ``"4 8"``) is refused in the line ``--dice`` gives, naming the face."""
+    for i, face in enumerate(dice, start=1):
+        one = isinstance(face, str) and len(face.replace(",", " ").split()) == 1
+        if isinstance(face, bool) or not (isinstance(face, int) or one):
+            shown = json.dumps(face)
+            raise InputError(
+                f"dice face {i} is {shown if len(shown) <= 24 else shown[:21] + '...'}, "
+                "not a face of a die",
+                tip="give one whole number a face, e.g. [4, 8, 11, 4]",
+            )
+    return parse_faces(" ".join(str(f) for f in dice), "dice")
 
 
 def _seed(seed: int | None) -> int:
