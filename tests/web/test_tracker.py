@@ -112,3 +112,21 @@ def test_watchers_hear_of_each_version_once_whoever_wrote_it(tmp_path: Path) -> 
 
     assert asyncio.run(heard()) == [2, 3]
     assert not here.watched()
+
+
+def test_a_database_url_without_its_driver_names_the_driver_and_hides_the_password() -> None:
+    """A URL of a database whose Python driver is missing is refused as that, not as a bad
+    URL; neither that line nor any other shows the password in the URL."""
+    from firefight.errors import InputError
+    from firefight.web.store import shown_url
+
+    with pytest.raises(InputError) as err:
+        Store("postgresql+pg8000://gm:s3cret@127.0.0.1:1/firefight")
+    line = err.value.one_line()
+    assert "needs the Python driver pg8000" in line and "pip install pg8000" in line
+    assert "s3cret" not in line and "gm:***@127.0.0.1" in line
+    with pytest.raises(InputError) as err:
+        Store("nosuchdb://gm:s3cret@host/x")
+    assert "not a database URL" in err.value.one_line() and "s3cret" not in err.value.one_line()
+    assert shown_url("sqlite:////tmp/t.db") == "sqlite:////tmp/t.db"
+    assert shown_url("mysql+pymysql://a:b:c@h/d") == "mysql+pymysql://a:***@h/d"

@@ -28,7 +28,7 @@ def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
     # The web libraries leave ~67k long-lived objects; frozen, the collector stops re-walking them
     # on every full collection (~40-60 ms each, every few steps as previews are kept).
     gc.freeze()
-    print(f"firefight tracker on http://{host}:{port}/  (database {store.url}; Ctrl-C stops)")
+    print(f"firefight tracker on http://{host}:{port}/  (database {store.shown}; Ctrl-C stops)")
     tracker = app.state.tracker
 
     class Server(uvicorn.Server):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -82,6 +83,11 @@ def database_url(db: str | None) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+def shown_url(url: str) -> str:
+    """``url`` with any password in it replaced by ``***`` (for banners and error lines)."""
+    return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1***@", url)
+
+
 @dataclass(frozen=True)
 class Row:
     """One stored encounter as read."""
@@ -106,11 +112,18 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        #: The URL as it may be printed: a password in it shown as ***.
+        self.shown = shown_url(url)
         try:
             self.engine: SqlEngine = create_engine(url, future=True)
-        except (ArgumentError, ImportError) as err:
+        except ImportError as err:  # the URL is fine; its database's driver is not installed
             raise InputError(
-                f"--db {url!r} is not a database URL SQLAlchemy can open ({err})",
+                f"--db {self.shown!r} needs the Python driver {err.name or err}, not installed",
+                tip=f"install it (e.g. pip install {err.name}) or give a SQLite file path",
+            ) from None
+        except ArgumentError as err:
+            raise InputError(
+                f"--db {self.shown!r} is not a database URL SQLAlchemy can open ({err})",
                 tip="give a file path, or a URL such as sqlite:///tracker.db",
             ) from None
         if self.engine.dialect.name == "sqlite":
@@ -119,7 +132,7 @@ class Store:
             metadata.create_all(self.engine)
         except OperationalError as err:
             raise InputError(
-                f"--db {url!r}: cannot open the database ({err.orig})",
+                f"--db {self.shown!r}: cannot open the database ({err.orig})",
                 tip="check the path and its permissions",
             ) from None
 
