@@ -83,6 +83,10 @@ def test_interrupted_save_keeps_the_previous_file(toy_scenario, tmp_path, monkey
         (lambda text: "{}", "not a firefight encounter record"),
         (lambda text: '{"hello": 1}', "not a firefight encounter record"),
         (lambda text: text.replace(f'"version": {VERSION}', '"version": 99'), "newer"),
+        # no version, or not a number: damaged, not "newer" (which told to upgrade firefight)
+        (lambda text: json.dumps({**json.loads(text), "version": None}), "version is None, not"),
+        (lambda text: text.replace(f'"version": {VERSION}', '"version": "1"'), "damaged record"),
+        (lambda text: text.replace(f'"version": {VERSION}', '"version": true'), "damaged record"),
         (lambda text: text.replace('"faces": [', '"faces": [6, ', 1), "does not replay"),
     ],
 )

@@ -160,7 +160,13 @@ class Encounter:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise InputError(f"{where}: not a firefight encounter record", tip=_START_TIP)
         version = data.get("version")
-        if not isinstance(version, int) or version > VERSION:
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise InputError(
+                f"{where}: damaged record (its format version is {version!r}, not a whole "
+                "number from 1)",
+                tip="give the file as firefight saved it",
+            )
+        if version > VERSION:
             raise InputError(
                 f"{where}: record format version {version!r} is newer than this firefight's "
                 f"({VERSION})",
