@@ -1,0 +1,116 @@
+"""Ctrl-C stops `simulate` cleanly and reports what was done (``"interrupted": true``).
+
+KeyboardInterrupt is raised deterministically, by a function the loop calls raising it at its
+k-th call, except in the last test, which sends SIGINT to a real multi-process run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import firefight.analysis.exact as exact_module
+import firefight.analysis.reference as reference_module
+from firefight.analysis.report import Tally
+from firefight.analysis.simulate import simulate
+from firefight.encounter import Engine, read_scenario
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DUEL = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+#: Keys only an interrupted report has, and ``n`` (the fights done there, asked otherwise).
+PARTIAL_KEYS = ("n", "interrupted", "fights_done", "fights_asked")
+
+
+def _engine(path: Path) -> Engine:
+    return Engine(read_scenario(path))
+
+
+def _raising_at(calls: int, inner: Callable[..., Any]) -> Callable[..., Any]:
+    """``inner``, but its ``calls``-th call raises KeyboardInterrupt (Ctrl-C arriving there)."""
+    seen = [0]
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        seen[0] += 1
+        if seen[0] == calls:
+            raise KeyboardInterrupt
+        return inner(*args, **kwargs)
+
+    return wrapped
+
+
+def _whole_fights_only(tally: Tally) -> None:
+    """Every fight counted ended: a lane still fighting would count in ``total`` (as a draw)
+    without an ending round or a truncation."""
+    ended = sum(tally.ended_at.values()) + tally.truncated
+    assert ended == tally.total
+    assert all(v <= tally.total for v in tally.out.values())
+
+
+def _without(report: dict[str, Any], keys: tuple[str, ...] = PARTIAL_KEYS) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k not in keys}
+
+
+# ------------------------------------------------------------------------------ reference
+
+
+def test_reference_keeps_the_whole_fights_done(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C in the middle of a fight: the report is that of the fights finished before it,
+    exactly the report of a run asked for that many (fight i is seeded by (seed, i)); the
+    fight being played adds nothing (its harm dealt and falls included)."""
+    path = toy_scenario(ann_hp=3, bob_hp=3, extra="initiative = true")
+    done: list[int] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(reference_module, "harm_dealt", _raising_at(400, reference_module.harm_dealt))
+        cut = simulate(_engine(path), 1_000, 7, reference=True, progress=done.append)
+    assert cut.interrupted and cut.tally.interrupted
+    assert done and 0 < done[-1] < 1_000
+    report = cut.to_json("s")
+    assert report["interrupted"] is True
+    assert report["n"] == report["fights_done"] == done[-1] == cut.tally.total
+    assert report["fights_asked"] == 1_000
+    whole = simulate(_engine(path), done[-1], 7, reference=True).to_json("s")
+    assert "interrupted" not in whole
+    assert _without(report) == _without(whole)
+
+
+# ---------------------------------------------------------------------------------- exact
+
+
+def test_exact_chain_stopped_says_so(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C during a pass of the chain: the whole passes done are reported, the mass still
+    in play is ``mass_left``, and the report says interrupted (it claimed a finished chain).
+    It is the report of the chain cut at that many passes (``MAX_STEPS``): the pass Ctrl-C
+    came in adds nothing."""
+    path = toy_scenario(ann_hp=3, bob_hp=3)
+    passes: list[int] = []
+    with monkeypatch.context() as patch:
+        # a state's moves are worked out once, when a pass first meets it: the 50th such
+        # state is met in pass 9 (this toy duel meets 1, 2, 4, 6, 9, 9, 9, 9, 9 in its passes)
+        patch.setattr(exact_module, "_moves", _raising_at(50, exact_module._moves))
+        cut = simulate(_engine(path), None, None, exact=True, progress=passes.append)
+    assert cut.interrupted and len(passes) == 8
+    report = cut.to_json("s")
+    assert report["interrupted"] is True and report["n"] is None
+    assert "fights_done" not in report
+    assert 0 < report["mass_left"] < 1
+    ended = sum(s["win"]["p"] for s in report["sides"].values())
+    ended += report["draw"]["p"] + report["truncated"]["p"]
+    assert ended + report["mass_left"] == pytest.approx(1)
+    monkeypatch.setattr(exact_module, "MAX_STEPS", 8)
+    eight = simulate(_engine(path), None, None, exact=True)
+    assert not eight.interrupted
+    assert _without(report, ("interrupted",)) == eight.to_json("s")
+
+
+def test_exact_stopped_before_its_first_pass(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-C while round 1's start is listed: nothing absorbed, all of it still in play."""
+    monkeypatch.setattr(
+        exact_module, "enumerate_outcomes", _raising_at(1, exact_module.enumerate_outcomes)
+    )
+    cut = simulate(_engine(toy_scenario()), None, None, exact=True)
+    report = cut.to_json("s")
+    assert cut.interrupted and report["interrupted"] is True
+    assert report["mass_left"] == 1.0
