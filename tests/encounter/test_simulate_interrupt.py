@@ -1,11 +1,12 @@
 """Ctrl-C stops `simulate` cleanly and reports what was done (``"interrupted": true``).
 
 KeyboardInterrupt is raised deterministically, by a function the loop calls raising it at its
-k-th call, except in the last test, which sends SIGINT to a real multi-process run.
+k-th call.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 import firefight.analysis.exact as exact_module
+import firefight.analysis.fast as fast
 import firefight.analysis.reference as reference_module
 from firefight.analysis.report import Tally
 from firefight.analysis.simulate import simulate
@@ -114,3 +116,49 @@ def test_exact_stopped_before_its_first_pass(toy_scenario, monkeypatch) -> None:
     report = cut.to_json("s")
     assert cut.interrupted and report["interrupted"] is True
     assert report["mass_left"] == 1.0
+
+
+# ----------------------------------------------------------------------- fast, one process
+
+
+def test_fast_path_keeps_the_fights_over_in_the_chunk_cut(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """One process, one chunk: the bar moves pass by pass (it moved once, at the chunk's
+    end), and Ctrl-C in the 6th pass keeps the fights over after the 5 before it (the chunk
+    was lost whole: 15 s of a graydawn fire team reported 0 fights)."""
+    passes: list[int] = []
+    full = simulate(_engine(DUEL), 5_000, 3, workers=1, progress=passes.append)
+    assert not full.interrupted and full.tally.total == 5_000
+    assert len(passes) > 6 and passes == sorted(passes) and passes[-1] == 5_000
+    done: list[int] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(fast, "_step", _raising_at(6, fast._step))
+        cut = simulate(_engine(DUEL), 5_000, 3, workers=1, progress=done.append)
+    assert cut.interrupted
+    # the same passes as the whole run's, up to the cut
+    assert done and done == passes[: len(done)]
+    report = cut.to_json("s")
+    assert report["interrupted"] is True and report["fights_asked"] == 5_000
+    assert 0 < report["n"] == report["fights_done"] == done[-1] == cut.tally.total < 5_000
+    _whole_fights_only(cut.tally)
+
+
+def test_fast_path_keeps_the_fights_played_out(toy_scenario, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A chunk playing its lanes out one by one (a big fight's fallback): the bar moves fight
+    by fight, and Ctrl-C in the middle of one keeps the fights before it, not that one."""
+    monkeypatch.setattr(fast, "SOLO_FROM", 0.0)  # every chunk plays out after its first pass
+    path = toy_scenario(ann_hp=3, bob_hp=3, red="random")
+    inner = fast._play_out
+
+    def play_out(*args: Any) -> None:  # Ctrl-C at the 300th step played out
+        monkeypatch.setattr(fast, "harm_dealt", _raising_at(300, fast.harm_dealt))
+        inner(*args)
+
+    monkeypatch.setattr(fast, "_play_out", play_out)
+    done: list[int] = []
+    cut = simulate(_engine(path), 2_000, 5, workers=1, progress=done.append)
+    assert cut.interrupted
+    steps = [b - a for a, b in itertools.pairwise(done)]
+    assert len(steps) > 5 and set(steps[1:]) == {1}  # the first pass, then fight by fight
+    report = cut.to_json("s")
+    assert 0 < report["n"] == done[-1] == cut.tally.total < 2_000
+    _whole_fights_only(cut.tally)

@@ -80,6 +80,11 @@ class _Lanes:
     counts: npt.NDArray[np.int64]
     dealt: npt.NDArray[np.float64]
     fell: npt.NDArray[np.int64]
+    #: The lanes still fighting after the last whole pass (:func:`_still_fighting`): every
+    #: other lane's fight is over, and no pass touches its row again.
+    active: npt.NDArray[Any]
+    #: Of ``active``, how many (the first, in order) :func:`_play_out` has played to their ends.
+    played: int = 0
 
 
 @dataclass(frozen=True)
@@ -532,19 +537,44 @@ def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
 
 
 @collector_paused
-def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
+def run_chunk(
+    sampler: KernelSampler,
+    n: int,
+    rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None = None,
+) -> Tally:
     """``n`` fights to their ends, tallied: the same ``rng`` gives the same tally whatever
-    chunks ``sampler`` ran before.
+    chunks ``sampler`` ran before. ``on_fights`` is told how many more fights are over after
+    each pass (and each fight played out plainly).
+
+    Ctrl-C stops the chunk: the tally then holds the fights that were over before the pass
+    (or the fight played out) it came in, whole, and says ``interrupted``. The sampler may be
+    left half-way through learning a transition: use it for nothing more.
 
     The cyclic garbage collector is paused for the chunk: the sampler keeps every state met
     (hundreds of thousands of objects), which each full collection walks again, a quarter
     of a warfare2d20 duel's time; the chunk's steps leave next to no cycles (a few hundred
     objects in 32,768 duels), collected once it is back on."""
-    return _run_chunk(sampler, n, rng)
-
-
-def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     sampler.begin_chunk()
+    try:
+        chunk = _start_lanes(sampler, n, rng)
+    except KeyboardInterrupt:
+        stopped = new_tally(sampler.engine)
+        stopped.interrupted = True
+        return stopped
+    try:
+        _fight_out(sampler, chunk, rng, on_fights)
+    except KeyboardInterrupt:
+        over = np.ones(n, dtype=bool)
+        over[chunk.active[chunk.played :]] = False
+        stopped = _tally(sampler, chunk, np.flatnonzero(over))
+        stopped.interrupted = True
+        return stopped
+    return _tally(sampler, chunk)
+
+
+def _start_lanes(sampler: KernelSampler, n: int, rng: np.random.Generator) -> _Lanes:
+    """``n`` lanes at the start of their fights (round 1's initiative drawn)."""
     engine = sampler.engine
     if sampler.start is not None:
         picks = sampler.start.table.sample(n, rng)
@@ -556,17 +586,48 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
         counts = sampler._rows([row for _, row in entered])
     width = len(sampler.column)
     never = np.full((n, width), _NEVER, dtype=np.int64)
-    chunk = _Lanes(state_of, counts, np.zeros((n, width)), never)
-    active = np.arange(n)
-    active = active[~sampler.ended[state_of[active]]]
+    return _Lanes(state_of, counts, np.zeros((n, width)), never, np.arange(n))
+
+
+def _fight_out(
+    sampler: KernelSampler,
+    chunk: _Lanes,
+    rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None,
+) -> None:
+    """Every lane's fight to its end, pass by pass."""
+    active = _still_fighting(sampler, chunk, chunk.active, on_fights)
     while active.size:
         lanes, kids = _keys_of(sampler, chunk, active, rng)
         plain = _step(sampler, lanes, kids, chunk, rng)
         _mark_fallen(sampler, chunk, active)
-        active = active[~sampler.ended[state_of[active]]]
+        active = _still_fighting(sampler, chunk, active, on_fights)
         if plain >= SOLO_FROM * len(lanes):
-            _play_out(sampler, active, chunk, rng)
+            _play_out(sampler, chunk, rng, on_fights)
             break
+
+
+def _still_fighting(
+    sampler: KernelSampler,
+    chunk: _Lanes,
+    active: npt.NDArray[Any],
+    on_fights: Callable[[int], None] | None,
+) -> npt.NDArray[Any]:
+    """The lanes of ``active`` whose fights are not over, kept as the chunk's ``active`` (a
+    pass is whole: Ctrl-C after this keeps the others); ``on_fights`` told how many ended."""
+    left: npt.NDArray[Any] = active[~sampler.ended[chunk.state_of[active]]]
+    chunk.active = left
+    if on_fights is not None and len(left) < len(active):
+        on_fights(len(active) - len(left))
+    return left
+
+
+def _tally(sampler: KernelSampler, chunk: _Lanes, rows: npt.NDArray[Any] | None = None) -> Tally:
+    """The tally of the chunk's fights, or of its lanes ``rows`` only (fights over)."""
+    engine = sampler.engine
+    state_of, held, dealt, fell = chunk.state_of, chunk.counts, chunk.dealt, chunk.fell
+    if rows is not None:
+        state_of, held, dealt, fell = state_of[rows], held[rows], dealt[rows], fell[rows]
     tally = new_tally(engine)
     initial = engine.initial()
     # each ending state once, with its lanes' count (their counters at the initial values),
@@ -574,12 +635,12 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     sids, many = np.unique(state_of, return_counts=True)
     for sid, count in zip(sids.tolist(), many.tolist(), strict=True):
         tally.add(engine.turns, sampler.states[sid], count, initial)
-    if sampler.counted:
-        sampler.add_harm(tally, state_of, chunk.counts)
+    if sampler.counted and len(state_of):
+        sampler.add_harm(tally, state_of, held)
     for name, col in sampler.column.items():
-        tally.add_dealt(name, float(chunk.dealt[:, col].sum()))
-        fell = chunk.fell[:, col]
-        rounds, counts = np.unique(fell[fell != _NEVER], return_counts=True)
+        tally.add_dealt(name, float(dealt[:, col].sum()))
+        fallen = fell[:, col]
+        rounds, counts = np.unique(fallen[fallen != _NEVER], return_counts=True)
         for r, count in zip(rounds.tolist(), counts.tolist(), strict=True):
             tally.add_fell(name, r, count)
     return tally
@@ -683,14 +744,17 @@ def _step(
 
 def _play_out(
     sampler: KernelSampler,
-    lanes: npt.NDArray[Any],
     chunk: _Lanes,
     rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None,
 ) -> None:
-    """Each lane's fight to its end, one lane after another, as the reference loop plays it
-    (the policy asked at every step): when nearly every lane's step is one no kernel pays for
-    (a big fight, whose every state is new), the fast path's interning, keys and passes only
-    cost, so the chunk plays the rest plainly and is never much slower than the loop."""
+    """Each active lane's fight to its end, one lane after another, as the reference loop
+    plays it (the policy asked at every step): when nearly every lane's step is one no kernel
+    pays for (a big fight, whose every state is new), the fast path's interning, keys and
+    passes only cost, so the chunk plays the rest plainly and is never much slower than the
+    loop. A lane's row holds its fight's harm and falls as they come, its state only once it
+    is over; ``chunk.played`` counts the lanes over."""
+    lanes = chunk.active
     engine = sampler.engine
     turns = engine.turns
     column = sampler.column
@@ -712,6 +776,9 @@ def _play_out(
                     fell[lane, col] = after.round
             state = after
         state_of[lane], chunk.counts[lane] = sampler.enter(state)
+        chunk.played += 1
+        if on_fights is not None:
+            on_fights(1)
 
 
 def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any]) -> None:
@@ -770,23 +837,32 @@ def simulate_fast(
     n: int,
     seed: int | None,
     workers: int = 1,
-    on_chunk: Callable[[int], None] | None = None,
+    on_fights: Callable[[int], None] | None = None,
 ) -> tuple[Tally, bool]:
-    """``n`` fights on the fast path; returns the tally and whether it was interrupted."""
+    """``n`` fights on the fast path; returns the tally and whether it was interrupted.
+
+    ``on_fights`` is told how many more fights are over: pass by pass in this process, chunk by
+    chunk on several. Ctrl-C stops the run; the tally holds the fights over (whole: on one
+    process those of the chunk in progress too, on several the chunks finished)."""
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
     sizes = chunk_sizes(n)
     tally = new_tally(engine)
-    if workers <= 1 or len(sizes) == 1:
+    if workers > 1 and len(sizes) > 1:
+        return _in_processes(engine, n, entropy, workers, tally, on_fights)
+    # the chunks' tallies are kept whole and merged at the end, in order: Ctrl-C never
+    # leaves one half merged
+    parts: list[Tally] = []
+    try:
         sampler = KernelSampler(engine, start_budget(n))
-        try:
-            for k, size in enumerate(sizes):
-                tally.merge(run_chunk(sampler, size, chunk_rng(entropy, k)))
-                if on_chunk is not None:
-                    on_chunk(size)
-        except KeyboardInterrupt:
-            return tally, True
-        return tally, False
-    return _in_processes(engine, n, entropy, workers, tally, on_chunk)
+        for k, size in enumerate(sizes):
+            parts.append(run_chunk(sampler, size, chunk_rng(entropy, k), on_fights))
+            if parts[-1].interrupted:
+                break
+    except KeyboardInterrupt:  # while the start was listed, or between chunks
+        tally.interrupted = True
+    for part in parts:
+        tally.merge(part)
+    return tally, tally.interrupted
 
 
 # ----------------------------------------------------------------------------------------------
@@ -812,7 +888,7 @@ def _in_processes(
     entropy: int,
     workers: int,
     tally: Tally,
-    on_chunk: Callable[[int], None] | None,
+    on_fights: Callable[[int], None] | None,
 ) -> tuple[Tally, bool]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -826,8 +902,8 @@ def _in_processes(
     try:
         for future, size in zip(futures, sizes, strict=True):
             tally.merge(future.result())
-            if on_chunk is not None:
-                on_chunk(size)
+            if on_fights is not None:
+                on_fights(size)
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)
         return tally, True
