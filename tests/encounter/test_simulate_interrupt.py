@@ -7,6 +7,7 @@ k-th call.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -162,3 +163,51 @@ def test_fast_path_keeps_the_fights_played_out(toy_scenario, monkeypatch) -> Non
     report = cut.to_json("s")
     assert 0 < report["n"] == done[-1] == cut.tally.total < 2_000
     _whole_fights_only(cut.tally)
+
+
+# ------------------------------------------------------------------------------------ CLI
+
+
+def _cut_at(method: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Ctrl-C arranged in the middle of ``method``'s work; its options."""
+    if method == "exact":
+        monkeypatch.setattr(exact_module, "_moves", _raising_at(50, exact_module._moves))
+        return ["--exact"]
+    if method == "reference":
+        patched = _raising_at(400, reference_module.harm_dealt)
+        monkeypatch.setattr(reference_module, "harm_dealt", patched)
+        return ["-n", "1000", "--reference"]
+    monkeypatch.setattr(fast, "_step", _raising_at(6, fast._step))
+    return ["-n", "5000", "--workers", "1"]
+
+
+@pytest.mark.parametrize("method", ["fast", "reference", "exact"])
+def test_cli_prints_the_partial_report_and_exits_130(toy_scenario, monkeypatch, method) -> None:  # type: ignore[no-untyped-def]
+    """As ``sweep`` and ``encounter actions`` do: the report of what was done, a line on
+    stderr, exit code 130 (it was 0, as for a finished run)."""
+    from typer.testing import CliRunner
+
+    from firefight.cli.app import app
+
+    path = str(toy_scenario(ann_hp=3, bob_hp=3))
+    options = _cut_at(method, monkeypatch)
+    res = CliRunner().invoke(app, ["simulate", path, "--seed", "2", *options, "--json"])
+    assert res.exit_code == 130, res.output
+    report = json.loads(res.stdout)
+    assert report["interrupted"] is True
+    if method == "exact":
+        assert 0 < report["mass_left"] < 1
+        assert "interrupted (Ctrl-C): the chain stopped with" in res.stderr
+    else:
+        assert 0 < report["n"] == report["fights_done"] < report["fights_asked"]
+        done, asked = report["n"], report["fights_asked"]
+        assert f"interrupted (Ctrl-C): {done:,} of {asked:,} fights done" in res.stderr
+    options = _cut_at(method, monkeypatch)  # again: the text report
+    res = CliRunner().invoke(app, ["simulate", path, "--seed", "2", *options])
+    assert res.exit_code == 130, res.output
+    text = " ".join(res.stdout.split())  # as wrapped to the terminal's width
+    assert "interrupted (Ctrl-C): the report covers what was done" in text
+    if method == "exact":
+        assert "mass still in play when interrupted" in text and "step limit" not in text
+    else:
+        assert f"({report['n']:,} fights, seed 2)" in text
