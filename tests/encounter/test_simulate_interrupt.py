@@ -1,13 +1,14 @@
 """Ctrl-C stops `simulate` cleanly and reports what was done (``"interrupted": true``).
 
 KeyboardInterrupt is raised deterministically, by a function the loop calls raising it at its
-k-th call.
+k-th call, except in the last test, which sends SIGINT to a real multi-process run.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -211,3 +212,151 @@ def test_cli_prints_the_partial_report_and_exits_130(toy_scenario, monkeypatch, 
         assert "mass still in play when interrupted" in text and "step limit" not in text
     else:
         assert f"({report['n']:,} fights, seed 2)" in text
+
+
+# ---------------------------------------------------------------------- fast, two processes
+
+BRAWL = EXAMPLES / "dragonwarriors2" / "encounters" / "tavern_brawl.toml"
+#: ``firefight`` with chunks of 128 fights: a tavern brawl's take about half a second, so the
+#: bar moves within seconds and 64 chunks are left to do (the old command went on running them
+#: after its report, the pool's manager thread feeding its workers, for some 20 s).
+SMALL_CHUNKS = (
+    "import sys; import firefight.analysis.fast as fast; fast.CHUNK = 128; "
+    "from firefight.cli.app import main; sys.argv[0] = 'firefight'; main()"
+)
+#: Longest wait for anything in the test below.
+BOUND = 20.0
+
+
+class _Run:
+    """A command on a terminal (the progress bar shows there), its stdout on a pipe."""
+
+    def __init__(self, args: list[str]) -> None:
+        import pty
+        import subprocess
+        import sys
+
+        src = str(Path(fast.__file__).resolve().parents[2])  # this firefight, not another
+        path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path, "TERM": "xterm", "COLUMNS": "120"}
+        self.terminal, tty = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", SMALL_CHUNKS, *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=tty,
+            env=env,
+            start_new_session=True,  # its own process group, as a terminal's job
+        )
+        os.close(tty)
+        assert self.proc.stdout is not None
+        self.out, self.err = bytearray(), bytearray()
+        self.open = {self.proc.stdout.fileno(): self.out, self.terminal: self.err}
+
+    def pump(self, seconds: float) -> None:
+        """Read what the command wrote within ``seconds`` (it blocks once a pipe is full)."""
+        import select
+
+        if not self.open:
+            return
+        ready, _, _ = select.select(list(self.open), [], [], seconds)
+        for fd in ready:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:  # the terminal once its last writer is gone
+                data = b""
+            if data:
+                self.open[fd] += data
+            else:
+                del self.open[fd]
+
+    def progress(self) -> int:
+        """The most fights the bar has shown done (the count before its time column)."""
+        import re
+
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.err.decode(errors="replace"))
+        counts = re.findall(r"([\d,]+)(?:/8192)? +\d+:\d\d:\d\d", text)
+        return max((int(m.replace(",", "")) for m in counts), default=0)
+
+    def end(self) -> None:
+        import signal
+
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(BOUND)
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        os.close(self.terminal)
+
+
+def _gone(pgid: int, processes: list[Any] | None) -> bool:
+    """None of ``processes`` (psutil's) is left running, a zombie waiting for init to reap it
+    aside; without psutil (``processes`` None), the process group is empty."""
+    if processes is None:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    import psutil
+
+    for process in processes:
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE:
+                return False
+        except psutil.NoSuchProcess:
+            pass
+    return True
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups and terminals")
+def test_ctrl_c_ends_the_workers_and_exits_at_once() -> None:
+    """SIGINT to the process group of a two-process run, once the bar has moved, as a
+    terminal's Ctrl-C: the workers are ended before the report is printed (they went on
+    computing, and the command exited only once every chunk was done), the partial report
+    is printed and the command exits 130 within seconds, leaving no process behind."""
+    import signal
+    import time
+
+    run = _Run(["simulate", str(BRAWL), "-n", "8192", "--seed", "1", "--workers", "2"])
+    try:
+        deadline = time.monotonic() + BOUND
+        while run.progress() == 0 and run.proc.poll() is None and time.monotonic() < deadline:
+            run.pump(0.05)
+        seen = run.progress()
+        assert seen > 0, run.err.decode(errors="replace")
+        spawned: list[Any] | None = None  # the workers and multiprocessing's resource tracker
+        workers: list[Any] | None = None
+        try:
+            import psutil
+        except ImportError:
+            pass
+        else:
+            spawned = psutil.Process(run.proc.pid).children(recursive=True)
+            workers = [p for p in spawned if "spawn_main" in " ".join(p.cmdline())]
+            assert len(workers) == 2
+        os.killpg(run.proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        while not run.out and run.proc.poll() is None and time.monotonic() < sent + BOUND:
+            run.pump(0.02)
+        assert run.out, "no report"
+        if workers is not None:  # the report is printed once the workers are gone
+            assert _gone(run.proc.pid, workers)
+        while run.proc.poll() is None and time.monotonic() < sent + BOUND:
+            run.pump(0.05)
+        took = time.monotonic() - sent
+        assert run.proc.poll() == 130, (run.proc.poll(), run.err.decode(errors="replace"))
+        assert took < 5, f"{took:.1f} s to exit after Ctrl-C"
+        while run.open:
+            run.pump(0.05)
+        text = " ".join(run.out.decode().split())
+        assert "interrupted (Ctrl-C): the report covers what was done" in text
+        done = int(text.split(" fights, seed 1)")[0].rsplit("(", 1)[1].replace(",", ""))
+        assert seen <= done < 8192 and done % 128 == 0  # whole chunks, out of order too
+        assert f"{done:,} of 8,192 fights done" in run.err.decode(errors="replace")
+        gone_by = time.monotonic() + BOUND / 2
+        while not _gone(run.proc.pid, spawned) and time.monotonic() < gone_by:
+            time.sleep(0.05)
+        assert _gone(run.proc.pid, spawned)
+    finally:
+        run.end()

@@ -27,7 +27,10 @@ whether the chunks run in this process or on several.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import signal
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -843,7 +846,8 @@ def simulate_fast(
 
     ``on_fights`` is told how many more fights are over: pass by pass in this process, chunk by
     chunk on several. Ctrl-C stops the run; the tally holds the fights over (whole: on one
-    process those of the chunk in progress too, on several the chunks finished)."""
+    process those of the chunk in progress too, on several the chunks finished) and the
+    workers are ended before this returns."""
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
     sizes = chunk_sizes(n)
     tally = new_tally(engine)
@@ -874,6 +878,10 @@ _WORKER: dict[str, KernelSampler] = {}
 def _init_worker(data: dict[str, Any], source: str, max_rounds: int, start_paths: int) -> None:
     from firefight.encounter.scenario import build_scenario
 
+    # Ctrl-C is for the process that started the workers: it ends them (a terminal sends
+    # SIGINT to the whole process group, and a worker's KeyboardInterrupt would only end its
+    # chunk, or the worker with a traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     scenario = build_scenario({**data, "max_rounds": max_rounds}, source)
     _WORKER["sampler"] = KernelSampler(Engine(scenario), start_paths)
 
@@ -891,21 +899,80 @@ def _in_processes(
     on_fights: Callable[[int], None] | None,
 ) -> tuple[Tally, bool]:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     sizes = chunk_sizes(n)
     scenario = engine.scenario
     args = (dict(scenario.data), scenario.spec.source, engine.max_rounds, start_budget(n))
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=args)
-    futures = [pool.submit(_worker_chunk, size, entropy, k) for k, size in enumerate(sizes)]
+    # the workers are started (by the first submits) with SIGINT ignored, which they keep
+    # from their first instruction: a Ctrl-C while one is still importing prints no traceback
+    with _ctrl_c_ignored():
+        pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_init_worker, initargs=args
+        )
+        futures = [pool.submit(_worker_chunk, size, entropy, k) for k, size in enumerate(sizes)]
+    parts: list[Tally] = []
+    finished = False
     try:
         for future, size in zip(futures, sizes, strict=True):
-            tally.merge(future.result())
+            parts.append(future.result())
             if on_fights is not None:
                 on_fights(size)
+        finished = True
     except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        return tally, True
-    pool.shutdown()
-    return tally, False
+        tally.interrupted = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # Ctrl-C, or a chunk's error: nothing more is wanted from the workers
+            with _ctrl_c_ignored():
+                _end_workers(pool)
+    if tally.interrupted:  # chunks finished out of order count too
+        later: list[Future[Tally]] = futures[len(parts) :]
+        parts += [f.result() for f in later if f.done() and not f.cancelled() and not f.exception()]
+    for part in parts:
+        tally.merge(part)
+    return tally, tally.interrupted
+
+
+def _end_workers(pool: Any) -> None:
+    """Cancel the chunks not started and end the workers now, waiting for them to be gone.
+
+    ``shutdown(cancel_futures=True)`` alone lets the workers finish their chunks, and once the
+    pool was collected (this function returned) its manager thread, which the interpreter
+    waits for at exit, went on feeding them every chunk not yet cancelled: Ctrl-C on 20
+    million duels printed the report, then the command ran on for a minute and a half.
+    ``ProcessPoolExecutor`` has no public way to end its workers before Python 3.14
+    (``terminate_workers``), hence its ``_processes``."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
+    for process in processes:
+        process.join(timeout=_END_WAIT)
+
+
+#: Longest wait for one ended worker to be gone (SIGTERM ends one at once).
+_END_WAIT = 10.0
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """SIGINT ignored in the block, then handled as before: processes started in it begin with
+    it ignored (an ignored signal stays ignored across ``exec``, and Python then leaves it so),
+    and a second Ctrl-C cannot cut short ending the workers. Only Python's main thread may
+    change a handler (and only it is sent KeyboardInterrupt): elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if before is None:  # a handler not installed from Python: leave it be
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
