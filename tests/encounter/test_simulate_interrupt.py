@@ -214,6 +214,23 @@ def test_cli_prints_the_partial_report_and_exits_130(toy_scenario, monkeypatch, 
         assert f"({report['n']:,} fights, seed 2)" in text
 
 
+def test_sweep_in_process_stops_instead_of_keeping_a_cut_cell(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``sweep --no-cluster`` runs its cells' simulations in this process: Ctrl-C in one stops
+    the sweep (exit 130, the cell not kept). The cell's interrupted report was kept as done,
+    its row saying the -n asked, and the sweep went on to the next cell and exited 0."""
+    from typer.testing import CliRunner
+
+    from firefight.cli.app import app
+
+    monkeypatch.setattr(fast, "_step", _raising_at(6, fast._step))
+    args = ["sweep", str(DUEL), "--vary", "max_rounds=3..5", "-n", "3000", "--no-cluster"]
+    res = CliRunner().invoke(app, [*args, "--seed", "1", "--json"])
+    assert res.exit_code == 130, res.output
+    out = json.loads(res.stdout)
+    assert out["interrupted"] is True and out["rows"] == []
+    assert "interrupted (Ctrl-C): 0 of 3 cells done" in res.stderr
+
+
 # ---------------------------------------------------------------------- fast, two processes
 
 BRAWL = EXAMPLES / "dragonwarriors2" / "encounters" / "tavern_brawl.toml"
