@@ -150,6 +150,10 @@ def _solve(
             "--exact",
             tip="drop --exact and simulate (-n), or make the fight smaller",
         ) from None
+    except KeyboardInterrupt:  # Ctrl-C before the chain's first pass: all of it still in play
+        tally.mass_left = one
+        tally.interrupted = True
+        return tally
     for state, p in _probabilities(start, exact):
         sid = chain.intern(state)
         frontier[sid] = frontier.get(sid, 0) + p * one

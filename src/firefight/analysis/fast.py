@@ -27,7 +27,10 @@ whether the chunks run in this process or on several.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import signal
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +83,11 @@ class _Lanes:
     counts: npt.NDArray[np.int64]
     dealt: npt.NDArray[np.float64]
     fell: npt.NDArray[np.int64]
+    #: The lanes still fighting after the last whole pass (:func:`_still_fighting`): every
+    #: other lane's fight is over, and no pass touches its row again.
+    active: npt.NDArray[Any]
+    #: Of ``active``, how many (the first, in order) :func:`_play_out` has played to their ends.
+    played: int = 0
 
 
 @dataclass(frozen=True)
@@ -532,19 +540,44 @@ def _grown(a: npt.NDArray[Any], fill: int = 0) -> npt.NDArray[Any]:
 
 
 @collector_paused
-def run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
+def run_chunk(
+    sampler: KernelSampler,
+    n: int,
+    rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None = None,
+) -> Tally:
     """``n`` fights to their ends, tallied: the same ``rng`` gives the same tally whatever
-    chunks ``sampler`` ran before.
+    chunks ``sampler`` ran before. ``on_fights`` is told how many more fights are over after
+    each pass (and each fight played out plainly).
+
+    Ctrl-C stops the chunk: the tally then holds the fights that were over before the pass
+    (or the fight played out) it came in, whole, and says ``interrupted``. The sampler may be
+    left half-way through learning a transition: use it for nothing more.
 
     The cyclic garbage collector is paused for the chunk: the sampler keeps every state met
     (hundreds of thousands of objects), which each full collection walks again, a quarter
     of a warfare2d20 duel's time; the chunk's steps leave next to no cycles (a few hundred
     objects in 32,768 duels), collected once it is back on."""
-    return _run_chunk(sampler, n, rng)
-
-
-def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tally:
     sampler.begin_chunk()
+    try:
+        chunk = _start_lanes(sampler, n, rng)
+    except KeyboardInterrupt:
+        stopped = new_tally(sampler.engine)
+        stopped.interrupted = True
+        return stopped
+    try:
+        _fight_out(sampler, chunk, rng, on_fights)
+    except KeyboardInterrupt:
+        over = np.ones(n, dtype=bool)
+        over[chunk.active[chunk.played :]] = False
+        stopped = _tally(sampler, chunk, np.flatnonzero(over))
+        stopped.interrupted = True
+        return stopped
+    return _tally(sampler, chunk)
+
+
+def _start_lanes(sampler: KernelSampler, n: int, rng: np.random.Generator) -> _Lanes:
+    """``n`` lanes at the start of their fights (round 1's initiative drawn)."""
     engine = sampler.engine
     if sampler.start is not None:
         picks = sampler.start.table.sample(n, rng)
@@ -556,17 +589,48 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
         counts = sampler._rows([row for _, row in entered])
     width = len(sampler.column)
     never = np.full((n, width), _NEVER, dtype=np.int64)
-    chunk = _Lanes(state_of, counts, np.zeros((n, width)), never)
-    active = np.arange(n)
-    active = active[~sampler.ended[state_of[active]]]
+    return _Lanes(state_of, counts, np.zeros((n, width)), never, np.arange(n))
+
+
+def _fight_out(
+    sampler: KernelSampler,
+    chunk: _Lanes,
+    rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None,
+) -> None:
+    """Every lane's fight to its end, pass by pass."""
+    active = _still_fighting(sampler, chunk, chunk.active, on_fights)
     while active.size:
         lanes, kids = _keys_of(sampler, chunk, active, rng)
         plain = _step(sampler, lanes, kids, chunk, rng)
         _mark_fallen(sampler, chunk, active)
-        active = active[~sampler.ended[state_of[active]]]
+        active = _still_fighting(sampler, chunk, active, on_fights)
         if plain >= SOLO_FROM * len(lanes):
-            _play_out(sampler, active, chunk, rng)
+            _play_out(sampler, chunk, rng, on_fights)
             break
+
+
+def _still_fighting(
+    sampler: KernelSampler,
+    chunk: _Lanes,
+    active: npt.NDArray[Any],
+    on_fights: Callable[[int], None] | None,
+) -> npt.NDArray[Any]:
+    """The lanes of ``active`` whose fights are not over, kept as the chunk's ``active`` (a
+    pass is whole: Ctrl-C after this keeps the others); ``on_fights`` told how many ended."""
+    left: npt.NDArray[Any] = active[~sampler.ended[chunk.state_of[active]]]
+    chunk.active = left
+    if on_fights is not None and len(left) < len(active):
+        on_fights(len(active) - len(left))
+    return left
+
+
+def _tally(sampler: KernelSampler, chunk: _Lanes, rows: npt.NDArray[Any] | None = None) -> Tally:
+    """The tally of the chunk's fights, or of its lanes ``rows`` only (fights over)."""
+    engine = sampler.engine
+    state_of, held, dealt, fell = chunk.state_of, chunk.counts, chunk.dealt, chunk.fell
+    if rows is not None:
+        state_of, held, dealt, fell = state_of[rows], held[rows], dealt[rows], fell[rows]
     tally = new_tally(engine)
     initial = engine.initial()
     # each ending state once, with its lanes' count (their counters at the initial values),
@@ -574,12 +638,12 @@ def _run_chunk(sampler: KernelSampler, n: int, rng: np.random.Generator) -> Tall
     sids, many = np.unique(state_of, return_counts=True)
     for sid, count in zip(sids.tolist(), many.tolist(), strict=True):
         tally.add(engine.turns, sampler.states[sid], count, initial)
-    if sampler.counted:
-        sampler.add_harm(tally, state_of, chunk.counts)
+    if sampler.counted and len(state_of):
+        sampler.add_harm(tally, state_of, held)
     for name, col in sampler.column.items():
-        tally.add_dealt(name, float(chunk.dealt[:, col].sum()))
-        fell = chunk.fell[:, col]
-        rounds, counts = np.unique(fell[fell != _NEVER], return_counts=True)
+        tally.add_dealt(name, float(dealt[:, col].sum()))
+        fallen = fell[:, col]
+        rounds, counts = np.unique(fallen[fallen != _NEVER], return_counts=True)
         for r, count in zip(rounds.tolist(), counts.tolist(), strict=True):
             tally.add_fell(name, r, count)
     return tally
@@ -683,14 +747,17 @@ def _step(
 
 def _play_out(
     sampler: KernelSampler,
-    lanes: npt.NDArray[Any],
     chunk: _Lanes,
     rng: np.random.Generator,
+    on_fights: Callable[[int], None] | None,
 ) -> None:
-    """Each lane's fight to its end, one lane after another, as the reference loop plays it
-    (the policy asked at every step): when nearly every lane's step is one no kernel pays for
-    (a big fight, whose every state is new), the fast path's interning, keys and passes only
-    cost, so the chunk plays the rest plainly and is never much slower than the loop."""
+    """Each active lane's fight to its end, one lane after another, as the reference loop
+    plays it (the policy asked at every step): when nearly every lane's step is one no kernel
+    pays for (a big fight, whose every state is new), the fast path's interning, keys and
+    passes only cost, so the chunk plays the rest plainly and is never much slower than the
+    loop. A lane's row holds its fight's harm and falls as they come, its state only once it
+    is over; ``chunk.played`` counts the lanes over."""
+    lanes = chunk.active
     engine = sampler.engine
     turns = engine.turns
     column = sampler.column
@@ -712,6 +779,9 @@ def _play_out(
                     fell[lane, col] = after.round
             state = after
         state_of[lane], chunk.counts[lane] = sampler.enter(state)
+        chunk.played += 1
+        if on_fights is not None:
+            on_fights(1)
 
 
 def _mark_fallen(sampler: KernelSampler, chunk: _Lanes, lanes: npt.NDArray[Any]) -> None:
@@ -770,23 +840,33 @@ def simulate_fast(
     n: int,
     seed: int | None,
     workers: int = 1,
-    on_chunk: Callable[[int], None] | None = None,
+    on_fights: Callable[[int], None] | None = None,
 ) -> tuple[Tally, bool]:
-    """``n`` fights on the fast path; returns the tally and whether it was interrupted."""
+    """``n`` fights on the fast path; returns the tally and whether it was interrupted.
+
+    ``on_fights`` is told how many more fights are over: pass by pass in this process, chunk by
+    chunk on several. Ctrl-C stops the run; the tally holds the fights over (whole: on one
+    process those of the chunk in progress too, on several the chunks finished) and the
+    workers are ended before this returns."""
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
     sizes = chunk_sizes(n)
     tally = new_tally(engine)
-    if workers <= 1 or len(sizes) == 1:
+    if workers > 1 and len(sizes) > 1:
+        return _in_processes(engine, n, entropy, workers, tally, on_fights)
+    # the chunks' tallies are kept whole and merged at the end, in order: Ctrl-C never
+    # leaves one half merged
+    parts: list[Tally] = []
+    try:
         sampler = KernelSampler(engine, start_budget(n))
-        try:
-            for k, size in enumerate(sizes):
-                tally.merge(run_chunk(sampler, size, chunk_rng(entropy, k)))
-                if on_chunk is not None:
-                    on_chunk(size)
-        except KeyboardInterrupt:
-            return tally, True
-        return tally, False
-    return _in_processes(engine, n, entropy, workers, tally, on_chunk)
+        for k, size in enumerate(sizes):
+            parts.append(run_chunk(sampler, size, chunk_rng(entropy, k), on_fights))
+            if parts[-1].interrupted:
+                break
+    except KeyboardInterrupt:  # while the start was listed, or between chunks
+        tally.interrupted = True
+    for part in parts:
+        tally.merge(part)
+    return tally, tally.interrupted
 
 
 # ----------------------------------------------------------------------------------------------
@@ -798,6 +878,10 @@ _WORKER: dict[str, KernelSampler] = {}
 def _init_worker(data: dict[str, Any], source: str, max_rounds: int, start_paths: int) -> None:
     from firefight.encounter.scenario import build_scenario
 
+    # Ctrl-C is for the process that started the workers: it ends them (a terminal sends
+    # SIGINT to the whole process group, and a worker's KeyboardInterrupt would only end its
+    # chunk, or the worker with a traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     scenario = build_scenario({**data, "max_rounds": max_rounds}, source)
     _WORKER["sampler"] = KernelSampler(Engine(scenario), start_paths)
 
@@ -812,24 +896,83 @@ def _in_processes(
     entropy: int,
     workers: int,
     tally: Tally,
-    on_chunk: Callable[[int], None] | None,
+    on_fights: Callable[[int], None] | None,
 ) -> tuple[Tally, bool]:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     sizes = chunk_sizes(n)
     scenario = engine.scenario
     args = (dict(scenario.data), scenario.spec.source, engine.max_rounds, start_budget(n))
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=args)
-    futures = [pool.submit(_worker_chunk, size, entropy, k) for k, size in enumerate(sizes)]
+    # the workers are started (by the first submits) with SIGINT ignored, which they keep
+    # from their first instruction: a Ctrl-C while one is still importing prints no traceback
+    with _ctrl_c_ignored():
+        pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_init_worker, initargs=args
+        )
+        futures = [pool.submit(_worker_chunk, size, entropy, k) for k, size in enumerate(sizes)]
+    parts: list[Tally] = []
+    finished = False
     try:
         for future, size in zip(futures, sizes, strict=True):
-            tally.merge(future.result())
-            if on_chunk is not None:
-                on_chunk(size)
+            parts.append(future.result())
+            if on_fights is not None:
+                on_fights(size)
+        finished = True
     except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        return tally, True
-    pool.shutdown()
-    return tally, False
+        tally.interrupted = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # Ctrl-C, or a chunk's error: nothing more is wanted from the workers
+            with _ctrl_c_ignored():
+                _end_workers(pool)
+    if tally.interrupted:  # chunks finished out of order count too
+        later: list[Future[Tally]] = futures[len(parts) :]
+        parts += [f.result() for f in later if f.done() and not f.cancelled() and not f.exception()]
+    for part in parts:
+        tally.merge(part)
+    return tally, tally.interrupted
+
+
+def _end_workers(pool: Any) -> None:
+    """Cancel the chunks not started and end the workers now, waiting for them to be gone.
+
+    ``shutdown(cancel_futures=True)`` alone lets the workers finish their chunks, and once the
+    pool was collected (this function returned) its manager thread, which the interpreter
+    waits for at exit, went on feeding them every chunk not yet cancelled: Ctrl-C on 20
+    million duels printed the report, then the command ran on for a minute and a half.
+    ``ProcessPoolExecutor`` has no public way to end its workers before Python 3.14
+    (``terminate_workers``), hence its ``_processes``."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
+    for process in processes:
+        process.join(timeout=_END_WAIT)
+
+
+#: Longest wait for one ended worker to be gone (SIGTERM ends one at once).
+_END_WAIT = 10.0
+
+
+@contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """SIGINT ignored in the block, then handled as before: processes started in it begin with
+    it ignored (an ignored signal stays ignored across ``exec``, and Python then leaves it so),
+    and a second Ctrl-C cannot cut short ending the workers. Only Python's main thread may
+    change a handler (and only it is sent KeyboardInterrupt): elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if before is None:  # a handler not installed from Python: leave it be
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

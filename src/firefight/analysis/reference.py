@@ -32,7 +32,9 @@ def simulate_reference(
     seed: int | None,
     on_fight: Callable[[int], None] | None = None,
 ) -> Tally:
-    """``n`` fights, fight ``i`` on dice seeded by ``(seed, i)``; ``on_fight`` sees progress."""
+    """``n`` fights, fight ``i`` on dice seeded by ``(seed, i)``; ``on_fight`` sees the fights
+    done. Ctrl-C stops the loop: the tally holds the fights finished (each added whole once it
+    is over, never the one being played) and says ``interrupted``."""
     tally = new_tally(engine)
     policies = {s.name: get_policy(s.policy) for s in engine.scenario.spec.sides}
     sides = {c.name: c.side for c in engine.scenario.spec.combatants}
@@ -57,20 +59,27 @@ def _one_fight(
     i: int,
     start: FightState,
 ) -> None:
-    """One fight on dice seeded by ``(entropy, i)``, added to the tally."""
+    """One fight on dice seeded by ``(entropy, i)``, added to the tally once it is over (so
+    Ctrl-C during the fight leaves the tally without any of it)."""
     turns = engine.turns
     dice = SeededDice(np.random.default_rng([entropy, i]))
     choices = np.random.default_rng([entropy, i, 1])
     state = engine.start(dice)
+    dealt: list[tuple[str, int]] = []
+    fell: list[tuple[str, int]] = []
     while state.ending is None:
         actor = state.decider()
         action = policies[sides[actor]](engine, state, engine.legal_actions(state), choices)
         after = engine.step(state, action, dice)
-        tally.add_dealt(action.striker, harm_dealt(engine, state, after, action.striker))
+        dealt.append((action.striker, harm_dealt(engine, state, after, action.striker)))
         for old, new in zip(state.combatants, after.combatants, strict=True):
             if turns.can_fight(old) and not turns.can_fight(new):
-                tally.add_fell(new.name, after.round, 1)
+                fell.append((new.name, after.round))
         state = after
+    for name, amount in dealt:
+        tally.add_dealt(name, amount)
+    for name, round_ in fell:
+        tally.add_fell(name, round_, 1)
     tally.add(turns, state, 1, start)
 
 

@@ -35,11 +35,15 @@ class Simulation:
     method: str
 
     def to_json(self, scenario: str) -> dict[str, Any]:
+        """The report; stopped by Ctrl-C, ``interrupted`` and (sampled) ``n`` the fights done,
+        ``fights_asked`` the ``-n`` given, or (exact) ``mass_left`` what was still in play."""
         done = int(self.tally.total) if not self.exact else None
         extra: dict[str, Any] = {"method": self.method}
         if self.interrupted:
             extra["interrupted"] = True
-            extra["fights_done"] = done
+            if not self.exact:
+                extra["fights_done"] = done
+                extra["fights_asked"] = self.n
         return report_json(
             self.tally,
             scenario=scenario,
@@ -72,7 +76,7 @@ def simulate(
         # the exact chain's progress is the states met: it is refused past MAX_STATES of them
         states = (lambda p, s: progress(s)) if progress is not None else None
         tally, arithmetic = solve_exact(engine, on_pass=states)
-        return Simulation(tally, None, None, True, False, f"exact ({arithmetic})")
+        return Simulation(tally, None, None, True, tally.interrupted, f"exact ({arithmetic})")
     if n is None:
         raise InputError("say how many fights", tip="add -n 10000, or --exact")
     if not 1 <= n <= MAX_FIGHTS:
@@ -80,12 +84,8 @@ def simulate(
     if workers is not None and not 1 <= workers <= 64:
         raise InputError(f"--workers {workers} is out of range", tip="give 1 to 64")
     if reference:
-        interrupted = False
-        try:
-            tally = simulate_reference(engine, n, seed, progress)
-        except KeyboardInterrupt:  # pragma: no cover - interactive
-            raise
-        return Simulation(tally, n, seed, False, interrupted, "reference")
+        tally = simulate_reference(engine, n, seed, progress)
+        return Simulation(tally, n, seed, False, tally.interrupted, "reference")
     step: Callable[[int], None] | None = None
     if progress is not None:
         done = [0]

@@ -76,6 +76,8 @@ def run_cell(task: CellTask) -> CellResult:
         data = with_values(task.data, task.sets)
         engine = Engine(build_scenario(data, task.source))
         sim = simulate(engine, task.n, task.seed, exact=task.exact, workers=1)
+        if sim.interrupted:  # Ctrl-C here (--no-cluster): the sweep stops, the cell is not done
+            raise KeyboardInterrupt
         report = sim.to_json(task.source)
     except FirefightError as err:
         return CellResult(task.index, task.values, None, err.one_line(), _since(started))

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import percent, print_json, write_atomically
+from firefight.cli.output import count_bar, percent, print_json, write_atomically
 from firefight.errors import InputError
 
 
@@ -39,10 +41,21 @@ def run(
         plot_report(plot, report, engine.scenario.spec.title)
     if as_json:
         print_json(report)
-        return
-    render(report, result)
-    if plot is not None:
-        Console().print(f"plot written to {plot}", markup=False)
+    else:
+        render(report, result)
+        if plot is not None:
+            Console().print(f"plot written to {plot}", markup=False)
+    if result.interrupted:
+        print(f"interrupted (Ctrl-C): {_done(report)}", file=sys.stderr)
+        raise typer.Exit(130)
+
+
+def _done(report: dict[str, Any]) -> str:
+    """What an interrupted run did, in a few words."""
+    if report["exact"]:
+        left = report["mass_left"]
+        return f"the chain stopped with {percent(left)} of the probability still in play"
+    return f"{report['fights_done']:,} of {report['fights_asked']:,} fights done"
 
 
 def _with_progress(
@@ -55,16 +68,7 @@ def _with_progress(
     workers: int | None,
     quiet: bool,
 ) -> Simulation:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}")]
-    with Progress(
-        *columns,
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=quiet or not console.is_terminal,
-    ) as bar:
+    with count_bar(console, quiet) as bar:
         if exact:  # the bar fills toward the state count at which --exact is refused
             from firefight.analysis.exact import MAX_STATES
 
@@ -128,7 +132,8 @@ def render(report: dict[str, Any], result: Simulation) -> None:
         )
     console.print(people)
     if exact and report.get("mass_left"):
-        console.print(f"mass still in play at the step limit: {report['mass_left']:.3g}")
+        when = "when interrupted" if result.interrupted else "at the step limit"
+        console.print(f"mass still in play {when}: {report['mass_left']:.3g}")
 
 
 def plot_report(path: Path, report: dict[str, Any], title: str) -> None:
