@@ -160,6 +160,22 @@ def test_simulate_cli_json_shape(toy_scenario) -> None:  # type: ignore[no-untyp
     assert out["sides"]["red"]["win"]["ci95"][0] == out["sides"]["red"]["win"]["p"]
 
 
+def test_a_run_without_a_seed_names_the_seed_it_drew(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    """A run given no seed reports the one it drew (it said null: a report no one could make
+    again), and that seed given back makes the same report."""
+    path = toy_scenario(ann_hp=3, bob_hp=3)
+    runs = [CliRunner().invoke(app, ["simulate", str(path), "-n", "500", "--json"]) for _ in "ab"]
+    drawn = [json.loads(r.stdout) for r in runs]
+    seeds = [out["seed"] for out in drawn]
+    assert all(isinstance(s, int) and 0 <= s < 10**9 for s in seeds) and seeds[0] != seeds[1]
+    again = CliRunner().invoke(app, ["simulate", str(path), "-n", "500", "--seed", str(seeds[0])])
+    assert f"seed {seeds[0]}" in again.stdout
+    replay = CliRunner().invoke(
+        app, ["simulate", str(path), "-n", "500", "--seed", str(seeds[0]), "--json"]
+    )
+    assert json.loads(replay.stdout) == drawn[0]
+
+
 def test_simulate_cli_refusals_and_plot(toy_scenario, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = toy_scenario()
     for args, message in [

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,8 @@ from firefight.errors import InputError
 MAX_FIGHTS = 100_000_000
 #: Below this many fights one process is quicker than starting others.
 PARALLEL_FROM = 200_000
+#: A run given no seed draws one below this (short enough to type back as ``--seed``).
+SEED_RANGE = 10**9
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ def simulate(
         raise InputError(f"-n {n} is out of range", tip=f"give 1 to {MAX_FIGHTS:,} fights")
     if workers is not None and not 1 <= workers <= 64:
         raise InputError(f"--workers {workers} is out of range", tip="give 1 to 64")
+    if seed is None:  # drawn here, so the report names it and --seed gives the run again
+        seed = secrets.randbelow(SEED_RANGE)
     if reference:
         tally = simulate_reference(engine, n, seed, progress)
         return Simulation(tally, n, seed, False, tally.interrupted, "reference")
