@@ -176,6 +176,22 @@ def test_a_run_without_a_seed_names_the_seed_it_drew(toy_scenario) -> None:  # t
     assert json.loads(replay.stdout) == drawn[0]
 
 
+def test_the_text_report_tells_who_has_won_by_each_round(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    """The text report shows P(side has won by the end of round r), the JSON's ``by_round``
+    (issue 15), the first rounds and the last."""
+    path = toy_scenario(ann_hp=2, bob_hp=2, max_rounds=12)
+    args = ["simulate", str(path), "--exact"]
+    by_round = json.loads(CliRunner().invoke(app, [*args, "--json"]).stdout)["by_round"]
+    text = CliRunner().invoke(app, args).stdout
+    assert "won by the end of round" in text and "... 12" in text
+    table = text.split("won by the end of round")[1].splitlines()
+    for side, shares in by_round.items():
+        row = next(line for line in table if line.startswith(f"│ {side} "))
+        cells = [c.strip() for c in row.strip("│").split("│")[1:]]
+        picked = [*shares[:7], shares[11]]
+        assert cells == [f"{100 * p:.1f}%" for p in picked]
+
+
 def test_simulate_cli_refusals_and_plot(toy_scenario, tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = toy_scenario()
     for args, message in [

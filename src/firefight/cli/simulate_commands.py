@@ -119,6 +119,7 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     spread = ", ".join(f"{d['rounds']}: {percent(d['p'])}" for d in rounds["dist"][:12])
     more = " ..." if len(rounds["dist"]) > 12 else ""
     console.print(f"rounds to finish: mean {rounds['mean']:.2f}; {spread}{more}", markup=False)
+    console.print(_won_by_round(report["by_round"]))
     people = Table(title="combatants")
     for col in ("name", "out of the fight", "dead", "mean harm dealt", "mean harm taken"):
         people.add_column(col, justify="left" if col == "name" else "right")
@@ -134,6 +135,27 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     if exact and report.get("mass_left"):
         when = "when interrupted" if result.interrupted else "at the step limit"
         console.print(f"mass still in play {when}: {report['mass_left']:.3g}")
+
+
+#: Most rounds the "won by round" table shows as columns (the last one is the last round).
+ROUND_COLUMNS = 8
+
+
+def _won_by_round(by_round: dict[str, list[float]]) -> Table:
+    """P(the side has won by the end of round r), a row a side: the first rounds and the last."""
+    last = max((len(p) for p in by_round.values()), default=0)
+    shown = list(range(1, min(last, ROUND_COLUMNS) + 1))
+    if last > ROUND_COLUMNS:
+        shown[-1] = last
+    table = Table(title="won by the end of round")
+    table.add_column("side")
+    for r in shown:
+        table.add_column(
+            f"{'... ' if r == last and last > ROUND_COLUMNS else ''}{r}", justify="right"
+        )
+    for side, shares in by_round.items():
+        table.add_row(side, *(f"{100 * shares[min(r, len(shares)) - 1]:.1f}%" for r in shown))
+    return table
 
 
 def plot_report(path: Path, report: dict[str, Any], title: str) -> None:
