@@ -75,6 +75,23 @@ def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
     assert response.status_code == 422 and "has no action 'nope'" in _detail(response)
 
 
+def test_a_finished_fight_shows_the_rulesets_recovery(table: Table) -> None:
+    """Once a fight ends, the GM's state carries the ruleset's after-the-fight lines (graydawn's
+    healing times, G19 for the mortal), as the engine gives them; none while it goes on."""
+    made = table.start(example="graydawn/knife_duel_exact", seed=1)
+    for n in range(100):
+        state = table.gm(made, "GET").json()
+        if state["ending"]:
+            break
+        assert state["after"] == []
+        first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
+        table.gm(made, "POST", "/act", json={"action": first, "seed": n})
+    record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
+    assert state["after"] == record.engine.turns.after_fight(record.state)
+    assert any("heal" in line for line in state["after"])
+    assert any("G19" in line for line in state["after"])
+
+
 def test_a_refused_preview_arrives_as_an_estimate(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
