@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from firefight.cli.output import (
     MAX_TABLE_ROWS,
+    TextConsole,
     percent,
     plain_lines,
     plot_bars,
@@ -41,9 +43,6 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
 
 
 def dist(expr: str, as_json: bool, plot: Path | None) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     from firefight.core.odds import fraction_text
     from firefight.dice import exact
 
@@ -77,10 +76,15 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             }
         )
         return
-    console = Console()
-    if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them
+    console: Any
+    if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them, no table to print
+        console = TextConsole()
         console.print(f"{node}: {len(probs):,} values (see the plot)", markup=False)
-    else:
+    else:  # rich only to print the table (the JSON and refusals above never import it)
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
         table = Table(
             title=f"{node}",
             title_justify="left",
