@@ -334,6 +334,8 @@ WATCHED = ("typer", "click", "pydantic", "rich", "matplotlib", "numpy", "flint")
         ("roll '4d6kh3 + d10x' --json", ["numpy"]),
         ("dist 3d6 --json", []),
         ("dist 4d6kh3 --json", []),
+        ("dist 2d10x --json", []),  # two exploding dice: a small answer, no FLINT
+        ("dist 2pm6 --json", []),
         ("dist 3d6", ["rich"]),  # a table: rich draws it
         ("dist 2d --json", []),  # refusals are one plain line
         ("dist 1000d20", []),
