@@ -156,6 +156,20 @@ def test_too_large_for_exact_is_one_line_exit_2() -> None:
     assert run("roll", "1000d1000", "--seed", "1")[0] == 0  # rolling it is fine
 
 
+def test_dist_answers_keep_pools_of_milliseconds() -> None:
+    """60d20kh20 takes ~10 ms; an old limit, set for enumerating combinations, refused it as
+    "would take minutes"."""
+    code, out, _ = run("dist", "60d20kh20", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [(o["value"], Fraction(o["p"])) for o in data["outcomes"]] == exact(
+        "60d20kh20"
+    ).probabilities()
+    code, _, err = run("dist", "1000d20kh500", "--json")  # ~15 minutes: refused, and why
+    assert code == 2
+    assert "1000d20kh500 would take about" in err and "keep fewer dice" in err
+
+
 def test_dist_refuses_sorted_dice() -> None:
     code, _, err = run("dist", "sort(3d12)")
     assert code == 2
