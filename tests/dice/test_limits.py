@@ -1,5 +1,6 @@
 """Exact-cost limits read off the tree before any work: keep pools are refused by a model of
-``keep.py``'s time, the same way by ``check_exact`` (the CLI, dice fields) and by ``exact()``."""
+``keep.py``'s time, the same way by ``check_exact`` (the CLI, dice fields) and by ``exact()``;
+``fewest_values`` bounds the rows of a table before the distribution is computed."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from firefight.dice import exact, parse
 from firefight.dice.keep import keep_sum
-from firefight.dice.limits import MAX_KEEP_SECONDS, check_exact, keep_seconds
+from firefight.dice.limits import MAX_KEEP_SECONDS, check_exact, fewest_values, keep_seconds
 from firefight.errors import DiceError
 
 exact_module = importlib.import_module("firefight.dice.exact")
@@ -54,7 +55,7 @@ def test_keep_pools_of_a_few_seconds_or_less_are_answered(expr: str) -> None:
     node = parse(expr)
     check_exact(node, expr)
     d = exact(expr)
-    assert len(d) == d.hi - d.lo + 1  # every kept sum occurs
+    assert len(d) == fewest_values(node)  # every kept sum occurs
 
 
 @pytest.mark.parametrize(("count", "sides", "keep"), [(40, 100, 10), (100, 20, 40), (20, 1000, 2)])
@@ -81,3 +82,22 @@ def test_the_estimate_grows_about_with_the_square_of_kept_dice_sides_and_dice() 
     ):
         assert 3 < bigger / base < 6
     assert keep_seconds(10, 6, 10) == 0  # every die kept: no order statistics
+
+
+@pytest.mark.parametrize(
+    ("expr", "floor"),
+    [
+        ("1000d20", 19_001),
+        ("4d6kh3", 16),
+        ("4d6dl1 - 2d6", 26),
+        ("abs(2d20 - 2d20)", 39),
+        ("d6 * 1000", 6),
+        ("d6 * 0", 1),
+        ("d10x", 8),
+        ("2pm6", 17),
+        ("-(3d4) + 7", 10),
+    ],
+)
+def test_fewest_values(expr: str, floor: int) -> None:
+    assert fewest_values(parse(expr)) == floor
+    assert len(exact(expr)) >= floor

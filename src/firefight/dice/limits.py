@@ -4,7 +4,8 @@ Parsing (``parse.py``) already bounds what may be rolled (the roll budget, sides
 nesting). Rolling a big pool is cheap; computing its exact distribution may not be, so the
 commands and fields that ask for exact odds call :func:`check_exact` first, and ``exact()`` asks
 :func:`check_keep` of each keep pool itself (the Python API refuses the same pools, in the same
-words). Each refusal names the limit and a way around it.
+words). Each refusal names the limit and a way around it. :func:`fewest_values` lets a command
+refuse a table too long to print before computing it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,28 @@ def value_bound(node: Node) -> int:
     if isinstance(node, (Neg, Abs)):
         return value_bound(node.operand)
     return sum(value_bound(kid) for kid in node.children())
+
+
+def fewest_values(node: Node) -> int:
+    """A lower bound on how many values of ``node`` have weight, read off the tree before any
+    work (exact for sums of plain or keep dice): a sum of independent parts takes at least
+    ``|A| + |B| - 1`` values, a plain or keep pool every kept sum, an open-ended die at least
+    the faces that do not roll again."""
+    if isinstance(node, Dice):
+        return node.kept_count * (node.sides - 1) + 1
+    if isinstance(node, Exploding):  # faces 2 .. sides-1 count as shown
+        return node.count * max(node.sides - 3, 0) + 1
+    if isinstance(node, PlusMinus):  # a plus and a minus die of at least 1 .. sides-1
+        return node.count * (2 * node.sides - 4) + 1
+    if isinstance(node, (Add, Sub)):
+        return fewest_values(node.left) + fewest_values(node.right) - 1
+    if isinstance(node, Mul):
+        return fewest_values(node.operand) if node.factor else 1
+    if isinstance(node, Neg):
+        return fewest_values(node.operand)
+    if isinstance(node, Abs):  # v and -v fold together
+        return (fewest_values(node.operand) + 1) // 2
+    return 1
 
 
 def check_values(node: Node, expr: str) -> None:
