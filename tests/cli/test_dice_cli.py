@@ -149,11 +149,42 @@ def test_bad_expressions_are_one_line_exit_2(
 
 
 def test_too_large_for_exact_is_one_line_exit_2() -> None:
-    code, _, err = run("dist", "1000d1000")
+    code, _, err = run("dist", "1000d1000", "--json")
     assert code == 2
     assert err.startswith("error: ") and err.count("\n") == 1
     assert "too long to compute" in err
+    code, _, err = run("dist", "1000d1000")  # as a table, its 999,001 rows are refused first
+    assert code == 2 and "too many for a table" in err
     assert run("roll", "1000d1000", "--seed", "1")[0] == 0  # rolling it is fine
+
+
+def test_dist_answers_keep_pools_of_milliseconds() -> None:
+    """60d20kh20 takes ~10 ms; an old limit, set for enumerating combinations, refused it as
+    "would take minutes"."""
+    code, out, _ = run("dist", "60d20kh20", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [(o["value"], Fraction(o["p"])) for o in data["outcomes"]] == exact(
+        "60d20kh20"
+    ).probabilities()
+    code, _, err = run("dist", "1000d20kh500", "--json")  # ~15 minutes: refused, and why
+    assert code == 2
+    assert "1000d20kh500 would take about" in err and "keep fewer dice" in err
+
+
+def test_dist_refuses_a_table_of_too_many_rows_before_computing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1000d20 has 19,001 values, known from the notation: no 0.9 s of work to refuse it."""
+    import firefight.dice
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the distribution was computed")
+
+    monkeypatch.setattr(firefight.dice, "exact", no_work)
+    code, _, err = run("dist", "1000d20")
+    assert code == 2
+    assert "1000d20 has 19,001 or more values, too many for a table" in err
 
 
 def test_dist_refuses_sorted_dice() -> None:

@@ -153,6 +153,24 @@ def test_default_mode_drops_less_than_1e12(
     assert sum(gaps) == d.truncated_mass
 
 
+@pytest.mark.parametrize(
+    ("expr", "sides", "chains", "build"),
+    [
+        ("2d10x", 10, 2, lambda k: cp2020(k) + cp2020(k)),
+        ("8d10x", 10, 8, lambda k: 8 @ cp2020(k)),
+        ("2pm6", 6, 4, lambda k: plus_minus(k) + plus_minus(k)),
+        ("8pm6", 6, 16, lambda k: 8 @ plus_minus(k)),
+    ],
+)
+def test_exploding_pools_at_full_depth_match_icepool(
+    expr: str, sides: int, chains: int, build: Callable[[int], icepool.Die]
+) -> None:
+    """Pools of exploding dice at the default depth: a packed power of one die's chain for two
+    dice, FLINT's power for eight (poly.SMALL_POWER_BITS); both equal icepool's sums."""
+    k = Depth().for_die(sides, chains)
+    assert probs(exact(expr, stop=True)) == ice_probs(build(k))
+
+
 def test_tag_groups_add_up_to_the_whole() -> None:
     for expr in ("d10x", "pm6", "2d10x + pm6", "abs(d10x - 3) * 2"):
         groups = exact_tagged(expr, depth=3, stop=True)

@@ -69,6 +69,30 @@ def test_powers_match_flint(f: list[int], count: int) -> None:
     assert poly.power(f, count, bound, "") == expected
 
 
+@pytest.mark.parametrize("die", ["d10x", "pm6", "200 faces"])
+def test_many_face_powers_match_flint_on_both_sides_of_the_threshold(
+    monkeypatch: pytest.MonkeyPatch, die: str
+) -> None:
+    """A die of many unequal faces (an exploding chain) is one packed power up to
+    SMALL_POWER_BITS and FLINT's power past it: the same coefficients either way."""
+    used = routes(monkeypatch, ("_coeffs",))
+    if die == "200 faces":
+        rng = random.Random(7)
+        f = [rng.randint(1, 2**40) for _ in range(200)]
+    else:
+        f = exact(die).weight_list()
+    sides = set()
+    for count in range(2, 13):
+        bound = sum(f) ** count
+        big = poly.slot_bits(bound) * len(f) * count > poly.SMALL_POWER_BITS
+        used.clear()
+        expected = [int(c) for c in (fmpz_poly(f) ** count).coeffs()]
+        assert poly.power(f, count, bound, "") == expected, count
+        assert bool(used) is big, count  # FLINT (read back by _coeffs) only past the threshold
+        sides.add(big)
+    assert sides == {False, True}
+
+
 def test_each_power_route_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     used = routes(monkeypatch, ("_binary_power", "_equal_faces_power", "_miller_power", "_coeffs"))
     for f, count in (([1] * 6, 1000), ([2, 0, 1, 3], 90), ([5, *range(1, 80), 7], 40)):
@@ -87,12 +111,14 @@ def test_big_pools_match_icepool(count: int, sides: int) -> None:
 
 def test_exact_answers_import_neither_numpy_nor_flint() -> None:
     """A small answer and a big pool's power are pure Python: numpy (~100 ms of CPU) and FLINT
-    are loaded only for arrays and big products."""
+    (40-60 ms) are loaded only for arrays and big products and powers; two exploding dice are a
+    small answer (~540 values) however many faces their chains have."""
     code = (
         "import sys\n"
-        "from firefight.dice import exact\n"
+        "from firefight.dice import exact, exact_tagged\n"
         "exact('abs(2d20-2d20)').cdf(10), exact('1000d6').cdf(3500)\n"
         "exact('9d6kh3').probabilities(), exact('200d20').mean\n"
+        "exact('2d10x').mean, exact('2pm6').mean, exact('6d10x').mean, exact_tagged('2pm6')\n"
         "print(sorted(m for m in ('numpy', 'flint') if m in sys.modules))\n"
     )
     out = subprocess.run(

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firefight.dice import SeededDice, exact, parse, sample
+from firefight.dice.limits import fewest_values
 from firefight.dice.nodes import dice_count, walk
 from firefight.errors import DiceSyntaxError, FirefightError
 
@@ -103,6 +104,25 @@ def test_notation_prints_back_to_an_equivalent_expression(expr: str) -> None:
         except FirefightError:
             return
         assert exact(again, depth=2, stop=True) == d
+
+
+@given(EXPRESSIONS)
+@settings(max_examples=150, deadline=None)
+def test_fewest_values_is_a_lower_bound(expr: str) -> None:
+    """The table refusal reads fewest_values before any work: it must never exceed the values
+    the distribution has (at the default depth, the shallowest, and icepool's convention)."""
+    try:
+        node = parse(expr)
+    except DiceSyntaxError:
+        return
+    if node.is_sorted or not small_enough(expr):
+        return
+    for depth, stop in ((None, False), (1, False), (1, True)):
+        try:
+            d = exact(node, depth=depth, stop=stop)
+        except FirefightError:
+            return
+        assert fewest_values(node) <= len(d), (depth, stop)
 
 
 GRAMMAR_CHARS = "0123456789dD%+-*() absortkhldxpm\u2212\u00d7"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from firefight.cli.output import (
     MAX_TABLE_ROWS,
+    TextConsole,
     percent,
     plain_lines,
     plot_bars,
@@ -14,7 +16,7 @@ from firefight.cli.output import (
     probability,
 )
 from firefight.dice import SeededDice, parse, render_line, rolled_json
-from firefight.dice.limits import check_exact
+from firefight.dice.limits import check_exact, fewest_values
 from firefight.errors import InputError
 
 
@@ -41,9 +43,6 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
 
 
 def dist(expr: str, as_json: bool, plot: Path | None) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     from firefight.core.odds import fraction_text
     from firefight.dice import exact
 
@@ -56,13 +55,13 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             tip="dist shows numeric expressions; sorted dice are for rule code",
         )
     check_exact(node, expr)
+    only_table = not as_json and plot is None
+    if only_table and (rows := fewest_values(node)) > MAX_TABLE_ROWS:  # known before the work
+        raise _too_many_rows(f"{node} has {rows:,} or more values")
     d = exact(node)
     probs = d.probabilities()
-    if not as_json and plot is None and len(probs) > MAX_TABLE_ROWS:
-        raise InputError(
-            f"{node} has {len(probs):,} values, too many for a table (at most {MAX_TABLE_ROWS:,})",
-            tip="use --json for every value or --plot FILE.png for a chart",
-        )
+    if only_table and len(probs) > MAX_TABLE_ROWS:
+        raise _too_many_rows(f"{node} has {len(probs):,} values")
     if plot is not None:
         plot_bars(plot, {str(node): [(v, float(p)) for v, p in probs]}, f"firefight dist {expr}")
     if as_json:
@@ -77,10 +76,15 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             }
         )
         return
-    console = Console()
-    if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them
+    console: Any
+    if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them, no table to print
+        console = TextConsole()
         console.print(f"{node}: {len(probs):,} values (see the plot)", markup=False)
-    else:
+    else:  # rich only to print the table (the JSON and refusals above never import it)
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
         table = Table(
             title=f"{node}",
             title_justify="left",
@@ -104,3 +108,10 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
         )
     if plot is not None:
         console.print(f"plot written to {plot}", markup=False)
+
+
+def _too_many_rows(has_values: str) -> InputError:
+    return InputError(
+        f"{has_values}, too many for a table (at most {MAX_TABLE_ROWS:,})",
+        tip="use --json for every value or --plot FILE.png for a chart",
+    )

@@ -26,6 +26,7 @@ from typing import NoReturn
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.dist import Dist, Weighted
 from firefight.dice.keep import keep_sum
+from firefight.dice.limits import check_keep
 from firefight.dice.nodes import (
     DOUBLE_SIX,
     NATURAL_ONE,
@@ -133,6 +134,7 @@ def _untagged(node: Node) -> Dist | None:
     if isinstance(node, Dice):
         if node.keep is None:
             return Dist.uniform(1, node.sides).repeat(node.count)
+        check_keep(node)  # the refusal firefight dist gives, before any work
         high = node.keep in ("kh", "dl")
         return keep_sum(node.count, node.sides, high, node.kept_count)
     return None
