@@ -183,6 +183,28 @@ def a_floor(runs: int) -> float:
     return statistics.median(run_query(template, A_FLOOR)[0] for _ in range(runs))
 
 
+#: Keep pools of ~60-100 ms, timed against the refusal's cost model (dice.limits.keep_seconds).
+KEEP_MODEL_POOLS = [(40, 100, 10), (100, 20, 40), (20, 1000, 2)]
+
+
+def keep_model_rows() -> list[tuple[str, float, float]]:
+    """(pool, the model's estimate, keep_sum's best of 3 CPU time), in seconds: the model the
+    refusal of big keep pools rests on, held to the clock here rather than in a timed test."""
+    from firefight.dice.keep import keep_sum
+    from firefight.dice.limits import keep_seconds
+
+    rows = []
+    for count, sides, keep in KEEP_MODEL_POOLS:
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            keep_sum(count, sides, True, keep)
+            best = min(best, time.process_time() - start)
+        rows.append((f"{count}d{sides}kh{keep}", keep_seconds(count, sides, keep), best))
+        print(f"{rows[-1][0]}: model {rows[-1][1] * 1e3:.0f} ms, measured {best * 1e3:.0f} ms")
+    return rows
+
+
 def big_rows(runs: int) -> tuple[list[float], float, float]:
     """1000d6 (fresh; its power is a recurrence, python-flint is not imported) and 200d20."""
     body = "answer = exact('1000d6').cdf(3500)"
@@ -418,6 +440,13 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         "~13 s).",
         f"- `200d20` exact, fresh query: firefight **{ff200 / 1e3:.1f} ms**, icepool "
         f"{ip200 / 1e3:.0f} ms: **{ip200 / ff200:.0f}x** (goal >= 100x).",
+        "- Keep pools are refused past an estimated 5 s (`dice.limits.keep_seconds`, a model "
+        "fitted to timed pools); the model against the clock (`keep_sum`, best of 3 CPU): "
+        + "; ".join(
+            f"`{pool}` {est * 1e3:.0f} ms estimated, {got * 1e3:.0f} ms measured"
+            for pool, est, got in data["keep_model"]  # type: ignore[attr-defined]
+        )
+        + ".",
         "",
         *startup_table(st, args.startup_runs),
         "",
@@ -513,6 +542,8 @@ def main() -> None:
         print(f"{odds_verdict(rows)} (load average {os.getloadavg()[0]:.1f})")
         return
     if args.only is not None:  # the part prints its own rows as it runs
+        if args.only == "big":
+            keep_model_rows()
         {"keep": keep_rows, "abc": abc_rows, "big": big_rows}[args.only](args.runs)
         return
     data: dict[str, object] = {
@@ -521,6 +552,7 @@ def main() -> None:
         "keep": keep_rows(args.runs),
         "abc": abc_rows(args.runs),
         "big": big_rows(args.runs),
+        "keep_model": keep_model_rows(),
         "startup": startup_rows(args.startup_runs),
         "odds": odds_rows(args.odds_runs),
     }
