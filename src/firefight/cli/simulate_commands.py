@@ -142,19 +142,19 @@ ROUND_COLUMNS = 8
 
 
 def _won_by_round(by_round: dict[str, list[float]]) -> Table:
-    """P(the side has won by the end of round r), a row a side: the first rounds and the last."""
+    """P(the side has won by the end of round r), a row a side (every side's list runs to
+    ``max_rounds``): the first rounds and, past :data:`ROUND_COLUMNS`, the last."""
     last = max((len(p) for p in by_round.values()), default=0)
     shown = list(range(1, min(last, ROUND_COLUMNS) + 1))
+    labels = [str(r) for r in shown]
     if last > ROUND_COLUMNS:
-        shown[-1] = last
+        shown[-1], labels[-1] = last, f"... {last}"
     table = Table(title="won by the end of round")
     table.add_column("side")
-    for r in shown:
-        table.add_column(
-            f"{'... ' if r == last and last > ROUND_COLUMNS else ''}{r}", justify="right"
-        )
+    for label in labels:
+        table.add_column(label, justify="right")
     for side, shares in by_round.items():
-        table.add_row(side, *(f"{100 * shares[min(r, len(shares)) - 1]:.1f}%" for r in shown))
+        table.add_row(side, *(f"{100 * shares[r - 1]:.1f}%" for r in shown))
     return table
 
 
