@@ -240,6 +240,9 @@ class GraydawnTurns(Turns):
     ) -> FightState:
         """``name``'s turn up to its decision (acting set) or, a turn nobody chooses, done."""
         f = self._turn_starts(state.combatant(name))
+        if f.prone and self.house.stand_up == "free_move" and not f.out:
+            dice.record(StateChange(name, "prone", "yes", "no (the free move, G34)", "G06"))
+            f = evolve(f, prone=False)
         state = put(state, f)
         if f.out or f.suppressing:
             return end_turn(self, state, name, dice)
@@ -442,6 +445,11 @@ class GraydawnTurns(Turns):
             gun += " jammed" if f.jammed else ""
             gun += " broken" if f.broken else ""
             gun += "" if f.ready else " slung"
+        weapon = w.name
+        if w.kind == "melee":  # G06: what a fumble left of it
+            weapon += " broken" if f.broken else ("" if f.ready else " dropped")
+        weapon += " lodged" if f.lodged else ""
+        weapon += " (next attack -3)" if f.overextended else ""
         return {
             "status": f.status + (" (panicked)" if f.panicked else ""),
             "wound track": f"{f.marks} marks",
@@ -451,9 +459,10 @@ class GraydawnTurns(Turns):
             "crippled": ", ".join(f.crippled) or "-",
             "severed": ", ".join(f.severed) or "-",
             "luck points": f.luck,
+            "weapon": weapon,
             "ammunition": gun,
             "initiative": f.initiative,
-            "stance": f.stance.replace("_", " "),
+            "stance": f.stance.replace("_", " ") + (" (prone)" if f.prone else ""),
             "cover": "behind it"
             if f.cover_m == 0
             else ("none" if f.cover_m < 0 else f"{f.cover_m} m away"),
