@@ -132,9 +132,15 @@ def render(report: dict[str, Any], result: Simulation) -> None:
             f"{c['mean_taken']:.2f}",
         )
     console.print(people)
+    for what, share in report.get("reported", {}).items():
+        line = f"reported: {what}: {percent(share['p'])} of fights ({_ci(share, exact)})"
+        console.print(line, markup=False)
     if exact and report.get("mass_left"):
         when = "when interrupted" if result.interrupted else "at the step limit"
         console.print(f"mass still in play {when}: {report['mass_left']:.3g}")
+    if exact and report.get("truncated_mass"):
+        left = report["truncated_mass"]
+        console.print(f"mass left out by the dice's depth limits: {left:.3g}")
 
 
 #: Most rounds the "won by round" table shows as columns (the last one is the last round).

@@ -428,6 +428,12 @@ class Turns(ABC):
         """What the text says happens after the fight (recovery), in lines; default none."""
         return []
 
+    def reported(self, state: FightState) -> tuple[str, ...]:
+        """What an ended fight's state says happened that a rule asks to be reported (a
+        riposte chain cut at its limit, ...): ``simulate`` gives how often each did. Default
+        none."""
+        return ()
+
 
 # ----------------------------------------------------------------------------------------------
 # JSON round trip of states

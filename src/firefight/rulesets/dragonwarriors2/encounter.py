@@ -172,7 +172,9 @@ class DW2Turns(Turns):
         """The owner's action is over: count it on the stun clock and pass the turn on."""
         board: Board = state.board
         done = board.done if owner in board.done else (*board.done, owner)
-        board = Board(board.distances, done, board.delayed, board.actions + 1, None)
+        board = Board(
+            board.distances, done, board.delayed, board.actions + 1, None, board.chain_cut
+        )
         return self._advance(moved(state, state.acting, state.phase, board), dice)
 
     def _delay_behind(self, state: FightState, me: str) -> str | None:
@@ -481,11 +483,12 @@ class DW2Turns(Turns):
         board: Board = state.board
         if step.kind == "riposte":
             _, winner, _ = bout.sides(level)
-            if level + 1 >= self.cast.options.max_chain:
+            if level + 1 >= self.cast.options.max_chain:  # the exchange ends, nobody hurt
                 dice.record(
                     Note(f"chain cut after {level + 1} contests (options.max_chain)", "D05")
                 )
-                return self._finish(state, att, dice)
+                cut = dataclasses.replace(board, chain_cut=True)
+                return self._finish(moved(state, state.acting, state.phase, cut), att, dice)
             dice.record(
                 Note(
                     f"{winner.name} wins by {-margin} and may riposte (Attack {step.next_score})",
@@ -493,7 +496,7 @@ class DW2Turns(Turns):
                 )
             )
             ask = Exchange(att, dfn, "riposte", level + 1, step.next_score, -margin)
-            board = Board(board.distances, board.done, board.delayed, board.actions, ask)
+            board = dataclasses.replace(board, exchange=ask)
             return moved(state, winner.name, "exchange", board)
         for e in step.events:
             dice.record(e)
@@ -522,7 +525,7 @@ class DW2Turns(Turns):
             )
         bout = self._bout(state, ex.attacker, ex.defender)
         b: Board = state.board
-        state = moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
+        state = moved(state, me, state.phase, dataclasses.replace(b, exchange=None))
         return state, bout, ex.level, ex.score
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
@@ -600,6 +603,11 @@ class DW2Turns(Turns):
         if c.stunned:
             return "stunned"
         return "wounded" if c.wounds else "unhurt"
+
+    def reported(self, state: FightState) -> tuple[str, ...]:
+        """D05: a fight in which an exchange was cut at ``options.max_chain`` (the option
+        table promises it is reported)."""
+        return ("exchanges cut at options.max_chain",) if state.board.chain_cut else ()
 
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Warrior = combatant
