@@ -233,9 +233,7 @@ def test_the_strike_distribution_breaks_the_knife_as_often_as_the_text_says() ->
     base = 7  # CQB 5, less 1 for the critical wound state (G20), + melee 3
 
     def p_total(low: int, high: int) -> Fraction:
-        return sum(
-            (p for v, p in d10x.probabilities() if low <= base + v <= high), Fraction(0)
-        )
+        return sum((p for v, p in d10x.probabilities() if low <= base + v <= high), Fraction(0))
 
     def p(pred: Any) -> float:
         states = dist.probabilities().items()

@@ -470,9 +470,7 @@ def test_a_critical_arm_wound_offers_the_body_check() -> None:
         [15, 2],
         [("close:B", []), ("free:B:knife:single:arms", [20, 2]), ("end_turn", [])],
     )
-    assert [e.label() for e in enc.state.combatant("B").effects] == [
-        "arm_wound until a Body check"
-    ]
+    assert [e.label() for e in enc.state.combatant("B").effects] == ["arm_wound until a Body check"]
     assert "body_check:arm_wound" in ids(enc)
     engine = scenario([raider("A", "x"), raider("B", "y")])
     enc = play(engine, [15, 2], [("attack:B:knife:single:arms", [14, 1]), ("end_turn", [])])
