@@ -14,7 +14,8 @@ from typing import Any
 
 import typer
 
-from firefight.cli.output import TextConsole, count_bar, print_json
+from firefight.cli.output import TextConsole, count_bar, plain_console, print_json
+from firefight.core.transcript import words
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     ESTIMATE_PLAYS,
@@ -78,7 +79,7 @@ def fight(
     enc = Encounter.begin(engine, dice)
     if not as_json:
         spec = engine.scenario.spec
-        console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, seed {seed})")
+        console.print((spec.title, "bold"), f"  ({spec.ruleset}, seed {seed})")
         _print_lines(console, enc.start_lines)
     play(enc, dice, policy_rng(seed), on_step=None if as_json else _narrator(console))
     if as_json:
@@ -89,7 +90,7 @@ def fight(
 
 def _narrator(console: TextConsole) -> Callable[[Step], None]:
     def narrate(step: Step) -> None:
-        console.print(f"[bold]{step.label}[/bold]  [dim]({step.action})[/dim]")
+        console.print((step.label, "bold"), "  ", (f"({step.action})", "dim"))
         _print_lines(console, step.lines)
 
     return narrate
@@ -100,22 +101,20 @@ def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
         if line.startswith("round "):
             console.rule(line, style="dim")
         else:
-            console.print(f"    {line}", markup=False)
+            console.print(f"    {line}")
 
 
 def _print_end(console: TextConsole, enc: Encounter) -> None:
     state = enc.state
     if state.ending == "terminated":
         verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
-        console.print(f"[bold]fight over after round {state.round}: {verdict}[/bold]")
+        console.print((f"fight over after round {state.round}: {verdict}", "bold"))
     elif state.ending == "truncated":
-        console.print(
-            f"[bold]stopped at max_rounds ({enc.engine.max_rounds}): no winner yet[/bold]"
-        )
+        console.print((f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet", "bold"))
     _print_combatants(console, enc)
     if state.ending:
         for line in enc.engine.turns.after_fight(state):
-            console.print(f"after the fight: {line}", markup=False)
+            console.print(f"after the fight: {line}")
 
 
 def _print_combatants(console: TextConsole, enc: Encounter) -> None:
@@ -129,7 +128,7 @@ def _print_combatants(console: TextConsole, enc: Encounter) -> None:
     for name, entry in entries.items():
         rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
         flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
-        detail = ", ".join(f"{k} {v}" for k, v in rest.items())
+        detail = ", ".join(f"{k} {words(v)}" for k, v in rest.items())
         table.add_row(name, str(entry["side"]), f"{flag}; {detail}" if detail else flag)
     console.print(table)
 
@@ -156,7 +155,7 @@ def start(
     save_record(enc, save)
     console = TextConsole()
     _print_lines(console, enc.start_lines)
-    console.print(f"saved to {save}", markup=False)
+    console.print(f"saved to {save}")
     _print_turn(console, enc)
 
 
@@ -198,12 +197,10 @@ def _previews(
     """Each action's exact odds preview (an estimate from plays on seeded dice where exact odds
     are refused), with a progress bar on a terminal (a graydawn volley's previews take seconds
     each); Ctrl-C stops at once, the rest marked not computed."""
-    from rich.console import Console
-
     from firefight.encounter import Preview
 
     out: list[dict[str, Any]] = []
-    with count_bar(Console(stderr=True), quiet) as bar:
+    with count_bar(plain_console(stderr=True), quiet) as bar:
         task = bar.add_task("exact odds", total=len(listed))
         try:
             for action in listed:
@@ -244,7 +241,7 @@ def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> 
     step = enc.act(action_id, dice, faces_of_this_step=True)
     save_record(enc, file)
     console = TextConsole()
-    console.print(f"[bold]{step.label}[/bold]")
+    console.print((step.label, "bold"))
     _print_lines(console, step.lines)
     _print_turn(console, enc)
 
@@ -277,7 +274,7 @@ def undo(file: Path) -> None:
     step = enc.undo()
     save_record(enc, file)
     console = TextConsole()
-    console.print(f"undone: {step.label}", markup=False)
+    console.print(f"undone: {step.label}")
     _print_turn(console, enc)
 
 
@@ -286,7 +283,7 @@ def redo(file: Path) -> None:
     step = enc.redo()
     save_record(enc, file)
     console = TextConsole()
-    console.print(f"redone: {step.label}", markup=False)
+    console.print(f"redone: {step.label}")
     _print_lines(console, step.lines)
     _print_turn(console, enc)
 
@@ -298,9 +295,9 @@ def show(file: Path, as_json: bool) -> None:
         return
     console = TextConsole()
     spec = enc.engine.scenario.spec
-    console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, {len(enc.steps)} steps)")
+    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {len(enc.steps)} steps)")
     for step in enc.steps[-5:]:
-        console.print(f"  round {step.round}: {step.label}", markup=False)
+        console.print(f"  round {step.round}: {step.label}")
     if enc.state.ending is None:
         _print_combatants(console, enc)
     _print_turn(console, enc)
@@ -313,6 +310,7 @@ def _print_turn(console: TextConsole, enc: Encounter) -> None:
         return
     order = ", ".join(state.order)
     console.print(
-        f"round {state.round} ({state.phase}); order: {order}; "
-        f"[bold]{state.acting}[/bold] to act (`firefight encounter actions FILE`)"
+        f"round {state.round} ({state.phase}); order: {order}; ",
+        (str(state.acting), "bold"),
+        " to act (`firefight encounter actions FILE`)",
     )

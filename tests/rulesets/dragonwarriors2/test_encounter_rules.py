@@ -168,7 +168,7 @@ def test_death_check_once_wounds_exceed_toughness_and_death_ends_the_fight(tmp_p
     assert turns.is_dead(cob) and not turns.can_fight(cob)
     assert turns.harm(cob) == 3
     assert (state.ending, state.winner) == ("terminated", "a")
-    assert "Cob: dead False -> True (D07)" in enc.steps[-1].lines
+    assert "Cob: dead no -> yes (D07)" in enc.steps[-1].lines
 
 
 # -- D09 missiles and range ----------------------------------------------------------------------

@@ -137,7 +137,7 @@ def test_suppression_rounds_zero_lifts_at_the_end_of_the_same_round() -> None:
     enc = gunner_and_foe(suppression_rounds=0)
     assert enc.state.combatant("I").suppressed_until == 1
     lines = step(enc, "done")
-    assert "I: suppressed True -> False (W05)" in lines
+    assert "I: suppressed yes -> no (W05)" in lines
     assert (enc.state.round, enc.state.acting) == (2, "G")
     step(enc, "done")
     assert enc.state.acting == "I"

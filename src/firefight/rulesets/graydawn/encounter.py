@@ -241,7 +241,7 @@ class GraydawnTurns(Turns):
         """``name``'s turn up to its decision (acting set) or, a turn nobody chooses, done."""
         f = self._turn_starts(state.combatant(name))
         if f.prone and self.house.stand_up == "free_move" and not f.out:
-            dice.record(StateChange(name, "prone", "yes", "no (the free move, G34)", "G06"))
+            dice.record(StateChange(name, "prone", True, False, "G06; up with the free move, G34"))
             f = evolve(f, prone=False)
         state = put(state, f)
         if f.out or f.suppressing:

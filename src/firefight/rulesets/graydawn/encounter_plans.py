@@ -85,7 +85,7 @@ def resolve_turn(
         dice.record(StateChange(name, "weapon", "lodged", "free", "G06"))
         return put(state, evolve(f, lodged=False))
     if head == "stand_up":  # G06 (house stand_up = "action"): getting up is the turn
-        dice.record(StateChange(name, "prone", "yes", "no", "G06"))
+        dice.record(StateChange(name, "prone", True, False, "G06"))
         return put(state, evolve(f, prone=False))
     if head in ("stabilise", "first_aid"):
         patient = present(target, f"action {head} names no one to treat")
