@@ -106,6 +106,37 @@ def parse_edit(data: Any, where: str) -> Edit:
     return validate(_Holder, {"edit": data}, where).edit
 
 
+def parse_assignment(text: str, names: tuple[str, ...]) -> SetField:
+    """``NAME.FIELD=VALUE`` (``Cpl. Hicks.hit_points=14``): the longest combatant name the
+    left side starts with, then the field; the value is TOML (``14``, ``true``, ``"prone"``,
+    ``["arm_wound"]``), as ``--set`` reads it."""
+    import tomllib
+
+    left, sep, raw = text.partition("=")
+    if not sep:
+        raise InputError(
+            f"{clip(text)!r} has no '='", tip="write NAME.FIELD=VALUE, e.g. 'Jax.hit_points=14'"
+        )
+    left = left.strip()
+    found = [n for n in names if left.startswith(n + ".")]
+    if not found:
+        who = left.rpartition(".")[0] or left
+        raise InputError(
+            f"{clip(text)!r}: no combatant {clip(who)!r} in the fight",
+            tip=suggest(who, names, "combatants"),
+        )
+    name = max(found, key=len)
+    field = left[len(name) + 1 :]
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        raise InputError(
+            f"{clip(text)!r}: the value {clip(raw.strip(), 40)!r} is not a TOML value",
+            tip="write a number, true or false, or text in quotes: 'Jax.stance=\"prone\"'",
+        ) from None
+    return SetField(combatant=name, field=field or "?", value=value)
+
+
 def edit_json(edit: Edit) -> dict[str, Any]:
     """The JSON a record keeps of ``edit`` (what :func:`parse_edit` reads back)."""
     return edit.model_dump(mode="json", exclude_none=True)
