@@ -175,12 +175,14 @@ def apply_edit(engine: Engine, state: FightState, edit: Edit, dice: DiceSource) 
     elif isinstance(edit, AddCombatant):
         engine, state, label = _add(engine, state, edit)
         public = label
+        dice.record(Note(label))
     elif isinstance(edit, RemoveCombatant):
         state = _remove(engine, state, edit.combatant, dice)
         label = public = f"{GM}: {edit.combatant} leaves the fight"
     elif isinstance(edit, Reorder):
         state = _reorder(state, edit.order)
         label = public = f"{GM}: this round's order is {', '.join(state.order)}"
+        dice.record(Note(label))
     elif isinstance(edit, SkipTurn):
         acting = state.decider()
         label = public = f"{GM}: {acting}'s turn is skipped"
