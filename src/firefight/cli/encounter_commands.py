@@ -363,7 +363,7 @@ def _edited(opened: Any, change: Edit, seed: int | None, dice_text: str | None) 
     step = enc.edit(change, _dice(seed, dice_text), faces_of_this_step=True)
     save_over(opened)
     console = TextConsole()
-    console.print(step.label, style="bold", markup=False)
+    console.print(step.label, markup=False)
     _print_lines(console, step.lines[1:])
     _print_turn(console, enc)
 
