@@ -85,7 +85,7 @@ def test_fields_a_gm_may_not_set_are_named(tmp_path: Path) -> None:
     enc = started("warfare2d20/small_duel")
     with pytest.raises(InputError, match=r"Red.hitpoints: not a field.*did you mean 'hit_points'"):
         enc.edit(SetField(combatant="Red", field="hitpoints", value=1), SeededDice(1))
-    with pytest.raises(InputError, match="no combatant 'Rod'.*did you mean 'Red'"):
+    with pytest.raises(InputError, match=r"no combatant 'Rod'.*did you mean 'Red'"):
         enc.edit(SetField(combatant="Rod", field="hit_points", value=1), SeededDice(1))
     with pytest.raises(InputError, match="is 3 already"):
         enc.edit(SetField(combatant="Red", field="hit_points", value=3), SeededDice(1))
@@ -93,9 +93,7 @@ def test_fields_a_gm_may_not_set_are_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("example", [s[0] for s in SETS])
-def test_add_remove_order_skip_and_end_round_on_every_ruleset(
-    example: str, tmp_path: Path
-) -> None:
+def test_add_remove_order_skip_and_end_round_on_every_ruleset(example: str, tmp_path: Path) -> None:
     """Each kind of edit once, as steps, then the fight played on: replayed on load, undone to
     the start, redone to the end, each state the same."""
     enc = started(example, seed=3)
