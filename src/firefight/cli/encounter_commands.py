@@ -158,6 +158,9 @@ def start(
     overrides: list[str],
     force: bool,
 ) -> None:
+    from firefight.core.files import check_replaceable
+
+    check_replaceable(save)
     if save.exists() and not force:
         raise InputError(
             f"{save} exists already", tip="choose another --save file or add --force to replace it"

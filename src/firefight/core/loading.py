@@ -88,7 +88,8 @@ def parse_toml_text(text: str, name: str) -> dict[str, Any]:
 
 def parse_override(text: str) -> tuple[list[str], Any]:
     """``a.b=3`` -> (["a", "b"], 3). Values are read as TOML (numbers, booleans, "strings",
-    [arrays]); anything that is not valid TOML is taken as a bare string."""
+    [arrays]); a single word that is not valid TOML is taken as text (``aim=scope``), words
+    with spaces between them must be quoted."""
     if "=" not in text:
         raise InputError(
             f"--set {clip(text)!r} has no '='", tip="write --set key=value, e.g. aim=scope"
@@ -103,6 +104,13 @@ def parse_override(text: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw.strip()
+        if any(c.isspace() for c in value):  # a bare word is text; bare words are not
+            raise InputError(
+                f"--set {clip(text)!r}: text with spaces must be quoted",
+                tip=f"""write --set '{key}="{clip(value, 40)}"'""",
+            ) from None
+    except (ValueError, RecursionError):
+        raise InputError(f"--set {clip(text)!r}: the value is not a TOML value") from None
     return key.split("."), value
 
 

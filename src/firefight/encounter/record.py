@@ -437,10 +437,15 @@ def open_record(path: str | Path) -> Opened:
         ) from None
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise InputError(
             f"{name}: not a readable record ({type(err).__name__})",
             tip="the file is truncated or not JSON; " + _START_TIP,
+        ) from None
+    except ValueError:  # a whole number of thousands of digits
+        raise InputError(
+            f"{name}: not a readable record (a number in it has too many digits)",
+            tip="give the file as firefight saved it",
         ) from None
     return Opened(Encounter.from_json(data, name), p, _digest(raw))
 
