@@ -25,9 +25,10 @@ class FirefightError(Exception):
         """The message and its tip on one line, as the CLI prints it; within ``limit``
         characters, the tip kept (at most half of them) and the message cut to its start and
         "..." (a 100,000-character id someone sent is not echoed whole)."""
-        text = " ".join(self.message.split())
-        tip = " ".join(self.tip.split()) if self.tip else ""
+        text = self.message.replace("\n", " ")
+        tip = self.tip or ""
         if limit is not None:
+            text, tip = " ".join(text.split()), " ".join(tip.split())
             if len(tip) > limit // 2:
                 tip = tip[: limit // 2 - 3] + "..."
             room = limit - (len(tip) + 8 if tip else 0)

@@ -31,15 +31,7 @@ from firefight.encounter import (
     save_record,
     show_json,
 )
-from firefight.encounter.edits import (
-    AddCombatant,
-    Edit,
-    EndRound,
-    RemoveCombatant,
-    Reorder,
-    SkipTurn,
-    parse_assignment,
-)
+from firefight.encounter.edits import Edit, make_edit, parse_assignment
 from firefight.encounter.fight import combatants_json
 from firefight.encounter.record import open_record, save_over
 from firefight.errors import InputError
@@ -334,13 +326,13 @@ def add(
     if position is not None and position < 1:
         raise InputError(f"--at {position} is below 1", tip="places count from 1, the first")
     at = None if position is None else position - 1
-    change = AddCombatant(side=side, combatant=table, position=at, range=distance, cover=cover)
+    change = make_edit("add", side=side, combatant=table, position=at, range=distance, cover=cover)
     _edited(opened, change, seed, dice_text)
 
 
 def remove(file: Path, name: str, seed: int | None, dice_text: str | None) -> None:
     opened = open_record(file)
-    _edited(opened, RemoveCombatant(combatant=name), seed, dice_text)
+    _edited(opened, make_edit("remove", combatant=name), seed, dice_text)
 
 
 def order(file: Path, names: str, seed: int | None, dice_text: str | None) -> None:
@@ -348,17 +340,17 @@ def order(file: Path, names: str, seed: int | None, dice_text: str | None) -> No
     listed = tuple(n.strip() for n in names.split(",") if n.strip())
     if not listed:
         raise InputError("order names nobody", tip="e.g. encounter order FILE 'Ash,Jax,Rook'")
-    _edited(opened, Reorder(order=listed), seed, dice_text)
+    _edited(opened, make_edit("order", order=listed), seed, dice_text)
 
 
 def skip(file: Path, seed: int | None, dice_text: str | None) -> None:
     opened = open_record(file)
-    _edited(opened, SkipTurn(), seed, dice_text)
+    _edited(opened, make_edit("skip"), seed, dice_text)
 
 
 def end_round(file: Path, seed: int | None, dice_text: str | None) -> None:
     opened = open_record(file)
-    _edited(opened, EndRound(), seed, dice_text)
+    _edited(opened, make_edit("end round"), seed, dice_text)
 
 
 def _edited(opened: Any, change: Edit, seed: int | None, dice_text: str | None) -> None:

@@ -48,17 +48,19 @@ def check_replaceable(path: str | Path) -> None:
     """Refuse a path a save must not replace: anything that exists and is not a regular file
     (a pipe, a device, a folder: replacing a FIFO or ``/dev/...`` with a file would break
     whatever reads it), or a name the file system cannot hold."""
-    from firefight.core.validation import clip_path  # only for the message; pydantic-free here
-
     target = Path(path)
     try:
         kind = _kind(target)
     except OSError as err:
+        from firefight.core.validation import clip_path  # pydantic: only for a refusal
+
         raise InputError(
             f"{clip_path(target)}: cannot be written ({err.strerror or type(err).__name__})",
             tip="choose a shorter name in a folder that exists",
         ) from None
     if kind is not None:
+        from firefight.core.validation import clip_path
+
         raise InputError(
             f"{clip_path(target)}: is {kind}, not a regular file: firefight replaces only files",
             tip="give the path of a file to write (a new one, or a file it wrote)",

@@ -40,7 +40,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-Name = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=10_000)]
 
 
 class SetField(_Strict):
@@ -97,6 +97,16 @@ class EndRound(_Strict):
 Edit = SetField | AddCombatant | RemoveCombatant | Reorder | SkipTurn | EndRound
 
 
+_KINDS: dict[str, type[Edit]] = {
+    "set": SetField,
+    "add": AddCombatant,
+    "remove": RemoveCombatant,
+    "order": Reorder,
+    "skip": SkipTurn,
+    "end round": EndRound,
+}
+
+
 class _Holder(_Strict):
     edit: Annotated[Edit, Field(discriminator="kind")]
 
@@ -104,6 +114,14 @@ class _Holder(_Strict):
 def parse_edit(data: Any, where: str) -> Edit:
     """An edit from its JSON (a record's step, an API body), or one line naming the field."""
     return validate(_Holder, {"edit": data}, where).edit
+
+
+def make_edit(kind: str, **fields: Any) -> Edit:
+    """An edit of ``kind`` from what a user gave (an API body, command-line words), checked:
+    a bad field is one line (``remove: field edit.combatant: ...``), never pydantic's box."""
+    model = _KINDS[kind]
+    made: Edit = validate(model, {"kind": kind, **fields}, kind)
+    return made
 
 
 def parse_assignment(text: str, names: tuple[str, ...]) -> SetField:
@@ -134,7 +152,9 @@ def parse_assignment(text: str, names: tuple[str, ...]) -> SetField:
             f"{clip(text)!r}: the value {clip(raw.strip(), 40)!r} is not a TOML value",
             tip="write a number, true or false, or text in quotes: 'Jax.stance=\"prone\"'",
         ) from None
-    return SetField(combatant=name, field=field or "?", value=value)
+    made = make_edit("set", combatant=name, field=field or "?", value=value)
+    assert isinstance(made, SetField)
+    return made
 
 
 def edit_json(edit: Edit) -> dict[str, Any]:

@@ -26,15 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 
 from firefight.core.loading import parse_toml_text
-from firefight.encounter.edits import (
-    AddCombatant,
-    Edit,
-    EndRound,
-    RemoveCombatant,
-    Reorder,
-    SetField,
-    SkipTurn,
-)
+from firefight.encounter.edits import Edit, make_edit
 from firefight.errors import FirefightError, InputError
 from firefight.web.limits import BodyLimit, RateLimit
 from firefight.web.store import StaleVersion, Store
@@ -271,7 +263,7 @@ def create_app(
     @app.post("/api/encounters/{encounter_id}/edit", tags=["GM's hand"])
     def edit(encounter_id: GmId, body: EditBody) -> dict[str, Any]:
         """Set a field of a combatant's state, as a step of the record (undo takes it back)."""
-        change = SetField(combatant=body.combatant, field=body.field, value=body.value)
+        change = make_edit("set", combatant=body.combatant, field=body.field, value=body.value)
         return edited(encounter_id, change, body)
 
     @app.post("/api/encounters/{encounter_id}/add", tags=["GM's hand"])
@@ -280,7 +272,8 @@ def create_app(
         table = body.combatant
         if isinstance(table, str):
             table = parse_toml_text(table, "combatant")
-        change = AddCombatant(
+        change = make_edit(
+            "add",
             side=body.side,
             combatant=table,
             position=body.position,
@@ -292,24 +285,24 @@ def create_app(
     @app.post("/api/encounters/{encounter_id}/remove", tags=["GM's hand"])
     def remove(encounter_id: GmId, body: RemoveBody) -> dict[str, Any]:
         """Remove a combatant (fled, out of the scene)."""
-        return edited(encounter_id, RemoveCombatant(combatant=body.combatant), body)
+        return edited(encounter_id, make_edit("remove", combatant=body.combatant), body)
 
     @app.post("/api/encounters/{encounter_id}/order", tags=["GM's hand"])
     def order(encounter_id: GmId, body: OrderBody) -> dict[str, Any]:
         """Reorder this round's initiative."""
         if not body.order:
             raise InputError("order names nobody", tip="list this round's order")
-        return edited(encounter_id, Reorder(order=tuple(body.order)), body)
+        return edited(encounter_id, make_edit("order", order=body.order), body)
 
     @app.post("/api/encounters/{encounter_id}/skip", tags=["GM's hand"])
     def skip(encounter_id: GmId, body: _Rolling) -> dict[str, Any]:
         """Skip the acting combatant's turn."""
-        return edited(encounter_id, SkipTurn(), body)
+        return edited(encounter_id, make_edit("skip"), body)
 
     @app.post("/api/encounters/{encounter_id}/end-round", tags=["GM's hand"])
     def end_round(encounter_id: GmId, body: _Rolling) -> dict[str, Any]:
         """End the round now; the next begins (its initiative on dice or seed)."""
-        return edited(encounter_id, EndRound(), body)
+        return edited(encounter_id, make_edit("end round"), body)
 
     @app.get("/api/encounters/{encounter_id}/record", tags=["GM"])
     def record(encounter_id: GmId) -> dict[str, Any]:
