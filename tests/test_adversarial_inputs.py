@@ -128,20 +128,30 @@ def test_a_save_never_replaces_a_pipe_or_a_device(tmp_path: Path) -> None:
     assert out.is_fifo()
 
 
-@pytest.mark.parametrize("address", ["not an address", "", "tcp://", "http://"])
-def test_a_scheduler_address_that_is_none_leaves_no_traceback(address: str) -> None:
-    """Refused before a Dask client is built: no client's clean-up prints a traceback at
-    exit (it did, seconds after the line)."""
+SCHEDULER_LINE = (
+    "error: --scheduler {!r} is not a scheduler's address (tip: give PROTOCOL://HOST:PORT, "
+    "e.g. tcp://10.0.0.5:8786 (see docs/sweeps.md))"
+)
+SWEEP = [KNIFE, "--vary", "combatants.Rook.creature.hp=3,4", "-n", "5"]
+
+
+def test_a_scheduler_address_that_is_none_leaves_no_traceback() -> None:
+    """Refused before a Dask client is built: no half-built client's clean-up prints a
+    traceback when the process ends (it did, seconds after the line)."""
     res = subprocess.run(
-        [sys.executable, "-m", "firefight", "sweep", str(KNIFE), "--vary",
-         "combatants.Rook.creature.hp=3,4", "-n", "5", "--scheduler", address],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [sys.executable, "-m", "firefight", "sweep", *map(str, SWEEP), "--scheduler", "x y"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 2
-    assert res.stderr.strip().splitlines() == [
-        f"error: --scheduler {address!r} is not a scheduler's address (tip: give "
-        "PROTOCOL://HOST:PORT, e.g. tcp://10.0.0.5:8786 (see docs/sweeps.md))"
-    ]
+    assert res.stderr.strip().splitlines() == [SCHEDULER_LINE.format("x y")]
+
+
+@pytest.mark.parametrize("address", ["not an address", "", "tcp://", "http://", "tcp://h:0"])
+def test_scheduler_addresses_are_checked(address: str) -> None:
+    res = run("sweep", *SWEEP, "--scheduler", address)
+    assert res.exit_code == 2 and res.output.strip() == SCHEDULER_LINE.format(address)
 
 
 @pytest.mark.parametrize("ruleset", ["WARFARE2D20", " warfare2d20", "Warfare2d20 "])

@@ -297,3 +297,31 @@ def test_a_save_changed_by_another_process_is_not_replaced(tmp_path: Path) -> No
         save_over(mine)
     assert file.read_bytes() == written  # theirs stands, whole
     save_over(theirs)  # the one that read last saves again
+
+
+#: Where a newcomer enters: at the end of this round's order (every ruleset); at the next
+#: round's start, by the text's initiative where it is found again, else kept last. The line
+#: of the next round's start that shows it.
+NEWCOMERS = [
+    # W10 rolled when the confrontation starts, not again: no roll, last (the end round's
+    # fatigue counts it)
+    ("warfare2d20/small_duel", "Late: 0 action(s), still"),
+    ("dragonwarriors2/goblin_duel", "roll Late: initiative: pm6"),  # D03 every turn
+    ("graydawn/duel", "roll initiative Late (G33)"),  # G33: it rolls as in round 1
+    ("tactical_d20/knife_duel", "repeats the Initiative order: Sable > Rook > Late (T01)"),
+    ("quality_d100/small_duel", "order of action: Ash 23, Birk 23, Late 23"),  # Q08 each round
+]
+
+
+@pytest.mark.parametrize(("example", "line"), NEWCOMERS)
+def test_a_newcomer_enters_the_order_as_the_text_reads(example: str, line: str) -> None:
+    enc = started(example, seed=4)
+    side, table = table_of(example, 0, "Late")
+    enc.edit(AddCombatant(side=side, combatant=table), SeededDice(1))
+    assert enc.state.order[-1] == "Late"  # this round: after everyone
+    step = enc.edit(EndRound(), SeededDice(2))
+    assert enc.state.round == 2 and "Late" in enc.state.order
+    assert any(line in x for x in step.lines), step.lines
+    if example.startswith(("warfare2d20", "tactical_d20")):
+        assert enc.state.order[-1] == "Late"
+        assert not any(x.startswith("roll") and "Late" in x for x in step.lines)

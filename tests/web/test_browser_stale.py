@@ -5,7 +5,6 @@ the view allows."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -17,9 +16,10 @@ from tests.web.test_browser import WAIT_MS, browser
 __all__ = ["browser"]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tracker.sqlite3")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for both tests (each starts its own encounter): a start costs seconds."""
+    running = Server(tmp_path_factory.mktemp("stale") / "tracker.sqlite3")
     yield running
     running.stop()
 
