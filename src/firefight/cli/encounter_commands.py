@@ -364,18 +364,25 @@ def _edited(opened: Any, change: Edit, seed: int | None, dice_text: str | None) 
 
 
 def combatant_table(text: str) -> dict[str, Any]:
-    """``--combatant``: a TOML file or TOML text holding one combatant's table (its keys at the
-    top, or one ``[[combatants]]`` entry), as in a scenario file."""
+    """``--combatant``: a TOML file, TOML text or an inline table (``{name = "Rook", ...}``)
+    holding one combatant's table (its keys at the top, or one ``[[combatants]]`` entry), as
+    in a scenario file."""
     import tomllib
 
     from firefight.core.loading import read_toml
 
     path = Path(text)
+    inline = text.strip().startswith("{")  # an inline table: {name = "Rook", ...}
     looks_like_file = "=" not in text and "\n" not in text
     try:
-        data = read_toml(path) if looks_like_file else tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"--combatant: not valid TOML ({err})", tip='e.g. name = "Rook"') from None
+        if inline:
+            data = tomllib.loads(f"v = {text.strip()}")["v"]
+        else:
+            data = read_toml(path) if looks_like_file else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as err:
+        raise InputError(
+            f"--combatant: not valid TOML ({err})", tip='e.g. {name = "Rook", weapon = "knife"}'
+        ) from None
     rows = data.get("combatants")
     if rows is not None:
         if not isinstance(rows, list) or len(rows) != 1 or len(data) != 1:
