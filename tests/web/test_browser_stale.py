@@ -1,6 +1,6 @@
 """Two GM tabs in Chromium: one that is behind gets the 409's line and the fresh state; a tab
 that hears the live stream follows the other's steps; a GM's edit reaches the players' page as
-the view allows."""
+the view allows, and the side the GM says the players are is the one their page shows."""
 
 from __future__ import annotations
 
@@ -127,3 +127,7 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
         "Insurgent: field hit_points: 99 is out of range", timeout=WAIT_MS
     )
     expect(gm.locator("body")).to_have_attribute("data-steps", "2")
+    # the GM chooses which side the players are: their page shows that side in full
+    gm.locator("[data-testid=players-side]").select_option("insurgents")
+    expect(players.locator("#side")).to_contain_text("you are insurgents", timeout=WAIT_MS)
+    expect(insurgent.locator('[data-field="hit points"]')).to_have_text("hit points: 3/14")
