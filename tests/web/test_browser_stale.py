@@ -39,6 +39,15 @@ def _gm_tab(browser: Browser, url: str, *, deaf: bool = False) -> Page:
     return page
 
 
+def _duel(server: Server) -> tuple[dict[str, str], str]:
+    """A warfare2d20 duel started on the server: its tokens and the GM's link."""
+    made: dict[str, str] = httpx.post(
+        server.url + "/api/encounters", json={"example": "warfare2d20/duel", "seed": 1}
+    ).json()
+    url = f"{server.url}/gm/{made['id']}#gm={made['gm_token']}&player={made['player_token']}"
+    return made, url
+
+
 def _version(page: Page, version: int) -> None:
     expect(page.locator("body")).to_have_attribute("data-version", str(version), timeout=WAIT_MS)
 
@@ -47,10 +56,7 @@ def test_a_tab_that_is_behind_shows_the_409_and_the_fresh_state(
     browser: Browser,
     server: Server,
 ) -> None:
-    made = httpx.post(
-        server.url + "/api/encounters", json={"example": "warfare2d20/duel", "seed": 1}
-    ).json()
-    url = f"{server.url}/gm/{made['id']}#gm={made['gm_token']}&player={made['player_token']}"
+    made, url = _duel(server)
     ahead = _gm_tab(browser, url)
     behind = _gm_tab(browser, url, deaf=True)
     follows = _gm_tab(browser, url)
@@ -88,10 +94,7 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
     browser: Browser,
     server: Server,
 ) -> None:
-    made = httpx.post(
-        server.url + "/api/encounters", json={"example": "warfare2d20/duel", "seed": 1}
-    ).json()
-    url = f"{server.url}/gm/{made['id']}#gm={made['gm_token']}&player={made['player_token']}"
+    made, url = _duel(server)
     gm = _gm_tab(browser, url)
     players = browser.new_page()
     players.goto(f"{server.url}/play/{made['id']}#{made['player_token']}")
