@@ -19,10 +19,14 @@ during the k-th action of turn r lasts until the k-th action of turn r + 1 begin
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field
 
 from firefight.core.transcript import Modifier, Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, evolve
+from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, evolve
+from firefight.core.validation import MAX_NUMBER, field_type
 from firefight.dice import DiceSource
 from firefight.errors import present
 from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest, run_contest
@@ -32,7 +36,12 @@ from firefight.rulesets.dragonwarriors2.encounter_exact import (
     initiative_table,
     injury_table,
 )
-from firefight.rulesets.dragonwarriors2.encounter_setup import Cast, build_cast, shot
+from firefight.rulesets.dragonwarriors2.encounter_setup import (
+    Cast,
+    EncounterCombatant,
+    build_cast,
+    shot,
+)
 from firefight.rulesets.dragonwarriors2.encounter_state import (
     STANCES,
     START_STUN,
@@ -211,6 +220,58 @@ class DW2Turns(Turns):
     def in_progress(self, state: FightState) -> bool:
         """An exchange waits on a stance or a riposte decision."""
         return state.board.exchange is not None
+
+    # -- the GM's hand ---------------------------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """Wounds, knocked out, dead, stunned (until the same point of the next turn, D06),
+        the turn's stance, missiles left (for one who carries them) and the feet to each
+        other combatant (``range.NAME``)."""
+        me = state.combatant(name)
+        fields = {
+            "wounds": GmField(field_type(EncounterCombatant, "wounds")),
+            "knocked_out": GmField(bool),
+            "dead": GmField(bool),
+            "stunned": GmField(bool, self._put_stunned),
+            "stance": GmField(Literal[STANCES]),
+        }
+        if me.ammunition is not None:
+            fields["ammunition"] = GmField(field_type(EncounterCombatant, "ammunition"))
+        feet = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
+        for other in state.names():
+            if other != name:
+                fields[f"range.{other}"] = GmField(feet, self._put_range(other))
+        return fields
+
+    def _put_stunned(self, state: FightState, name: str, stunned: bool) -> FightState:
+        """Stunned now, until the same action of the next turn (D06); or no longer."""
+        me = state.combatant(name)
+        until = (state.round + 1, state.board.actions + 1) if stunned else None
+        if me.stunned == stunned:
+            return state
+        return state.with_combatant(dataclasses.replace(me, stunned_until=until))
+
+    def _put_range(self, other: str) -> Any:
+        def put(state: FightState, name: str, feet: int) -> FightState:
+            board = self._with_distance(state.board, name, other, feet)
+            return dataclasses.replace(state, board=board)
+
+        return put
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        """The turn passes as after an action: counted on the stun clock (D06)."""
+        return self._finish(state, state.decider(), dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        """The newcomer's distances come from the battlefield, as at the start."""
+        joined = super().joined(state, newcomer, start)
+        rows = tuple(d for d in start.board.distances if newcomer.name in d[:2])
+        order = {n: i for i, n in enumerate(self.index)}
+        distances = tuple(
+            sorted(state.board.distances + rows, key=lambda d: (order[d[0]], order[d[1]]))
+        )
+        return dataclasses.replace(
+            joined, board=dataclasses.replace(state.board, distances=distances)
+        )
 
     def _stance_actions(self, state: FightState, me: str, ex: Exchange) -> tuple[Action, ...]:
         usual = self.cast.fighters[me].stance

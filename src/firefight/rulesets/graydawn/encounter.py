@@ -19,14 +19,25 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Stage, Turns, Unread, evolve
+from firefight.core.turns import (
+    Action,
+    FightState,
+    GmField,
+    ScenarioSpec,
+    Stage,
+    Turns,
+    Unread,
+    evolve,
+)
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
+from firefight.rulesets.graydawn import encounter_gm as gm
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.checks import roll_under
 from firefight.rulesets.graydawn.contest import luck_use
@@ -413,6 +424,25 @@ class GraydawnTurns(Turns):
             state = put(state, new)
         board = Board(board.distances, asked, declared)
         return evolve(state, board=board, acting=None)
+
+    # -- the GM's hand (encounter_gm) ---------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        return gm.gm_fields(self, state, name)
+
+    def busy(self, state: FightState) -> str | None:
+        return gm.busy(state) or super().busy(state)
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.pass_turn(self, state, dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.end_round(self, state, dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        return gm.joined(state, newcomer, start)
+
+    def left(self, state: FightState, name: str) -> FightState:
+        return gm.left(state, name)
 
     # -- what the engine reads -----------------------------------------------------------------
     def can_fight(self, combatant: Any) -> bool:
