@@ -16,8 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from firefight.analysis.sweep import plan_sweep, run_sweep
-from firefight.analysis.sweep_grid import cell_seed, parse_values, resolve, with_values
+from firefight.analysis.sweep_grid import cell_seed, parse_values
 from firefight.cli.app import app
+from firefight.core.paths import resolve, with_values
 from firefight.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +88,7 @@ def test_paths_address_named_tables() -> None:
     for path, words in [
         ("combatants.Lennox.attack", "no combatant 'Lennox'.*Cpl. Hicks, Rolf"),
         ("combatants.Rolf", "a whole combatant"),
-        ("combatants.Rolf.name", "names cannot be varied"),
+        ("combatants.Rolf.name", "names cannot be changed"),
         ("max_rounds.x", "not a table"),
         ("combatants..x", "empty part"),
     ]:

@@ -22,16 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firefight.analysis.sweep_grid import (
-    Locator,
-    Vary,
-    cell_seed,
-    column_values,
-    grid,
-    parse_set,
-    parse_vary,
-    with_values,
-)
+from firefight.analysis.sweep_grid import Vary, cell_seed, column_values, grid, parse_vary
+from firefight.core.paths import Locator, with_values
 from firefight.errors import FirefightError, InputError
 
 #: Seconds to wait for a scheduler (and for its first worker) before giving up.
@@ -155,7 +147,7 @@ def plan_sweep(
     A varied field absent from the scenario (so perhaps misspelt) is tried on the grid's first
     line; if the scenario refuses every value there, the whole sweep is refused with that reason.
     """
-    from firefight.encounter.scenario import build_scenario, read_scenario
+    from firefight.encounter.scenario import read_scenario
 
     if not vary:
         raise InputError("nothing to vary", tip="add --vary PATH=VALUES, e.g. max_rounds=5..10")
@@ -165,12 +157,9 @@ def plan_sweep(
         n = 10_000
     if seed is not None and seed < 0:
         raise InputError(f"--seed {seed} is negative", tip="give 0 or more")
-    base = read_scenario(scenario)
+    base = read_scenario(scenario, list(sets))
     data = dict(base.data)
     source = base.spec.source
-    if sets:
-        data = with_values(data, [parse_set(data, s) for s in sets])
-        base = build_scenario(data, source)
     varies = tuple(parse_vary(data, text) for text in vary)
     seen: dict[Locator, str] = {}
     for v, text in zip(varies, vary, strict=True):

@@ -12,13 +12,14 @@ from firefight.cli.output import percent, plot_bars, print_json, probability
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
+from firefight.core.paths import removal_tip
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
 from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
-from firefight.rulesets import REGISTRY, available, get_ruleset
+from firefight.rulesets import REGISTRY, available, get_ruleset, is_scenario, rulesets_loading
 
 
 class _CountingDice(ScriptedDice):
@@ -50,8 +51,25 @@ def load(
     """Read the file, apply ``--set``, load house rules, and validate the situation; with a
     ``command``, refuse a kind that another command resolves (the ruleset's table says which)."""
     data = apply_overrides(read_toml(file), overrides)
+    if is_scenario(data):
+        raise InputError(
+            f"{clip_path(file)}: is a scenario file (a whole fight), not a situation",
+            tip=f"play it with firefight fight or simulate {clip_path(file)}; "
+            f"a situation file is one attack ({ruleset.id}: docs/rules/{ruleset.id}.md)",
+        )
     rules = load_house(ruleset.house_model, house)
-    situation = ruleset.load_situation(data, source=str(file), house=rules)
+    try:
+        with removal_tip(overrides):
+            situation = ruleset.load_situation(data, source=str(file), house=rules)
+    except FirefightError:
+        others = rulesets_loading(data, str(file), but=ruleset.id)
+        if not others:
+            raise
+        rid, verb = others[0]
+        raise InputError(
+            f"{clip_path(file)}: is a {rid} file, not a {ruleset.id} one",
+            tip=f"resolve it with firefight {verb} {rid} {clip_path(file)}",
+        ) from None
     kind = ruleset.kind(situation)
     if command is not None and kind.command != command:
         wanted = [repr(k.name) for k in ruleset.kinds if k.command == command]

@@ -244,19 +244,19 @@ def test_unknown_weapon_and_armour_say_did_you_mean() -> None:
     data = base()
     data["combatants"][0]["weapon"] = "brodsword"
     message = refused(data, UnknownNameError)
-    assert "s.toml: combatants[0] (Ann).weapon: unknown weapon 'brodsword'" in message
-    assert "did you mean broadsword" in message
+    assert "s.toml: combatants.Ann.weapon: unknown weapon 'brodsword'" in message
+    assert "did you mean 'broadsword'" in message
     data = base()
     data["combatants"][1]["armour"] = "chainmale"
     message = refused(data, UnknownNameError)
-    assert "combatants[1] (Bob).armour: unknown armour 'chainmale'" in message
+    assert "combatants.Bob.armour: unknown armour 'chainmale'" in message
     assert "chainmail" in message
 
 
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("willpower", None, "combatants[0] (Ann): field willpower: is missing"),
+        ("willpower", None, "combatants.Ann: field willpower: is missing"),
         ("endurance", 0, "field endurance"),
         ("rank", -1, "field rank"),
         ("stunned", True, "field stunned: unknown key 'stunned'"),
