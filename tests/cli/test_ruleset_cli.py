@@ -18,7 +18,7 @@ def test_summary_renders_tables_and_flags_for_people() -> None:
         app, ["attack", "dragonwarriors2", str(path), "--dice", ROLF_VS_LENNOX]
     )
     assert res.exit_code == 0, res.output
-    assert "wounds 16, stunned yes, knocked_out no, dead no" in res.stdout
+    assert "wounds 16, stunned yes, knocked out no, dead no" in res.stdout
     assert "{'" not in res.stdout
 
 

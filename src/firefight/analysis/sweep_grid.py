@@ -32,6 +32,8 @@ MAX_VALUES = 100_000
 
 _NUMBER = r"-?\d+(?:\.\d+)?"
 _RANGE = re.compile(rf"^\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER}))?\s*$")
+#: ``4-8``: a range written with a dash, which would be the text "4-8".
+_DASHED = re.compile(rf"^\s*({_NUMBER})\s*-\s*({_NUMBER})\s*$")
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,14 @@ def parse_values(text: str, flag: str) -> tuple[Any, ...]:
     m = _RANGE.match(text)
     if m:
         return _range(m.group(1), m.group(2), m.group(3), flag)
+    dashed = _DASHED.match(text)
+    if dashed:
+        a, b = dashed.groups()
+        raise InputError(
+            f"{flag}: {text.strip()} is not a range",
+            tip=f"write {a}..{b} for {a} to {b} (both included); "
+            f"for the text, quote it: '\"{text.strip()}\"'",
+        )
     if not text.strip():
         raise InputError(f"{flag}: no values", tip="give a range like 10..16 or a list like a,b,c")
     items = [item.strip() for item in text.split(",")]

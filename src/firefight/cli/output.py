@@ -22,8 +22,11 @@ __all__ = [
     "percent",
     "plain_lines",
     "plot_bars",
+    "plural",
     "print_json",
     "probability",
+    "value_words",
+    "words",
     "write_atomically",
 ]
 
@@ -66,6 +69,45 @@ def probability(p: Fraction, limit: int = 24) -> str:
         return str(p.numerator)
     text = f"{p.numerator}/{p.denominator}"
     return text if len(text) <= limit else f"~{float(p):.6g}"
+
+
+#: Abbreviations the rule texts write in capitals.
+_CAPITALS = frozenset({"hp", "ft", "en", "sp", "dr", "tn", "ma", "ref", "gm"})
+
+
+def words(key: object) -> str:
+    """A key as people read it, the same in every ruleset's tables: ``p_death_save_needed`` ->
+    "death save needed", ``hp_damage`` -> "HP damage", ``left_arm`` -> "left arm",
+    ``scatter_m`` -> "scatter (m)", ``p_killed_outright_head`` -> "killed outright (head)".
+    ``--json`` keeps the keys."""
+    text = str(key)
+    if "_" not in text:
+        return text
+    parts = text.removeprefix("p_").split("_")
+    if len(parts) > 1 and parts[-1] == "m":
+        parts[-2:] = [f"{parts[-2]} (m)"]
+    elif len(parts) > 2 and parts[-1] in ("head", "torso"):  # p_killed_outright_head
+        parts[-1] = f"({parts[-1]})"
+    return " ".join(p.upper() if p in _CAPITALS else p for p in parts)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 step``, ``2 steps``, ``1,000 fights``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def value_words(value: object) -> str:
+    """A value for people: true/false as yes/no, tables as ``key value`` pairs, lists
+    comma-separated, snake_case words (``right_leg``) spaced."""
+    if isinstance(value, dict):
+        return ", ".join(f"{words(k)} {value_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
+        return value.replace("_", " ")
+    return str(value)
 
 
 def print_json(data: Any) -> None:

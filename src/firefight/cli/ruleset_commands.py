@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import percent, plot_bars, print_json, probability
+from firefight.cli.output import percent, plot_bars, print_json, probability, value_words, words
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
@@ -152,19 +152,8 @@ def render_resolution(result: Resolution, dice_note: str) -> None:
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
-            table.add_row(str(key), _summary_text(value))
+            table.add_row(words(key), value_words(value))
         console.print(table)
-
-
-def _summary_text(value: object) -> str:
-    """A summary value for people: tables as ``key value`` pairs, lists comma-separated."""
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_summary_text(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_summary_text(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def odds(
@@ -253,19 +242,19 @@ def render_odds(report: OddsReport) -> None:
         events.add_column("probability", justify="right")
         events.add_column("%", justify="right")
         for label, p in report.probabilities.items():
-            events.add_row(label, probability(p), percent(p))
+            events.add_row(words(label), probability(p), percent(p))
         console.print(events)
     for name, table_data in report.tables.items():
-        t = Table(title=name, title_justify="left", caption=_caption(table_data))
+        t = Table(title=words(name), title_justify="left", caption=_caption(table_data))
         t.caption_justify = "left"
         t.add_column("result")
         t.add_column("%", justify="right")
         for label, p in table_data.items():
-            t.add_row(label, percent(p))
+            t.add_row(value_words(label), percent(p))
         console.print(t)
     for name, d in report.distributions.items():
         t = Table(
-            title=name,
+            title=words(name),
             title_justify="left",
             caption="%: this value exactly; or more %: this value or higher",
             caption_justify="left",

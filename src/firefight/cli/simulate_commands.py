@@ -90,9 +90,14 @@ def _with_progress(
         )
 
 
+#: Longest exact fraction a table cell shows (longer ones are in ``--json``).
+FRACTION_WIDTH = 24
+
+
 def _ci(share: dict[str, Any], exact: bool) -> str:
     if exact:
-        return str(share.get("fraction", "~"))
+        fraction = str(share.get("fraction", ""))
+        return fraction if len(fraction) <= FRACTION_WIDTH else "in --json"
     lo, hi = share["ci95"]
     return f"{percent(lo)} .. {percent(hi)}"
 
@@ -107,13 +112,14 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     outcomes = Table(title="who wins (95% interval)" if not exact else "who wins (exact)")
     outcomes.add_column("outcome")
     outcomes.add_column("probability", justify="right")
-    outcomes.add_column("95% interval" if not exact else "fraction", justify="right")
-    for side, entry in report["sides"].items():
-        outcomes.add_row(f"{side} wins", percent(entry["win"]["p"]), _ci(entry["win"], exact))
-    outcomes.add_row("draw (nobody left)", percent(report["draw"]["p"]), _ci(report["draw"], exact))
-    outcomes.add_row(
-        "truncated (max_rounds)", percent(report["truncated"]["p"]), _ci(report["truncated"], exact)
-    )
+    outcomes.add_column("95% interval" if not exact else "exact fraction", justify="right")
+    rows = [(f"won by {side}", entry["win"]) for side, entry in report["sides"].items()]
+    rows += [("draw (nobody left)", report["draw"])]
+    rows += [("stopped at max_rounds", report["truncated"])]
+    for label, share in rows:
+        outcomes.add_row(label, percent(share["p"]), _ci(share, exact))
+    if exact and any(_ci(share, exact) == "in --json" for _, share in rows):
+        outcomes.caption = "fractions too long to show here are in --json"
     console.print(outcomes)
     rounds = report["rounds"]
     spread = ", ".join(f"{d['rounds']}: {percent(d['p'])}" for d in rounds["dist"][:12])

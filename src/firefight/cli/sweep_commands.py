@@ -57,9 +57,9 @@ def run(
             tip="drop --plot, or plot from the --out table",
         )
     console = Console(stderr=True, highlight=False)
-    # one cell has nothing to share out: starting a local cluster for it costs more than the cell
-    here = no_cluster or (scheduler is None and len(plan.tasks) == 1)
-    result = _with_progress(console, plan, here, scheduler, workers, timeout, as_json)
+    # a local cluster when asked for (--workers), none with --no-cluster, else by the sweep's size
+    cluster = False if no_cluster else (True if workers is not None else None)
+    result = _with_progress(console, plan, cluster, scheduler, workers, timeout, as_json)
     if out is not None and result.rows:
         write_table(out, result)
     if plot is not None and result.rows:
@@ -95,7 +95,7 @@ def run(
 def _with_progress(
     console: Console,
     plan: Any,
-    no_cluster: bool,
+    cluster: bool | None,
     scheduler: str | None,
     workers: int | None,
     timeout: float | None,
@@ -113,7 +113,7 @@ def _with_progress(
 
         return run_sweep(
             plan,
-            cluster=not no_cluster,
+            cluster=cluster,
             scheduler=scheduler,
             workers=workers,
             timeout=CONNECT_TIMEOUT if timeout is None else timeout,
@@ -142,7 +142,7 @@ def render(result: SweepResult) -> None:
     for v in plan.varies:
         table.add_column(v.column)
     for side in sides:
-        table.add_column(f"{side} wins", justify="right")
+        table.add_column(f"won by {side}", justify="right")
     table.add_column("draw", justify="right")
     table.add_column("truncated", justify="right")
     table.add_column("rounds", justify="right")
