@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import percent, plot_bars, print_json, probability, value_words, words
+from firefight.cli.output import (
+    adds_up,
+    outcome_groups,
+    percent,
+    print_json,
+    probability,
+    value_words,
+    words,
+)
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
@@ -165,16 +171,16 @@ def odds(
     plot: Path | None,
 ) -> None:
     ruleset = get_ruleset(ruleset_id)
+    if plot is not None:
+        from firefight.cli.plots import check_png
+
+        check_png(plot)
     situation = load(ruleset, file, overrides, house, None)
     report = ruleset.odds(situation)
     if plot is not None:
-        series = {
-            name: [(v, float(p)) for v, p in d.probabilities()]
-            for name, d in report.distributions.items()
-        }
-        if not series:
-            series = {"outcomes": [(i, float(p)) for i, p in enumerate(report.outcomes.values())]}
-        plot_bars(plot, series, report.title)
+        from firefight.cli.plots import odds_plot
+
+        odds_plot(plot, report)
     if as_json:
         print_json(report.to_json())
         return
@@ -183,29 +189,6 @@ def odds(
         from rich.console import Console
 
         Console().print(f"plot written to {plot}", markup=False)
-
-
-def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
-    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
-    groups: dict[str, dict[str, Fraction]] = {}
-    for label, p in outcomes.items():
-        who, sep, rest = label.partition(": ")
-        key = who if sep else ""
-        groups.setdefault(key, {})[rest if sep else label] = p
-    if len(groups) == 1 or "" in groups:
-        return [("", dict(outcomes))]
-    return list(groups.items())
-
-
-def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
-    """What the rows of a table add up to, so nobody adds overlapping chances."""
-    total = sum(rows.values(), Fraction(0))
-    slack = left_out + Fraction(1, 10**9)
-    if abs(total - 1) <= slack:
-        return "exactly one row happens: the rows add up to 100%"
-    if total < 1:
-        return f"at most one row happens; none of them: {percent(1 - total)}"
-    return "each row is a chance on its own: rows overlap and do not add up"
 
 
 def render_odds(report: OddsReport) -> None:
@@ -218,11 +201,11 @@ def render_odds(report: OddsReport) -> None:
         console.print(
             f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})", markup=False
         )
-    for who, rows in _groups(report.outcomes):
+    for who, rows in outcome_groups(report.outcomes):
         main = Table(
             title=f"outcomes: {who}" if who else "outcomes",
             title_justify="left",
-            caption=_caption(rows, report.truncated_mass),
+            caption=adds_up(rows, report.truncated_mass),
             caption_justify="left",
         )
         main.add_column("outcome")
@@ -245,7 +228,7 @@ def render_odds(report: OddsReport) -> None:
             events.add_row(words(label), probability(p), percent(p))
         console.print(events)
     for name, table_data in report.tables.items():
-        t = Table(title=words(name), title_justify="left", caption=_caption(table_data))
+        t = Table(title=words(name), title_justify="left", caption=adds_up(table_data))
         t.caption_justify = "left"
         t.add_column("result")
         t.add_column("%", justify="right")
@@ -259,11 +242,13 @@ def render_odds(report: OddsReport) -> None:
             caption="%: this value exactly; or more %: this value or higher",
             caption_justify="left",
         )
+        names = report.value_names.get(name, {})
         t.add_column("value", justify="right")
         t.add_column("%", justify="right")
         t.add_column("or more %", justify="right")
         for v, p in d.probabilities():
-            t.add_row(str(v), percent(p), percent(d.at_least(v)))
+            shown = f"{names[v]} ({v})" if v in names else str(v)
+            t.add_row(shown, percent(p), percent(d.at_least(v)))
         console.print(t)
     for note in report.notes:
         console.print(note, style="dim", markup=False)
