@@ -137,6 +137,14 @@ def test_local_cluster_gives_the_table_of_one_process(monkeypatch: pytest.Monkey
     assert result.table()[1] == rows_in_process()
 
 
+def test_free_cores_leave_out_other_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sweep.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(sweep.os, "getloadavg", lambda: (1.0, 1.0, 1.0))  # this process
+    assert sweep.free_cores() == 2
+    monkeypatch.setattr(sweep.os, "getloadavg", lambda: (7.0, 7.0, 7.0))  # a busy machine
+    assert sweep.free_cores() == 1
+
+
 def test_a_sweep_takes_a_local_cluster_only_when_its_size_pays_for_one() -> None:
     assert not sweep.worth_a_cluster(0.3, 4, cores=2)  # goblins: 1.5 s in all
     assert sweep.worth_a_cluster(3.0, 9, cores=2)  # 30 s in all, 13.5 s saved

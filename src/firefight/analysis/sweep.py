@@ -313,7 +313,7 @@ def run_sweep(
     ``workers`` processes (default: this machine's cores), or on the scheduler at ``scheduler``.
     ``cluster=None`` chooses by the sweep's size: the first cell runs here, and the rest go to a
     local cluster only when their estimated time (the first cell's, times the cells left) shared
-    among the cores saves more than :data:`CLUSTER_SECONDS`.
+    among the free cores (:func:`free_cores`) saves more than :data:`CLUSTER_SECONDS`.
     Ctrl-C stops the sweep (the client and cluster are closed); the result keeps what finished."""
     if workers is not None and not 1 <= workers <= 512:
         raise InputError(f"--workers {workers} is out of range", tip="give 1 to 512")
@@ -327,7 +327,7 @@ def run_sweep(
     try:
         if scheduler is None and cluster is None:
             _in_process(tasks[:1], result, on_cell)
-            cores = workers if workers is not None else os.cpu_count() or 1
+            cores = workers if workers is not None else free_cores()
             left = len(tasks) - 1
             if worth_a_cluster(_since(started), left, cores) and not result.interrupted:
                 _on_dask(tasks[1:], result, None, workers, timeout, on_cell)
@@ -342,6 +342,17 @@ def run_sweep(
     finally:
         result.seconds = _since(started)
     return result
+
+
+def free_cores() -> int:
+    """This machine's cores less those busy with other work (the load average beyond this
+    process's own): on a machine busy elsewhere a cluster's workers would only queue."""
+    cores = os.cpu_count() or 1
+    try:
+        busy = max(0.0, os.getloadavg()[0] - 1.0)
+    except (AttributeError, OSError):  # no load average on this system
+        busy = 0.0
+    return max(1, round(cores - busy))
 
 
 def worth_a_cluster(first_cell: float, cells_left: int, cores: int) -> bool:
