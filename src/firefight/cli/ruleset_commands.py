@@ -10,6 +10,7 @@ from firefight.cli.output import (
     adds_up,
     outcome_groups,
     percent,
+    plural,
     print_json,
     probability,
     value_words,
@@ -135,7 +136,7 @@ def resolve(
     leftover = scripted.unused if scripted is not None else []
     if leftover:
         raise ScriptError(
-            f"--dice has {len(leftover)} face(s) more than this resolution rolls: "
+            f"--dice has {plural(len(leftover), 'face')} more than this resolution rolls: "
             f"{clip(leftover)} (it rolls {scripted.used if scripted else 0})",
             tip="remove the extra faces, or check their order against the transcript",
         )

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import count_bar, percent, print_json
+from firefight.cli.output import count_bar, percent, plural, print_json
 from firefight.cli.plots import check_png, simulate_plot
 
 
@@ -105,7 +105,7 @@ def _ci(share: dict[str, Any], exact: bool) -> str:
 def render(report: dict[str, Any], result: Simulation) -> None:
     console = Console(highlight=False)
     exact = report["exact"]
-    how = result.method if exact else f"{report['n']:,} fights, seed {report['seed']}"
+    how = result.method if exact else f"{plural(report['n'], 'fight')}, seed {report['seed']}"
     console.print(f"[bold]{report['scenario']}[/bold]  ({how})")
     if result.interrupted:
         console.print("[bold]interrupted (Ctrl-C): the report covers what was done[/bold]")

@@ -20,7 +20,7 @@ from firefight.analysis.sweep import (
     write_table,
 )
 from firefight.cli.errors import USER_ERROR
-from firefight.cli.output import count_bar, print_json
+from firefight.cli.output import count_bar, plural, print_json
 from firefight.errors import InputError
 
 #: Rows shown in the terminal table (the file has them all).
@@ -130,9 +130,9 @@ def _pct(p: float) -> str:
 def render(result: SweepResult) -> None:
     console = Console(highlight=False)
     plan = result.plan
-    how = "exact" if plan.exact else f"{plan.n:,} fights each, seed {plan.seed}"
+    how = "exact" if plan.n is None else f"{plural(plan.n, 'fight')} each, seed {plan.seed}"
     console.print(
-        f"[bold]{plan.title}[/bold]  ({len(plan.tasks)} cell{'s' if len(plan.tasks) > 1 else ''}, "
+        f"[bold]{plan.title}[/bold]  ({plural(len(plan.tasks), 'cell')}, "
         f"{how}; "
         f"{result.where}, {result.seconds:.1f} s)"
     )
