@@ -111,6 +111,9 @@ def _chains(examples: list[Example]) -> list[list[Example]]:
 
 EXAMPLES = _examples()
 CHAINS = _chains(EXAMPLES)
+#: The documented commands that succeed, (doc, line) in order (test_quick_path runs them both
+#: ways).
+COMMANDS = [(e.doc, e.line) for e in EXAMPLES if e.error is None]
 
 
 def cheap(line: str, tmp: Path) -> list[str]:

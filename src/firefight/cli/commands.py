@@ -52,7 +52,7 @@ SetOpt = Annotated[
     typer.Option(
         "--set",
         metavar="PATH=VALUE",
-        help="Change a field of the file: target.range=20, combatants.Rivera.weapon=M9 "
+        help="Change a field of the file: attack.range_m=250, combatants.Rivera.weapon=M9 "
         "(combatants and sides by name); PATH= removes it (target.armour=). Repeatable.",
     ),
 ]
