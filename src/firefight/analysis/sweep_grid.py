@@ -30,7 +30,7 @@ MAX_CELLS = 1_000_000
 #: Most values one ``--vary`` may give.
 MAX_VALUES = 100_000
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _RANGE = re.compile(rf"^\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER}))?\s*$")
 #: ``4-8``: a range written with a dash, which would be the text "4-8".
 _DASHED = re.compile(rf"^\s*({_NUMBER})\s*-\s*({_NUMBER})\s*$")
@@ -49,6 +49,12 @@ class Vary:
 
 def parse_values(text: str, flag: str) -> tuple[Any, ...]:
     """``10..16`` / ``0..30:5`` / ``a,b,c`` -> the values, or one line saying what is wrong."""
+    odd = next((c for c in text if c.isdigit() and not c.isascii()), None)
+    if odd is not None:
+        raise InputError(
+            f"{flag}: {odd!r} is not one of the digits 0-9 (a full-width or other script's digit)",
+            tip="type the numbers with the digits 0-9",
+        )
     m = _RANGE.match(text)
     if m:
         return _range(m.group(1), m.group(2), m.group(3), flag)

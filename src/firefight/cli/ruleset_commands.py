@@ -10,9 +10,11 @@ from firefight.cli.output import (
     adds_up,
     outcome_groups,
     percent,
+    plain_console,
     plural,
     print_json,
     probability,
+    styled,
     value_words,
     words,
 )
@@ -149,13 +151,12 @@ def resolve(
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{result.ruleset}[/bold]  ({dice_note})", highlight=False)
+    console = plain_console()
+    console.print(styled((result.ruleset, "bold"), f"  ({dice_note})"))
     for i, line in enumerate(result.transcript.lines(), start=1):
-        console.print(f"{i:3d}. {line}", markup=False, highlight=False)
+        console.print(f"{i:3d}. {line}")
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
@@ -187,21 +188,16 @@ def odds(
         return
     render_odds(report)
     if plot is not None:
-        from rich.console import Console
-
-        Console().print(f"plot written to {plot}", markup=False)
+        plain_console().print(f"plot written to {plot}")
 
 
 def render_odds(report: OddsReport) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{report.title}[/bold]", highlight=False)
+    console = plain_console()
+    console.print(report.title, style="bold")
     if report.p_hit is not None:
-        console.print(
-            f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})", markup=False
-        )
+        console.print(f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})")
     for who, rows in outcome_groups(report.outcomes):
         main = Table(
             title=f"outcomes: {who}" if who else "outcomes",
@@ -252,7 +248,7 @@ def render_odds(report: OddsReport) -> None:
             t.add_row(shown, percent(p), percent(d.at_least(v)))
         console.print(t)
     for note in report.notes:
-        console.print(note, style="dim", markup=False)
+        console.print(note, style="dim")
     if report.truncated_mass:
         console.print(f"mass left out by depth limits: {float(report.truncated_mass):.3g}")
 
@@ -274,7 +270,6 @@ def parse_rows(text: str | None) -> tuple[int, int] | None:
 def show_table(
     ruleset_id: str, rows: str | None, printed: bool, house: Path | None, as_json: bool
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     ruleset = get_ruleset(ruleset_id)
@@ -286,11 +281,10 @@ def show_table(
     table = Table(*headers)
     for row in body:
         table.add_row(*row)
-    Console().print(table)
+    plain_console().print(table)
 
 
 def list_rulesets(as_json: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     present = available()
@@ -304,4 +298,4 @@ def list_rulesets(as_json: bool) -> None:
     table = Table("id", "title")
     for row in rows:
         table.add_row(row["id"], row["title"])
-    Console().print(table)
+    plain_console().print(table)

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from firefight.analysis.sweep import (
@@ -20,7 +19,7 @@ from firefight.analysis.sweep import (
     write_table,
 )
 from firefight.cli.errors import USER_ERROR
-from firefight.cli.output import count_bar, plural, print_json
+from firefight.cli.output import count_bar, plain_console, plural, print_json, styled
 from firefight.errors import InputError
 
 #: Rows shown in the terminal table (the file has them all).
@@ -58,7 +57,7 @@ def run(
             f"--plot draws one or two varied fields; this sweep varies {len(plan.varies)}",
             tip="drop --plot, or plot from the --out table",
         )
-    console = Console(stderr=True, highlight=False)
+    console = plain_console(stderr=True)
     # a local cluster when asked for (--workers), none with --no-cluster, else by the sweep's size
     cluster = False if no_cluster else (True if workers is not None else None)
     result = _with_progress(console, plan, cluster, scheduler, workers, timeout, as_json)
@@ -72,7 +71,7 @@ def run(
         render(result)
         for path, what in ((out, "table"), (plot, "plot")):
             if path is not None and result.rows:
-                Console(highlight=False).print(f"{what} written to {path}", markup=False)
+                plain_console().print(f"{what} written to {path}")
     for failed in result.failed:
         print(f"error: cell {failed.label()}: {failed.error}", file=sys.stderr)
     if result.interrupted:
@@ -95,7 +94,7 @@ def run(
 
 
 def _with_progress(
-    console: Console,
+    console: Any,
     plan: Any,
     cluster: bool | None,
     scheduler: str | None,
@@ -128,13 +127,12 @@ def _pct(p: float) -> str:
 
 
 def render(result: SweepResult) -> None:
-    console = Console(highlight=False)
+    console = plain_console()
     plan = result.plan
     how = "exact" if plan.n is None else f"{plural(plan.n, 'fight')} each, seed {plan.seed}"
+    count = plural(len(plan.tasks), "cell")
     console.print(
-        f"[bold]{plan.title}[/bold]  ({plural(len(plan.tasks), 'cell')}, "
-        f"{how}; "
-        f"{result.where}, {result.seconds:.1f} s)"
+        styled((plan.title, "bold"), f"  ({count}, {how}; {result.where}, {result.seconds:.1f} s)")
     )
     columns, rows = result.table()
     if not rows:

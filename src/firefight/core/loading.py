@@ -23,6 +23,7 @@ __all__ = [
     "field_path",
     "load_model",
     "parse_override",
+    "parse_toml_text",
     "read_toml",
     "validate",
 ]
@@ -63,6 +64,12 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{name}: is not UTF-8 text", tip="save it as UTF-8") from None
+    return parse_toml_text(text, name)
+
+
+def parse_toml_text(text: str, name: str) -> dict[str, Any]:
+    """TOML text (a file's, or sent to the tracker), or one line naming ``name``: bad syntax,
+    nesting too deep, or a whole number too long to read."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -73,6 +80,11 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise InputError(
             f"{name}: malformed TOML: arrays or tables nest too deeply",
             tip="flatten the nesting (a few levels are enough for any firefight file)",
+        ) from None
+    except ValueError:  # a whole number of thousands of digits: Python will not convert it
+        raise InputError(
+            f"{name}: a number has too many digits",
+            tip="numbers go from -1,000,000 to 1,000,000",
         ) from None
 
 

@@ -190,8 +190,8 @@ def with_values(data: Mapping[str, Any], sets: Sequence[tuple[Locator, Any]]) ->
 
 def parse_override(text: str) -> tuple[str, Any]:
     """``a.b=3`` -> ("a.b", 3); ``a.b=`` -> ("a.b", REMOVED). Values are read as TOML
-    (numbers, booleans, "strings", [arrays]); anything that is not valid TOML is taken as a bare
-    string."""
+    (numbers, booleans, "strings", [arrays]); a single word that is not valid TOML is taken as
+    text (``aim=scope``), words with spaces between them must be quoted."""
     if "=" not in text:
         raise InputError(
             f"--set {clip(text)!r} has no '='",
@@ -210,6 +210,13 @@ def parse_override(text: str) -> tuple[str, Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
+        if any(c.isspace() for c in value):  # a bare word is text; bare words are not
+            raise InputError(
+                f"--set {clip(text)!r}: text with spaces must be quoted",
+                tip=f"""write --set '{key.strip()}="{clip(value, 40)}"'""",
+            ) from None
+    except (ValueError, RecursionError):
+        raise InputError(f"--set {clip(text)!r}: the value is not a TOML value") from None
     return key.strip(), value
 
 
