@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -31,6 +31,13 @@ from firefight.encounter import (
 )
 from firefight.encounter.fight import combatants_json
 from firefight.errors import InputError
+
+if TYPE_CHECKING:
+    from firefight.cli.table_dice import Answer
+    from firefight.core.table_dice import People
+    from firefight.dice.asking import Asked
+
+T = TypeVar("T")
 
 
 def parse_policies(texts: list[str]) -> dict[str, str]:
@@ -145,13 +152,29 @@ def start(
     max_rounds: int | None,
     overrides: list[str],
     force: bool,
+    ask: bool = False,
 ) -> None:
     if save.exists() and not force:
         raise InputError(
             f"{save} exists already", tip="choose another --save file or add --force to replace it"
         )
+    if ask and seed is not None:
+        raise InputError("--seed and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal("--seed, then `firefight encounter act` steps with --dice")
     engine = _engine(scenario, policies, max_rounds, overrides)
-    dice = SeededDice(fresh_seed() if seed is None else seed)
+    if ask:
+        from firefight.encounter.table_dice import ask_start, start_people
+
+        asked = _asking(
+            lambda faces, program: ask_start(engine, faces, program=program),
+            start_people(engine),
+        )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = SeededDice(fresh_seed() if seed is None else seed)
     enc = Encounter.begin(engine, dice)
     save_record(enc, save)
     console = TextConsole()
@@ -238,10 +261,39 @@ def _odds_text(odds: dict[str, Any]) -> str:
     return text
 
 
-def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
+def act(
+    file: Path, action_id: str, seed: int | None, dice_text: str | None, ask: bool = False
+) -> None:
+    if ask and (seed is not None or dice_text is not None):
+        given = "--seed" if seed is not None else "--dice"
+        raise InputError(f"{given} and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"--dice (`firefight encounter dice {file} ID` says what comes next)")
     enc = load_record(file)
-    dice = _dice(seed, dice_text)
-    step = enc.act(action_id, dice, faces_of_this_step=True)
+    if ask:
+        from firefight.encounter.table_dice import ask_step, step_people
+
+        people = step_people(enc, action_id)
+        asked = _asking(
+            lambda faces, program: ask_step(enc, action_id, faces, program=program), people
+        )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = _dice(seed, dice_text)
+    from firefight.dice.asking import DiceNeeded, short_of_faces
+
+    try:
+        step = enc.act(action_id, dice, faces_of_this_step=True)
+    except DiceNeeded:
+        assert isinstance(dice, ScriptedDice)  # only the table's dice stop for a missing face
+        raise short_of_faces(
+            lambda d: enc.trial(action_id, d),
+            dice.faces,
+            "--dice",
+            tip="give every face in transcript order, or use --ask to be asked roll by roll",
+        ) from None
     save_record(enc, file)
     console = TextConsole()
     console.print(f"[bold]{step.label}[/bold]")
@@ -253,10 +305,35 @@ def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
     if dice_text is not None:
+        from firefight.dice.asking import AskingDice
         from firefight.dice.faces import parse_faces
 
-        return ScriptedDice(parse_faces(dice_text))
+        return AskingDice(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)
+
+
+def _asking(answer: Answer[T], people: People) -> Asked[T]:
+    """The faces asked for at the terminal; Ctrl-C or Ctrl-D there ends with nothing saved."""
+    from firefight.cli.table_dice import Stopped, ask_at_terminal
+
+    try:
+        return ask_at_terminal(answer, people)
+    except Stopped:
+        print("stopped: nothing saved", file=sys.stderr)
+        raise SystemExit(130) from None
+
+
+def dice(file: Path, action_id: str, faces_text: str | None, as_json: bool) -> None:
+    """``encounter dice``: the next group the action needs, given the faces so far."""
+    from firefight.cli.table_dice import print_asked
+    from firefight.dice.faces import parse_faces
+    from firefight.encounter.table_dice import ask_step, step_people
+
+    enc = load_record(file)
+    faces = parse_faces(faces_text, "--faces") if faces_text is not None else []
+    asked = ask_step(enc, action_id, faces)
+    lines = asked.result.lines if asked.result is not None else ()
+    print_asked(asked, step_people(enc, action_id), lines, as_json)
 
 
 def auto(file: Path, steps: int | None, seed: int | None) -> None:

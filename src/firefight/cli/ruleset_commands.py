@@ -15,29 +15,9 @@ from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
 from firefight.core.validation import clip, clip_path
-from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
-from firefight.errors import FirefightError, InputError, ScriptError
+from firefight.errors import InputError, ScriptError
 from firefight.rulesets import REGISTRY, available, get_ruleset
-
-
-class _CountingDice(ScriptedDice):
-    """The given faces, then a middle face for every further die (it never explodes), counting
-    how many dice the resolution rolls in all; other faces may lead to more or fewer rolls."""
-
-    def _face(self, sides: int) -> int:
-        if self.used >= len(self.faces):
-            self.faces.append(sides // 2 + 1)
-        return super()._face(sides)
-
-
-def _faces_needed(ruleset: AnyRuleset, situation: Any, faces: list[int]) -> int | None:
-    counting = _CountingDice(faces)
-    try:
-        ruleset.resolve(situation, counting)
-    except FirefightError:
-        return None
-    return counting.used
 
 
 def load(
@@ -76,8 +56,10 @@ def resolve(
     house: Path | None,
     as_json: bool,
     command: Command,
+    ask: bool = False,
 ) -> None:
     from firefight.dice import SeededDice
+    from firefight.dice.asking import AskingDice, DiceNeeded, short_of_faces
 
     ruleset = get_ruleset(ruleset_id)
     if not any(k.command == command for k in ruleset.kinds):
@@ -85,10 +67,20 @@ def resolve(
             f"ruleset {ruleset.id} has no {_RULES[command]} rules",
             tip=f"it resolves: {', '.join(ruleset.situation_kinds)}",
         )
-    if seed is not None and dice_text is not None:
-        raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
+    given = [name for name, v in (("--seed", seed), ("--dice", dice_text), ("--ask", ask)) if v]
+    if len(given) > 1:
+        raise InputError(
+            f"{' and '.join(given)} both given", tip="use one: program dice or table dice"
+        )
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"firefight {command} {ruleset.id} {clip_path(file)} --dice 4,8,...")
     situation = load(ruleset, file, overrides, house, command)
-    scripted = ScriptedDice(parse_faces(dice_text)) if dice_text is not None else None
+    faces = parse_faces(dice_text) if dice_text is not None else None
+    if ask:
+        faces = _asked_faces(ruleset, situation, file, overrides)
+    scripted = AskingDice(faces) if faces is not None else None
     if scripted is None and seed is None:
         import numpy as np
 
@@ -96,17 +88,13 @@ def resolve(
     dice = scripted if scripted is not None else SeededDice(seed)
     try:
         result = ruleset.resolve(situation, dice)
-    except ScriptError as err:
-        if scripted is None or "ran out" not in err.message:
-            raise
-        given = len(scripted.faces)
-        needed = _faces_needed(ruleset, situation, scripted.faces)
-        if needed is None:
-            raise
-        raise ScriptError(
-            f"{err.message}; with middle faces after yours it rolls {needed} dice in all "
-            f"(you gave {given})",
-            tip=f"give at least {needed} faces in transcript order (other rolls may need more)",
+    except DiceNeeded:
+        assert scripted is not None  # only the table's dice stop for a missing face
+        raise short_of_faces(
+            lambda d: ruleset.resolve(situation, d),
+            scripted.faces,
+            "--dice",
+            tip="give every face in transcript order, or use --ask to be asked roll by roll",
         ) from None
     leftover = scripted.unused if scripted is not None else []
     if leftover:
@@ -120,7 +108,30 @@ def resolve(
         out["dice"] = "scripted" if scripted is not None else {"seed": seed}
         print_json(out)
     else:
-        render_resolution(result, f"seed {seed}" if scripted is None else "scripted dice")
+        shown = ",".join(map(str, scripted.faces)) if scripted is not None else ""
+        note = f"seed {seed}" if scripted is None else f"the table's dice: {shown or 'none'}"
+        render_resolution(result, note)
+
+
+def _asked_faces(
+    ruleset: AnyRuleset, situation: Any, file: Path, overrides: list[str]
+) -> list[int]:
+    """The faces of the resolution, asked for group by group at the terminal (``--ask``)."""
+    from firefight.cli.table_dice import Stopped, ask_at_terminal
+    from firefight.core.table_dice import people_in_situation
+    from firefight.dice.asking import ask
+
+    people = people_in_situation(apply_overrides(read_toml(file), overrides))
+    try:
+        asked = ask_at_terminal(
+            lambda faces, program: ask(
+                lambda d: ruleset.resolve(situation, d), faces, program=program
+            ),
+            people,
+        )
+    except Stopped:
+        raise SystemExit(130) from None
+    return list(asked.faces)
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:

@@ -106,6 +106,11 @@ class Encounter:
         self.redo_stack.clear()
         return step
 
+    def trial(self, action_id: str, dice: DiceSource) -> Step:
+        """The step the action would record on ``dice``, recording nothing (the table's dice
+        asked for roll by roll run it once per answer)."""
+        return self._play(self.state, action_id, dice)[0]
+
     def _play(self, state: FightState, action_id: str, dice: DiceSource) -> tuple[Step, FightState]:
         action = self.engine.find_action(state, action_id)
         mark_e, mark_t = len(dice.events), len(_tape(dice))

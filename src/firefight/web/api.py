@@ -1,7 +1,7 @@
 """The tracker's HTTP face: the JSON API under ``/api``, the GM's and players' pages, live updates.
 
-Routes that compute (act, previews) are plain ``def`` so FastAPI runs them on its thread pool and
-the event loop stays free for the players' live streams. Every refusal is JSON
+Routes that compute (act, dice, previews) are plain ``def`` so FastAPI runs them on its thread
+pool and the event loop stays free for the players' live streams. Every refusal is JSON
 ``{"detail": "one line"}``: 401 without a token, 403 with the wrong one (a players' token writing,
 another encounter's token), 404 for an unknown encounter, 409 when another server wrote first,
 413 for an oversized request, 422 for a bad action, faces or scenario, 429 past the rate limit.
@@ -51,6 +51,44 @@ class CreateBody(BaseModel):
     players_side: str | None = Field(None, description="the side the players' link shows in full")
     enemy_detail: Literal["status", "names"] = "status"
     seed: int | None = Field(None, ge=0, description="seed of the start's dice (initiative)")
+    dice: list[Any] | None = Field(
+        None,
+        description="the table's faces for round 1's initiative, in transcript order (as "
+        "POST /api/start/dice collects them), instead of seed",
+        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+    )
+
+
+#: The faces so far, as the act route takes them (checked by the tracker, not by pydantic).
+_FACES: Any = Field(
+    default_factory=list,
+    description="the faces rolled so far, in transcript order",
+    json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+)
+_ROLL: Any = Field(
+    None,
+    description='"group": the program rolls the next group for the table; "rest": all the rest',
+)
+
+
+class DiceBody(BaseModel):
+    """What an action needs next of the table's dice, given the faces so far."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(description="an action id from GET .../actions")
+    faces: list[Any] = _FACES
+    version: int | None = Field(None, description="the version the page shows (409 if stale)")
+    roll: Literal["group", "rest"] | None = _ROLL
+
+
+class StartDiceBody(BaseModel):
+    """What round 1's initiative of a scenario needs next of the table's dice."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: str | None = Field(None, description="scenario TOML text")
+    example: str | None = Field(None, description="a bundled example, e.g. graydawn/duel")
+    faces: list[Any] = _FACES
+    roll: Literal["group", "rest"] | None = _ROLL
 
 
 class Created(BaseModel):
@@ -174,6 +212,21 @@ def create_app(
     def act(encounter_id: GmId, body: ActBody) -> dict[str, Any]:
         """Resolve one action; the new state. Refused faces or ids change nothing."""
         return tracker.act(encounter_id, body.action, body.dice, body.seed)
+
+    @app.post("/api/encounters/{encounter_id}/dice", tags=["GM"])
+    def dice(encounter_id: GmId, body: DiceBody) -> dict[str, Any]:
+        """The next group of the table's dice the action needs, given the faces so far (who
+        rolls it, which dice, what for, the rule), or `complete` with the transcript; then
+        POST .../act with `dice` set to `faces_so_far`. Writes nothing."""
+        return tracker.dice(
+            encounter_id, body.action, body.faces, version=body.version, roll=body.roll
+        )
+
+    @app.post("/api/start/dice", tags=["encounters"])
+    def start_dice(body: StartDiceBody) -> dict[str, Any]:
+        """The next group of the table's dice round 1's initiative needs, before the encounter
+        exists; then POST /api/encounters with `dice` set to `faces_so_far`. Writes nothing."""
+        return tracker.start_dice(body.scenario, body.example, body.faces, body.roll)
 
     @app.post("/api/encounters/{encounter_id}/undo", tags=["GM"])
     def undo(encounter_id: GmId) -> dict[str, Any]:

@@ -20,16 +20,19 @@ import threading
 import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from firefight.core.turns import Action, FightState
-from firefight.dice import ScriptedDice, SeededDice
+from firefight.dice import SeededDice
+from firefight.dice.asking import AskingDice, DiceNeeded, Program, short_of_faces
 from firefight.dice.faces import parse_faces
 from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
 from firefight.encounter.scenario import build_scenario
+from firefight.encounter.table_dice import ask_start, ask_step, start_json, step_json
 from firefight.errors import FirefightError, InputError
-from firefight.web.store import Row, Store, token_digest
+from firefight.web.store import Row, StaleVersion, Store, token_digest
 from firefight.web.views import ENEMY_DETAILS, EnemyDetail, player_view
 
 #: What a watcher's queue receives when the server stops (versions start at 1).
@@ -78,6 +81,8 @@ class Tracker:
         #: The newest version each watched encounter's watchers were told of.
         self._announced: dict[str, int] = {}
         self._example_list: list[dict[str, str]] | None = None
+        #: Engines of scenarios asked for their start's dice before they are created, by text.
+        self._starting: OrderedDict[tuple[str | None, str | None], Engine] = OrderedDict()
 
     # -- who may do what -----------------------------------------------------------------------
     def role(self, encounter_id: str, token: str | None) -> str:
@@ -111,16 +116,25 @@ class Tracker:
         players_side: str | None = None,
         enemy_detail: EnemyDetail = "status",
         seed: int | None = None,
+        dice: list[Any] | None = None,
     ) -> Created:
-        """Start an encounter from scenario TOML text, a bundled example or an exported record."""
+        """Start an encounter from scenario TOML text, a bundled example or an exported record;
+        round 1's initiative on the program's dice (``seed``) or the table's (``dice``)."""
         given = [x is not None for x in (scenario, example, record)]
         if sum(given) != 1:
             raise InputError(
                 "give exactly one of scenario, example or record",
                 tip='e.g. {"scenario": "<scenario TOML text>"}',
             )
+        if dice is not None and (seed is not None or record is not None):
+            raise InputError(
+                f"dice and {'seed' if seed is not None else 'record'} both given",
+                tip="the table's dice are for the start of a new encounter's initiative",
+            )
         if record is not None:
             enc = Encounter.from_json(record, "record")
+        elif dice is not None:
+            enc = self._begin_on_table_dice(self._starting_engine(scenario, example), dice)
         else:
             engine = Engine(
                 self._example(example) if example is not None else _scenario(str(scenario))
@@ -147,6 +161,51 @@ class Tracker:
         with self._guard:
             self._remember(created.id, _Open(1, row, enc))
         return created
+
+    @staticmethod
+    def _begin_on_table_dice(engine: Engine, dice: list[Any]) -> Encounter:
+        faces = _table_faces(dice) if dice else []
+        source = AskingDice(faces)
+        try:
+            enc = Encounter.begin(engine, source)
+        except DiceNeeded:
+            raise short_of_faces(
+                lambda d: Encounter.begin(engine, d), faces, "dice", tip=_ASK_START
+            ) from None
+        source.check_all_used()
+        return enc
+
+    def start_dice(
+        self,
+        scenario: str | None,
+        example: str | None,
+        faces: list[Any],
+        roll: Program | None = None,
+    ) -> dict[str, Any]:
+        """What round 1's initiative needs next of the table's dice, before the encounter is
+        created (creating it with ``dice`` set to the faces this ends with); writes nothing."""
+        engine = self._starting_engine(scenario, example)
+        asked = ask_start(engine, _table_faces(faces) if faces else [], program=roll)
+        return start_json(engine, asked)
+
+    def _starting_engine(self, scenario: str | None, example: str | None) -> Engine:
+        """The engine of a scenario about to start, kept while its start's dice are asked for."""
+        if (scenario is None) == (example is None):
+            raise InputError(
+                "give exactly one of scenario or example", tip='e.g. {"example": "graydawn/duel"}'
+            )
+        key = (scenario, example)
+        with self._guard:
+            engine = self._starting.get(key)
+        if engine is None:
+            engine = Engine(
+                self._example(example) if example is not None else _scenario(str(scenario))
+            )
+            with self._guard:
+                self._starting[key] = engine
+                while len(self._starting) > 16:
+                    self._starting.popitem(last=False)
+        return engine
 
     @staticmethod
     def _players_side(enc: Encounter, side: str | None) -> str:
@@ -240,6 +299,29 @@ class Tracker:
                         held.odds[action.id] = found
         return found
 
+    def dice(
+        self,
+        encounter_id: str,
+        action: str,
+        faces: list[Any],
+        *,
+        version: int | None = None,
+        roll: Program | None = None,
+    ) -> dict[str, Any]:
+        """What the action needs next of the table's dice, given the faces so far (the
+        program rolling the next group or all the rest, with ``roll``); writes nothing. A
+        ``version`` other than the encounter's is refused (someone else took a step since)."""
+        parsed = _table_faces(faces) if faces else []
+        with self._lock(encounter_id):
+            held = self._load(encounter_id)
+            if version is not None and version != held.version:
+                raise StaleVersion(
+                    f"encounter {encounter_id} is at version {held.version}, not {version}",
+                    tip="reload the page: a step was taken since",
+                )
+            asked = ask_step(held.enc, action, parsed, program=roll)
+            return {**step_json(held.enc, action, asked), "version": held.version}
+
     def player(self, encounter_id: str) -> dict[str, Any]:
         with self._lock(encounter_id):
             held = self._load(encounter_id)
@@ -275,15 +357,22 @@ class Tracker:
         """Resolve one action on the table's faces (``dice``) or the program's (``seed``)."""
         if dice is not None and seed is not None:
             raise InputError("dice and seed both given", tip="use one: table dice or program dice")
-        source = (
-            SeededDice(_seed(seed))
-            if dice is None
-            # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
-            else ScriptedDice(_table_faces(dice) if dice else [])
-        )
-        return self._write(
-            encounter_id, lambda enc: enc.act(action, source, faces_of_this_step=True)
-        )
+        if dice is None:
+            return self._write(
+                encounter_id,
+                lambda enc: enc.act(action, SeededDice(_seed(seed)), faces_of_this_step=True),
+            )
+        # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
+        faces = _table_faces(dice) if dice else []
+
+        def change(enc: Encounter) -> None:
+            try:
+                enc.act(action, AskingDice(faces), faces_of_this_step=True)
+            except DiceNeeded:
+                run = partial(enc.trial, action)
+                raise short_of_faces(run, faces, "dice", tip=_ASK_STEP) from None
+
+        return self._write(encounter_id, change)
 
     def undo(self, encounter_id: str) -> dict[str, Any]:
         return self._write(encounter_id, lambda enc: enc.undo())
@@ -412,6 +501,10 @@ class Tracker:
     def _forget(self, encounter_id: str) -> None:
         with self._guard:
             self._open.pop(encounter_id, None)
+
+
+_ASK_STEP = "give every face in transcript order; POST .../dice asks for them group by group"
+_ASK_START = "give every face in transcript order; POST /api/start/dice asks for them"
 
 
 def _check_detail(enemy_detail: str) -> None:
