@@ -95,12 +95,12 @@ def test_sorted_dice_give_a_descending_tuple() -> None:
 
 def test_script_running_out_names_the_die_and_the_reason() -> None:
     dice = ScriptedDice([10])
-    with pytest.raises(ScriptError, match=r"the table's dice ran out: die 2 \(a d10 for 'G02 skill'\)"):
+    with pytest.raises(ScriptError, match=r"table's dice ran out: die 2 \(a d10 for 'G02 skill'\)"):
         dice.roll("d10x + 11", why="G02 skill")
 
 
 def test_impossible_face_is_refused() -> None:
-    with pytest.raises(ScriptError, match="the table's die 2 shows 7, which a d6 .*cannot show"):
+    with pytest.raises(ScriptError, match=r"the table's die 2 shows 7, which a d6 .*cannot show"):
         ScriptedDice([2, 7]).roll("2d6")
 
 

@@ -34,7 +34,7 @@ def asked_group_by_group(
     answers = [answer(faces)]
     while (group := answers[-1].next) is not None:
         assert group.start == len(faces), "a group's faces follow the faces so far"
-        assert group.count >= 1 and 1 <= group.sides
+        assert group.count >= 1 and group.sides >= 1
         faces = faces + tape[group.start : group.start + group.count]
         assert len(faces) == group.start + group.count, "the seeded run rolled those dice"
         answers.append(answer(faces))
