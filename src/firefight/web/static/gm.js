@@ -6,6 +6,7 @@
   const error = document.getElementById("error");
   let busy = false;
   let generation = 0;  // one per refresh: odds of an older refresh are not shown
+  let version;  // the state's version, when the server gives one (a stale dialog is refused)
 
   if (link.player) {
     const a = document.getElementById("player-link");
@@ -27,6 +28,7 @@
   }
 
   function renderState(state) {
+    version = state.version;
     document.getElementById("title").textContent = state.title;
     document.getElementById("ruleset").textContent = `${state.ruleset} · ${state.steps} steps`;
     document.getElementById("turn").textContent = Tracker.verdict(state);
@@ -51,6 +53,15 @@
       const roll = () => guarded(async () => { await call("POST", "/act", { action: action.id }); await refresh(); });
       const table = () => guarded(async () => {
         const dice = faces.value.split(/[\s,]+/).filter(Boolean).map((f) => (/^[+-]?\d+$/.test(f) ? Number(f) : f));
+        if (!dice.length) {  // nothing typed: ask for the table's dice group by group
+          const committed = await DiceDialog.open({
+            title: action.label,
+            answer: (so_far, roll) => call("POST", "/dice", { action: action.id, faces: so_far, roll, version }),
+            done: (all) => call("POST", "/act", { action: action.id, dice: all }),
+          });
+          if (committed) await refresh();
+          return;
+        }
         await call("POST", "/act", { action: action.id, dice });
         await refresh();
       });
