@@ -9,6 +9,8 @@ Ctrl-D) to stop with nothing saved.
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -49,7 +51,7 @@ def ask_at_terminal(answer: Answer[T], people: People) -> Asked[T]:
     while asked.next is not None:
         group = asked.next
         try:
-            text = input(f"{group_words(group, people)} > ")
+            text = read_answer(f"{group_words(group, people)} > ")
         except (KeyboardInterrupt, EOFError):
             print()
             raise Stopped from None
@@ -73,6 +75,27 @@ def ask_at_terminal(answer: Answer[T], people: People) -> Asked[T]:
                 continue
             asked = answer([*asked.faces, *typed], None)
     return asked
+
+
+def read_answer(prompt: str) -> str:
+    """One line typed at the terminal after ``prompt``.
+
+    Not ``input()``: numpy's worker threads may be the ones the kernel hands Ctrl-C's SIGINT to,
+    and then the main thread's blocking read would never wake. Waiting in short ``select``
+    slices lets Python see the interrupt between them (POSIX; elsewhere ``input()``)."""
+    if os.name == "nt":  # pragma: no cover - no select on a console there
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    fd = sys.stdin.fileno()
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            # a terminal in line mode hands over one typed line per read
+            data = os.read(fd, 4096)
+            if not data:
+                raise EOFError
+            return data.decode(errors="replace").rstrip("\r\n")
 
 
 def typed_faces(text: str, group: Group) -> list[int] | str:
