@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from firefight.dice.asking import Asked, Group
@@ -117,7 +117,7 @@ def asked_json(asked: Asked[Any], people: People, lines: Iterable[str] = ()) -> 
     """What the table's dice answered so far and what comes next (or that it is complete, with
     the transcript ``lines``), for the API and ``firefight encounter dice --json``."""
     answered = [
-        {**group_json(g, people, i), "dice": f"{len(faces)}d{g.sides}", "faces": list(faces)}
+        {**group_json(replace(g, count=len(faces)), people, i), "faces": list(faces)}
         for i, (g, faces) in enumerate(asked.answered, start=1)
     ]
     out: dict[str, Any] = {

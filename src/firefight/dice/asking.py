@@ -219,6 +219,7 @@ class Asked(Generic[T]):
 
     @property
     def complete(self) -> bool:
+        """True once the rule needs no more faces (``result`` holds its result)."""
         return self.next is None
 
     def without_last(self) -> list[int]:

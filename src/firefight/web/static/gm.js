@@ -54,9 +54,14 @@
       const table = () => guarded(async () => {
         const dice = faces.value.split(/[\s,]+/).filter(Boolean).map((f) => (/^[+-]?\d+$/.test(f) ? Number(f) : f));
         if (!dice.length) {  // nothing typed: ask for the table's dice group by group
+          let seen = version;  // the version the dialog started on: a step taken since is refused
           const committed = await DiceDialog.open({
             title: action.label,
-            answer: (so_far, roll) => call("POST", "/dice", { action: action.id, faces: so_far, roll, version }),
+            answer: async (so_far, roll) => {
+              const got = await call("POST", "/dice", { action: action.id, faces: so_far, roll, version: seen });
+              seen = got.version;
+              return got;
+            },
             done: (all) => call("POST", "/act", { action: action.id, dice: all }),
           });
           if (committed) await refresh();
