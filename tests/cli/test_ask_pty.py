@@ -11,13 +11,15 @@ import re
 import select
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from click.testing import Result
+from typer.testing import CliRunner
 
+from firefight.cli.commands import app
 from firefight.dice import SeededDice
 from firefight.encounter import load_record
 
@@ -101,17 +103,9 @@ def terminals() -> list[Terminal]:
         terminal.kill()
 
 
-def firefight(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "firefight", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        timeout=TIMEOUT,
-    )
+def firefight(*args: str | Path) -> Result:
+    """The same command in this process, off a terminal (its input is not one)."""
+    return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "200"})
 
 
 def _transcript(text: str) -> list[str]:
@@ -149,7 +143,7 @@ def test_an_attack_asked_roll_by_roll_is_the_attack_on_those_faces(
     assert faces, printed
     assert faces.group(1).startswith("10,17,20,16,")
     scripted = firefight("attack", "warfare2d20", AMBUSH, "--dice", faces.group(1))
-    assert scripted.returncode == 0, scripted.stderr
+    assert scripted.exit_code == 0, scripted.stderr
     assert _transcript(printed) == _transcript(scripted.stdout)
     assert len(_transcript(printed)) > 6
 
@@ -177,7 +171,7 @@ def test_an_encounter_step_and_start_asked_at_the_terminal_save_what_dice_give(
     enc = load_record(asked)
     action = enc.engine.legal_actions(enc.state)[0].id
     if not enc.trial(action, SeededDice(3)).faces:  # an attack declared; its defence rolls
-        assert firefight("encounter", "act", asked, action, "--seed", "1").returncode == 0
+        assert firefight("encounter", "act", asked, action, "--seed", "1").exit_code == 0
         enc = load_record(asked)
         action = enc.engine.legal_actions(enc.state)[0].id
     step = enc.trial(action, SeededDice(3))
@@ -194,7 +188,7 @@ def test_an_encounter_step_and_start_asked_at_the_terminal_save_what_dice_give(
     assert act.exit_code() == 0
     dice = ",".join(map(str, step.faces))
     by_dice = firefight("encounter", "act", given, action, "--dice", dice)
-    assert by_dice.returncode == 0, by_dice.stderr
+    assert by_dice.exit_code == 0, by_dice.stderr
     assert asked.read_bytes() == given.read_bytes()
 
 
@@ -203,7 +197,7 @@ def test_ctrl_c_at_a_prompt_leaves_the_save_byte_for_byte(
 ) -> None:
     save = tmp_path / "duel.json"
     scenario = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
-    assert firefight("encounter", "start", scenario, "--save", save, "--seed", "2").returncode == 0
+    assert firefight("encounter", "start", scenario, "--save", save, "--seed", "2").exit_code == 0
     before = save.read_bytes()
     action = load_record(save).engine.legal_actions(load_record(save).state)[0].id
     run = Terminal("encounter", "act", save, action, "--ask")
@@ -218,13 +212,16 @@ def test_ctrl_c_at_a_prompt_leaves_the_save_byte_for_byte(
     assert save.read_bytes() == before
 
 
-def test_ask_off_a_terminal_is_refused_with_the_way_to_give_faces(tmp_path: Path) -> None:
+def test_ask_off_a_terminal_is_refused_with_the_way_to_give_faces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
     refused = firefight("attack", "warfare2d20", AMBUSH.relative_to(ROOT), "--ask")
-    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.strip() == (
         "error: --ask asks for each roll at a terminal, and the input here is not one (tip: give "
         "the table's faces with firefight attack warfare2d20 "
         "examples/warfare2d20/b_ak47_ambush.toml --dice 4,8,...)"
     )
     both = firefight("attack", "warfare2d20", AMBUSH, "--ask", "--dice", "4")
-    assert both.returncode == 2 and "--dice and --ask both given" in both.stderr
+    assert both.exit_code == 2 and "--dice and --ask both given" in both.stderr
