@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -282,18 +283,12 @@ def act(
         dice: DiceSource = ScriptedDice(asked.faces)
     else:
         dice = _dice(seed, dice_text)
-    from firefight.dice.asking import DiceNeeded, short_of_faces
+    from firefight.cli.table_dice import TOO_FEW_TIP
+    from firefight.dice.asking import too_few_faces_explained
 
-    try:
+    faces = dice.faces if isinstance(dice, ScriptedDice) else []
+    with too_few_faces_explained(partial(enc.trial, action_id), faces, "--dice", TOO_FEW_TIP):
         step = enc.act(action_id, dice, faces_of_this_step=True)
-    except DiceNeeded:
-        assert isinstance(dice, ScriptedDice)  # only the table's dice stop for a missing face
-        raise short_of_faces(
-            lambda d: enc.trial(action_id, d),
-            dice.faces,
-            "--dice",
-            tip="give every face in transcript order, or use --ask to be asked roll by roll",
-        ) from None
     save_record(enc, file)
     console = TextConsole()
     console.print(f"[bold]{step.label}[/bold]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,9 @@ def resolve(
     command: Command,
     ask: bool = False,
 ) -> None:
+    from firefight.cli.table_dice import TOO_FEW_TIP
     from firefight.dice import SeededDice
-    from firefight.dice.asking import AskingDice, DiceNeeded, short_of_faces
+    from firefight.dice.asking import AskingDice, too_few_faces_explained
 
     ruleset = get_ruleset(ruleset_id)
     if not any(k.command == command for k in ruleset.kinds):
@@ -86,16 +88,9 @@ def resolve(
 
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dice = scripted if scripted is not None else SeededDice(seed)
-    try:
-        result = ruleset.resolve(situation, dice)
-    except DiceNeeded:
-        assert scripted is not None  # only the table's dice stop for a missing face
-        raise short_of_faces(
-            lambda d: ruleset.resolve(situation, d),
-            scripted.faces,
-            "--dice",
-            tip="give every face in transcript order, or use --ask to be asked roll by roll",
-        ) from None
+    run = partial(ruleset.resolve, situation)
+    with too_few_faces_explained(run, faces or [], "--dice", TOO_FEW_TIP):
+        result = run(dice)
     leftover = scripted.unused if scripted is not None else []
     if leftover:
         raise ScriptError(

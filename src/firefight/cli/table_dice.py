@@ -24,6 +24,9 @@ T = TypeVar("T")
 #: Runs the resolution on faces so far, the program rolling what it is told to.
 Answer = Callable[[list[int], Program | None], Asked[T]]
 
+#: The tip of every ``--dice`` that gave too few faces.
+TOO_FEW_TIP = "give every face in transcript order, or use --ask to be asked roll by roll"
+
 HELP = (
     "Type the faces the table rolled for each group (e.g. 4 8). Enter alone: the program rolls "
     "this group; all: the program rolls the rest; back: take back the last group; Ctrl-C: stop, "

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
@@ -335,15 +336,21 @@ class Needs:
         return f"{field} gave {gave}; this resolution needs {how_many}: {listed}"
 
 
-def short_of_faces(
+@contextmanager
+def too_few_faces_explained(
     run: Callable[[DiceSource], Any], faces: Sequence[int], field: str, tip: str
-) -> ScriptError:
-    """The refusal of too few faces: how many the resolution needs and what each missing die is
-    for (:class:`Needs`), as one line naming ``field``."""
-    found = needs(run, faces)
-    if found is None:  # pragma: no cover - called only once the faces ran out
-        return ScriptError(f"{field} gave too few faces", tip=tip)
-    return ScriptError(found.words(field), tip=tip)
+) -> Iterator[None]:
+    """Within, the table's dice running short (:class:`DiceNeeded`, from :class:`AskingDice`
+    given ``faces``) become one refusal naming ``field``: how many faces ``run`` needs and what
+    each missing die is for (:class:`Needs`). ``run`` is the resolution without side effects
+    (a step tried, not recorded)."""
+    try:
+        yield
+    except DiceNeeded:
+        found = needs(run, faces)
+        if found is None:  # pragma: no cover - the faces did run out
+            raise ScriptError(f"{field} gave too few faces", tip=tip) from None
+        raise ScriptError(found.words(field), tip=tip) from None
 
 
 def _listed(group: Group) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 from firefight.core.turns import Action, FightState
 from firefight.dice import SeededDice
-from firefight.dice.asking import AskingDice, DiceNeeded, Program, short_of_faces
+from firefight.dice.asking import AskingDice, Program, too_few_faces_explained
 from firefight.dice.faces import parse_faces
 from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
 from firefight.encounter.scenario import build_scenario
@@ -166,12 +166,8 @@ class Tracker:
     def _begin_on_table_dice(engine: Engine, dice: list[Any]) -> Encounter:
         faces = _table_faces(dice) if dice else []
         source = AskingDice(faces)
-        try:
+        with too_few_faces_explained(partial(Encounter.begin, engine), faces, "dice", _ASK_START):
             enc = Encounter.begin(engine, source)
-        except DiceNeeded:
-            raise short_of_faces(
-                lambda d: Encounter.begin(engine, d), faces, "dice", tip=_ASK_START
-            ) from None
         source.check_all_used()
         return enc
 
@@ -366,11 +362,8 @@ class Tracker:
         faces = _table_faces(dice) if dice else []
 
         def change(enc: Encounter) -> None:
-            try:
+            with too_few_faces_explained(partial(enc.trial, action), faces, "dice", _ASK_STEP):
                 enc.act(action, AskingDice(faces), faces_of_this_step=True)
-            except DiceNeeded:
-                run = partial(enc.trial, action)
-                raise short_of_faces(run, faces, "dice", tip=_ASK_STEP) from None
 
         return self._write(encounter_id, change)
 
