@@ -15,7 +15,7 @@ from firefight.core.house import load_house
 from firefight.core.loading import read_toml
 from firefight.core.table_dice import People, asked_json, group_words, people_in_situation
 from firefight.dice import DiceSource, Roll, ScriptedDice, SeededDice
-from firefight.dice.asking import Asked, ask, needs
+from firefight.dice.asking import Asked, Group, ask, needs
 from firefight.encounter import Encounter, Engine, read_scenario
 from firefight.encounter.table_dice import ask_start, ask_step, step_json
 from firefight.errors import ScriptError
@@ -253,3 +253,15 @@ def test_a_step_that_rolls_nothing_is_complete_at_once() -> None:
     out = step_json(enc, action, ask_step(enc, action, []))
     assert out["complete"] and out["faces_so_far"] == [] and out["answered"] == []
     assert out["transcript"] == list(enc.trial(action, ScriptedDice([])).lines)
+
+
+def test_the_rule_is_read_from_the_rolls_brackets_else_the_special_dies_own() -> None:
+    def rule(why: str, kind: str = "plain") -> str:
+        return Group(0, 1, 10, kind, "1d10", why).rule  # type: ignore[arg-type]
+
+    assert rule("damage M16 3d10 (W06)") == "W06", "a weapon's name is no rule"
+    assert rule("Aldric D100 vs strike chance 81 (Q01)") == "Q01"
+    assert rule("weapon damage dice (T03, T05)") == "T03/T05"
+    assert rule("Rolf: attack", "plus-minus") == "D01"
+    assert rule("panic", "exploding") == "G02"
+    assert rule("a roll") == ""

@@ -47,8 +47,11 @@ T = TypeVar("T")
 #: open-ended plus-minus die, or a D100 (read as one number, 1-100).
 Kind = Literal["plain", "exploding", "plus-minus", "d100"]
 
-#: A rule ID in a roll's words: a capital and two digits, e.g. ``W01``, ``G24``.
+#: A rule ID in a roll's words: a capital and two digits, e.g. ``W01``, ``G24``, in the
+#: parentheses the words end their rules in ("(G02/G04)", "(D100 vs 26, Q01)"), so that a
+#: weapon called "M16" is not read as one.
 _RULE_ID = re.compile(r"\b[A-Z][0-9]{2}\b")
+_BRACKETS = re.compile(r"\(([^()]*)\)")
 #: The rule a special die's notation comes from (``dice/nodes.py``), named when the roll's
 #: words name none (a Dragon Warriors contest says only "Rolf: attack").
 _NOTATION_RULE: dict[Kind, str] = {"exploding": "G02", "plus-minus": "D01"}
@@ -85,7 +88,8 @@ class Group:
     @property
     def rule(self) -> str:
         """The rule IDs the roll's words name (``G02/G04``), else the special die's own."""
-        found = list(dict.fromkeys(_RULE_ID.findall(self.why)))
+        inside = " ".join(_BRACKETS.findall(self.why))
+        found = list(dict.fromkeys(_RULE_ID.findall(inside)))
         if found:
             return "/".join(found)
         return _NOTATION_RULE.get(self.kind, "")
