@@ -225,3 +225,5 @@ def test_ask_off_a_terminal_is_refused_with_the_way_to_give_faces(
     )
     both = firefight("attack", "warfare2d20", AMBUSH, "--ask", "--dice", "4")
     assert both.exit_code == 2 and "--dice and --ask both given" in both.stderr
+    seed_zero = firefight("attack", "warfare2d20", AMBUSH, "--seed", "0", "--ask")
+    assert seed_zero.exit_code == 2 and "--seed and --ask both given" in seed_zero.stderr

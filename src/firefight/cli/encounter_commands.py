@@ -11,7 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import typer
 
@@ -32,13 +32,6 @@ from firefight.encounter import (
 )
 from firefight.encounter.fight import combatants_json
 from firefight.errors import InputError
-
-if TYPE_CHECKING:
-    from firefight.cli.table_dice import Answer
-    from firefight.core.table_dice import People
-    from firefight.dice.asking import Asked
-
-T = TypeVar("T")
 
 
 def parse_policies(texts: list[str]) -> dict[str, str]:
@@ -167,9 +160,10 @@ def start(
         require_terminal("--seed, then `firefight encounter act` steps with --dice")
     engine = _engine(scenario, policies, max_rounds, overrides)
     if ask:
+        from firefight.cli.table_dice import ask_or_stop
         from firefight.encounter.table_dice import ask_start, start_people
 
-        asked = _asking(
+        asked = ask_or_stop(
             lambda faces, program: ask_start(engine, faces, program=program),
             start_people(engine),
         )
@@ -274,10 +268,11 @@ def act(
         require_terminal(f"--dice (`firefight encounter dice {file} ID` says what comes next)")
     enc = load_record(file)
     if ask:
+        from firefight.cli.table_dice import ask_or_stop
         from firefight.encounter.table_dice import ask_step, step_people
 
         people = step_people(enc, action_id)
-        asked = _asking(
+        asked = ask_or_stop(
             lambda faces, program: ask_step(enc, action_id, faces, program=program), people
         )
         dice: DiceSource = ScriptedDice(asked.faces)
@@ -305,17 +300,6 @@ def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
 
         return AskingDice(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)
-
-
-def _asking(answer: Answer[T], people: People) -> Asked[T]:
-    """The faces asked for at the terminal; Ctrl-C or Ctrl-D there ends with nothing saved."""
-    from firefight.cli.table_dice import Stopped, ask_at_terminal
-
-    try:
-        return ask_at_terminal(answer, people)
-    except Stopped:
-        print("stopped: nothing saved", file=sys.stderr)
-        raise SystemExit(130) from None
 
 
 def dice(file: Path, action_id: str, faces_text: str | None, as_json: bool) -> None:

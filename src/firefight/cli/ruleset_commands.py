@@ -69,10 +69,12 @@ def resolve(
             f"ruleset {ruleset.id} has no {_RULES[command]} rules",
             tip=f"it resolves: {', '.join(ruleset.situation_kinds)}",
         )
-    given = [name for name, v in (("--seed", seed), ("--dice", dice_text), ("--ask", ask)) if v]
+    chosen = (("--seed", seed is not None), ("--dice", dice_text is not None), ("--ask", ask))
+    given = [name for name, yes in chosen if yes]
     if len(given) > 1:
+        together = "both given" if len(given) == 2 else "all given"
         raise InputError(
-            f"{' and '.join(given)} both given", tip="use one: program dice or table dice"
+            f"{' and '.join(given)} {together}", tip="use one: program dice or table dice"
         )
     if ask:
         from firefight.cli.table_dice import require_terminal
@@ -112,20 +114,13 @@ def _asked_faces(
     ruleset: AnyRuleset, situation: Any, file: Path, overrides: list[str]
 ) -> list[int]:
     """The faces of the resolution, asked for group by group at the terminal (``--ask``)."""
-    from firefight.cli.table_dice import Stopped, ask_at_terminal
+    from firefight.cli.table_dice import ask_or_stop
     from firefight.core.table_dice import people_in_situation
     from firefight.dice.asking import ask
 
     people = people_in_situation(apply_overrides(read_toml(file), overrides))
-    try:
-        asked = ask_at_terminal(
-            lambda faces, program: ask(
-                lambda d: ruleset.resolve(situation, d), faces, program=program
-            ),
-            people,
-        )
-    except Stopped:
-        raise SystemExit(130) from None
+    run = partial(ruleset.resolve, situation)
+    asked = ask_or_stop(lambda faces, program: ask(run, faces, program=program), people)
     return list(asked.faces)
 
 

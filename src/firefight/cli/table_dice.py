@@ -80,6 +80,16 @@ def ask_at_terminal(answer: Answer[T], people: People) -> Asked[T]:
     return asked
 
 
+def ask_or_stop(answer: Answer[T], people: People) -> Asked[T]:
+    """:func:`ask_at_terminal`; Ctrl-C or Ctrl-D at a prompt ends the command (exit 130) with
+    nothing resolved or saved."""
+    try:
+        return ask_at_terminal(answer, people)
+    except Stopped:
+        print("stopped: nothing saved", file=sys.stderr)
+        raise SystemExit(130) from None
+
+
 def read_answer(prompt: str) -> str:
     """One line typed at the terminal after ``prompt``.
 
