@@ -212,6 +212,28 @@ def test_ctrl_c_at_a_prompt_leaves_the_save_byte_for_byte(
     assert save.read_bytes() == before
 
 
+def test_a_save_another_command_changed_while_the_table_rolled_is_not_saved_over(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    """The save is guarded as every write command's: read when the command starts, refused
+    when it was changed by the time the last die is in."""
+    save = tmp_path / "duel.json"
+    scenario = EXAMPLES / "warfare2d20" / "encounters" / "duel.toml"
+    assert firefight("encounter", "start", scenario, "--save", save, "--seed", "2").exit_code == 0
+    action = load_record(save).engine.legal_actions(load_record(save).state)[0].id
+    run = Terminal("encounter", "act", save, action, "--ask")
+    terminals.append(run)
+    run.expect(r"roll 2d20 > ")
+    elsewhere = firefight("encounter", "act", save, action, "--seed", "1")
+    assert elsewhere.exit_code == 0, elsewhere.stderr
+    changed = save.read_bytes()
+    run.type("all")
+    printed = run.rest()
+    assert run.exit_code() == 2
+    assert "changed by another process since it was read; nothing saved" in printed
+    assert save.read_bytes() == changed
+
+
 def test_ask_off_a_terminal_is_refused_with_the_way_to_give_faces(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -124,6 +124,41 @@ def test_every_encounter_start_and_first_steps_asked_group_by_group(path: Path) 
         assert seeded_twin.state == enc.state, "the state --dice gives"
 
 
+def test_a_step_after_an_addition_is_asked_under_the_engine_the_addition_made() -> None:
+    """An addition rebuilds the engine (the one before it kept for its undo): a step that
+    involves the newcomer is asked for, and recorded, under the engine the fight goes on under."""
+    from firefight.encounter.edits import AddCombatant, SkipTurn
+    from tests.encounter.test_edits import started, table_of
+
+    enc = started("warfare2d20/duel", seed=1)
+    side, table = table_of("warfare2d20/duel", 1, "Second")
+    enc.edit(AddCombatant(side=side, combatant=table), SeededDice(1))
+    assert enc.engine is not enc.first_engine
+    for _ in range(4):
+        involved = [
+            a for a in enc.engine.legal_actions(enc.state) if "Second" in (a.actor, a.target)
+        ]
+        rolling = [a.id for a in involved if enc.trial(a.id, SeededDice(11)).faces]
+        if rolling:
+            break
+        enc.edit(SkipTurn(), SeededDice(2))
+    action = rolling[0]
+    step = enc.trial(action, SeededDice(11))
+    asked, _ = asked_group_by_group(lambda faces: ask_step(enc, action, faces), list(step.faces))
+    assert asked.complete and asked.faces == step.faces and asked.result == step
+    assert enc.act(action, ScriptedDice(asked.faces), faces_of_this_step=True) == step
+    while enc.steps:
+        enc.undo()
+    assert enc.engine is enc.first_engine
+    assert "Second" not in enc.state.names()
+    first = next(
+        a.id for a in enc.engine.legal_actions(enc.state) if enc.trial(a.id, SeededDice(3)).faces
+    )
+    before = enc.trial(first, SeededDice(3))
+    again, _ = asked_group_by_group(lambda faces: ask_step(enc, first, faces), list(before.faces))
+    assert again.result == before
+
+
 # ------------------------------------------------------------------ exploding and open-ended
 
 

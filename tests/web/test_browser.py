@@ -153,7 +153,9 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
             row.locator("input").fill(", ".join(str(f) for f in faces))
             row.locator("[data-table]").click()
             _steps(gm, steps + 1)
-            assert _gm_api(server, encounter, gm_token) == rolled  # typed faces, same result
+            again = _gm_api(server, encounter, gm_token)
+            assert again["version"] == rolled["version"] + 2  # (the undo between)
+            assert {**again, "version": 0} == {**rolled, "version": 0}  # typed faces, same result
             typed += bool(faces)
         steps += 1
         _steps(gm, steps)
@@ -282,7 +284,14 @@ def _rolling_action(server: Server, made: dict[str, str]) -> tuple[str, list[int
         faces = list(enc.trial(action, SeededDice(21)).faces)
         if faces:
             return action, faces, record
-        _post(server, f"/api/encounters/{made['id']}/act", made["gm_token"], action=action)
+        version = _gm_api(server, made["id"], made["gm_token"])["version"]
+        _post(
+            server,
+            f"/api/encounters/{made['id']}/act",
+            made["gm_token"],
+            action=action,
+            version=version,
+        )
     raise AssertionError("no step that rolls dice")
 
 
@@ -344,7 +353,20 @@ def test_the_program_rolls_one_group_in_the_middle_and_back_takes_one_back(
     assert cli["state"] == record["state"] and cli["steps"] == record["steps"]
 
 
-def test_round_ones_initiative_on_the_table_dice_from_the_start_page(
+def _type_initiative(page: Page, first: int) -> list[int]:
+    """Answer the open dialog's initiative groups with first, first + 1, ... (at most the die's
+    sides) until it closes; the faces typed."""
+    typed: list[int] = []
+    while page.locator("[data-testid=dice-dialog]").count():
+        so_far, count, sides = _dialog_group(page)
+        expect(page.locator("[data-testid=dice-purpose]")).to_contain_text("initiative")
+        group = [min(sides, first + len(so_far) + i) for i in range(count)]
+        _type_group(page, group)
+        typed += group
+    return typed
+
+
+def test_round_ones_initiative_on_the_table_dice_from_the_start_page_and_the_gms_page(
     shared_browser: Browser, shared_server: Server
 ) -> None:
     browser, server = shared_browser, shared_server
@@ -352,15 +374,16 @@ def test_round_ones_initiative_on_the_table_dice_from_the_start_page(
     page.goto(server.url + "/")
     page.locator("[data-testid=table-initiative]").check()
     page.locator('[data-example="tactical_d20/knife_duel"]').click()
-    typed: list[int] = []
-    while page.locator("[data-testid=dice-dialog]").count():
-        so_far, count, sides = _dialog_group(page)
-        expect(page.locator("[data-testid=dice-purpose]")).to_contain_text("initiative")
-        group = [min(sides, 3 + len(so_far) + i) for i in range(count)]
-        _type_group(page, group)
-        typed += group
+    typed = _type_initiative(page, 3)
     assert len(typed) >= 2, "knife_duel's initiative rolls a d20 each"
     page.wait_for_url("**/gm/**", timeout=WAIT_MS)
     encounter = page.url.split("/gm/")[1].split("#")[0]
     gm_token = page.url.split("gm=")[1].split("&")[0]
     assert _gm_api(server, encounter, gm_token, "/record")["start"]["faces"] == typed
+    # on the GM's page, before the first step: the initiative asked for again, the box left empty
+    expect(page.locator("body")).to_have_attribute("data-version", "1", timeout=WAIT_MS)
+    page.locator("[data-testid=start-use]").click()
+    again = _type_initiative(page, 11)
+    expect(page.locator("body")).to_have_attribute("data-version", "2", timeout=WAIT_MS)
+    assert again != typed
+    assert _gm_api(server, encounter, gm_token, "/record")["start"]["faces"] == again

@@ -6,7 +6,8 @@
 // all the rest", "back" (take back the last group) and "cancel". An explosion's extra die is
 // simply the next group. `answer(faces, roll)` asks the server (POST .../dice) and returns its
 // answer; once it says the resolution is complete, `done(faces)` commits those faces. The
-// promise resolves to true once committed, false if the GM cancelled.
+// promise resolves to true once committed, false if the GM cancelled; a refusal the dialog
+// cannot mend (409: the fight moved on since it opened) closes it and rejects with that error.
 "use strict";
 const DiceDialog = (() => {
   const el = Tracker.el;
@@ -35,7 +36,7 @@ const DiceDialog = (() => {
   }
 
   function open({ title, answer, done }) {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const heading = el("h2", {}, title);
       const soFar = el("p", { class: "dice-so-far", "data-testid": "dice-so-far" });
       const question = el("p", { class: "dice-question", "data-testid": "dice-question" });
@@ -69,6 +70,7 @@ const DiceDialog = (() => {
           current = got;
           render(got);
         } catch (err) {
+          if (err.status === 409) { dialog.close(); dialog.remove(); reject(err); return; }
           error.textContent = err.message;
         } finally {
           delete dialog.dataset.busy;
