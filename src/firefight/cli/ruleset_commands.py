@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any
