@@ -67,8 +67,8 @@ class _TooBig(Exception):
 #: states (ids) with their weights (over the kernel's total), round, harm dealt and who fell.
 _Choice = tuple[str, Fraction, int, list[tuple[int, int, int, int, tuple[str, ...]]]]
 #: The same in the chain's arithmetic: striker, probability, (next state id, probability,
-#: round, harm dealt, who fell).
-_Move = tuple[str, Any, list[tuple[int, Any, int, int, tuple[str, ...]]]]
+#: harm dealt, (who fell, in which round)).
+_Move = tuple[str, Any, list[tuple[int, Any, int, tuple[tuple[str, int], ...]]]]
 
 
 class _Chain:
@@ -228,6 +228,8 @@ def _run(
             nxt: dict[int, Any] = {}
             # a pass is tallied apart and merged whole, so Ctrl-C never leaves half a pass counted
             step = new_tally(engine)
+            # the step's sums, added in the order the loop meets them (floats: the same bits)
+            gained, fell_at, get = step.dealt, step.fell_at, nxt.get
             ended: dict[int, Any] = {}
             for sid, mass in frontier.items():
                 if ended_flags[sid]:
@@ -239,13 +241,13 @@ def _run(
                     rows = moves[sid] = _moves(chain.choice(sid), exact)
                 for striker, q, outcomes in rows:
                     share = mass * q
-                    for after, p, round_, dealt, fell in outcomes:
+                    for after, p, dealt, fell in outcomes:
                         weight = share * p
-                        nxt[after] = nxt.get(after, 0) + weight
+                        nxt[after] = get(after, 0) + weight
                         if dealt:
-                            step.add_dealt(striker, weight * dealt)
-                        for name in fell:
-                            step.add_fell(name, round_, weight)
+                            gained[striker] = gained.get(striker, 0) + weight * dealt
+                        for key in fell:
+                            fell_at[key] = fell_at.get(key, 0) + weight
             if exact and any(m.denominator.bit_length() > EXACT_BITS for m in nxt.values()):
                 raise _TooBig
             tally.merge(step)
@@ -317,7 +319,12 @@ def _moves(choices: list[_Choice], exact: bool) -> list[_Move]:
                 striker,
                 q if exact else float(q),
                 [
-                    (after, Fraction(w, total) if exact else w / total, round_, dealt, fell)
+                    (
+                        after,
+                        Fraction(w, total) if exact else w / total,
+                        dealt,
+                        tuple((name, round_) for name in fell),
+                    )
                     for after, w, round_, dealt, fell in outcomes
                 ],
             )
