@@ -51,7 +51,7 @@ DUELS = [
     (
         "dragonwarriors2 aggressive parry vs a wounded two-hander, 5 rounds",
         SCENARIOS / "dragonwarriors2_parry_vs_two_hander.toml",
-        None,
+        "plain_dragonwarriors2.py",
     ),
     (
         "warfare2d20 small_duel (shipped)",

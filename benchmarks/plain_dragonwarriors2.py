@@ -5,11 +5,13 @@ roll.
 
 What it covers (and refuses otherwise): two combatants, each side's policy ``first`` (the
 scenario's own choices: the usual stance, the riposte rule), a house ``stun_target_bonus`` so large
-that any wound knocks its taker out (the first blood ends the fight), melee at reach.
+that any wound knocks its taker out (the first blood ends the fight), melee at reach, wounds
+taken before the fight no more than Toughness (no death check).
 
 The fight: each turn, initiative (Reflexes + plus-minus roll - armour, best first; ties to the
 higher Reflexes, then the order listed, D03); the first in the queue attacks the other, who has
-not acted and so answers with his usual stance (normal); a contest (Attack + weapon Attack +
+not acted and so answers with his usual stance (a parry adds to his Defence against the first
+contest and gives up his attack, D08); a contest (Attack + weapon Attack +
 roll against Defence + shield + roll, D04) hits for margin + weapon damage - armour wounds, or
 the defender, winning by m, ripostes with Attack m + his weapon's Attack when his rule says so
 (D05), and so on up to the chain's cut; then the other attacks (no stance: he has acted). A
@@ -31,6 +33,8 @@ CATALOG = (
 DEPTH = 17
 #: The chain is cut after this many contests (the text's options.max_chain default).
 MAX_CHAIN = 80
+#: Mass still riposting below this ends the chain as no wound (far below the 1e-12 asked).
+NEGLIGIBLE = 1e-18
 
 
 def open_die() -> dict[int, float]:
@@ -75,8 +79,20 @@ class Fighter:
         self.armour = armour.get("reduction", 0)
         self.rule = spec.get("riposte", "margin")
         self.margin = spec.get("riposte_margin", 3)
-        if spec.get("stance", "normal") != "normal" or spec.get("wounds", 0):
-            raise SystemExit(f"{self.name}: only unhurt fighters in normal stance")
+        #: The usual stance (D08): a parrying fighter parries on his turn and when attacked
+        #: before he has acted, and never attacks.
+        self.stance = spec.get("stance", "normal")
+        self.wounds = spec.get("wounds", 0)
+        if self.wounds > spec["toughness"]:
+            raise SystemExit(f"{self.name}: a death check would be due (D07)")
+
+    def parry_bonus(self) -> int:
+        """What the stance adds to Defence against the first contest (D08)."""
+        if self.stance == "full parry":
+            return self.attack
+        if self.stance == "aggressive parry":
+            return self.attack // 2
+        return 0
 
     def ripostes(self, won_by: int) -> bool:
         return self.rule == "always" or (self.rule == "margin" and won_by >= self.margin)
@@ -93,7 +109,8 @@ def exchange(
     sides = (att, dfn)
     for level in range(MAX_CHAIN):
         a, d = sides[level % 2], sides[1 - level % 2]
-        defence = d.defence + d.shield
+        defence = d.defence + d.shield + (d.parry_bonus() if level == 0 else 0)
+        no_riposte = level == 0 and d.stance == "full parry"
         nxt: dict[int, float] = {}
         for score, p in scores.items():
             for roll, q in diff.items():
@@ -106,14 +123,15 @@ def exchange(
                         hurt[key] = hurt.get(key, 0.0) + pq
                     else:
                         calm += pq
-                elif margin < 0 and d.ripostes(-margin):
+                elif margin < 0 and not no_riposte and d.ripostes(-margin):
                     s = -margin + (d.weapon_attack if d.weapon_attack else 0)
                     nxt[s] = nxt.get(s, 0.0) + pq
                 else:
                     calm += pq
+        # the chain's cut, or the mass still riposting too small to show at 1e-12
         if not nxt:
             break
-        if level + 1 >= MAX_CHAIN:
+        if level + 1 >= MAX_CHAIN or sum(nxt.values()) < NEGLIGIBLE:
             calm += sum(nxt.values())
             break
         scores = nxt
@@ -146,8 +164,10 @@ def solve(path: Path) -> dict:
     turn: dict[tuple[str, int], float] = {}
     calm = 0.0
     for p_order, (one, two) in zip(initiative(x, y, pm), ((x, y), (y, x)), strict=True):
-        hurt1, calm1 = exchange(one, two, diff)
-        hurt2, calm2 = exchange(two, one, diff)
+        # a parrying fighter gives up his attack: the other's is then the turn's only one
+        first, second = (two, one) if one.stance != "normal" else (one, two)
+        hurt1, calm1 = exchange(first, second, diff)
+        hurt2, calm2 = exchange(second, first, diff) if second.stance == "normal" else ({}, 1.0)
         for key, p in hurt1.items():
             turn[key] = turn.get(key, 0.0) + p_order * p
         for key, p in hurt2.items():
