@@ -91,7 +91,6 @@ class _Chain:
         #: When the chain started (CPU), and the estimates still to make (:data:`ESTIMATE_AT`).
         self.started = time.process_time()
         self.estimates = list(ESTIMATE_AT)
-        self.expanded = 0
 
     def intern(self, state: FightState) -> int:
         found = self.ids.get(state)
@@ -111,7 +110,6 @@ class _Chain:
         if found is None:
             found = self.choices[sid] = self._choose(self.states[sid])
             self.waiting[self.states[sid].round] -= 1
-            self.expanded += 1
         return found
 
     def estimate(self) -> tuple[int, int]:
