@@ -83,7 +83,7 @@ def test_one_kernel_for_every_round_changes_no_answer(ruleset: str, max_rounds: 
     assert len(shared._kernels) < len(alone._kernels)
     # moving a state on and back gives it again, stamps and all (the cache keys on the moved)
     turns = shared.turns
-    for state, _ in alone._kernels:
+    for state, _, _ in alone._kernels:
         later = turns.shift_rounds(state, 3)
         assert later is not None and later.round == state.round + 3
         assert turns.shift_rounds(later, -3) == state
