@@ -3,3 +3,7 @@ cached exact kernels), and exact fight odds (an absorbing Markov chain over reac
 
 Layer: ``encounter`` <- ``analysis`` <- ``cli``; analysis knows rulesets only through the engine.
 """
+
+from firefight.analysis.optimal import register as _register_optimal
+
+_register_optimal()  # the ``optimal`` policy, by name, wherever fights are played

@@ -14,6 +14,7 @@ from typing import Any
 
 import typer
 
+from firefight.analysis.optimal import prepare
 from firefight.cli.output import TextConsole, count_bar, print_json
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
@@ -72,6 +73,7 @@ def fight(
     as_json: bool,
 ) -> None:
     engine = _engine(scenario, policies, max_rounds, overrides)
+    prepare(engine)  # an optimal side's solution, or its refusal, before the fight starts
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
     dice = SeededDice(seed)
@@ -265,6 +267,7 @@ def auto(file: Path, steps: int | None, seed: int | None) -> None:
     enc = load_record(file)
     if enc.state.ending is not None:
         raise InputError(f"{file}: the fight is over ({enc.state.ending})", tip="undo a step")
+    prepare(enc.engine)
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
     play(enc, SeededDice(seed), policy_rng(seed), steps, _narrator(console))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
 from firefight.core.turns import Action, FightState
 from firefight.dice import ScriptedDice, SeededDice
 from firefight.dice.faces import parse_faces
