@@ -16,20 +16,23 @@ decisions disagreeing with the usual choice of decisions alike in the features p
 until none disagree (or no feature helps, or :data:`MAX_FEATURES` are picked), then any picked
 feature the rest do without is dropped. Rows are the distinct values of those features (a run of
 whole numbers with the same choice shown as one range), each with its choice, or the shares of
-its choices where the features picked do not settle it.
+its choices where the features picked do not settle it. Decisions on which nothing rides (every
+action gives every side the same chances, as often near the round limit) are left out and
+counted.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from firefight.analysis.solve import Solution
+from firefight.analysis.solve import TIE, Solution
 from firefight.core.turns import Action, FightState
 from firefight.encounter.engine import Engine
 
@@ -55,6 +58,8 @@ class Decision:
     reach: float
     #: How much better the best action is than the next best, for the decider's side.
     edge: float
+    #: False where every action gives every side the same chances: nothing rides on it.
+    matters: bool = True
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,8 @@ class Table:
     kinds: tuple[str, ...]
     features: list[str]
     rows: list[Row]
+    #: Decisions left out because nothing rides on them (every action, the same chances).
+    idle: int = 0
 
     @property
     def title(self) -> str:
@@ -138,6 +145,7 @@ class Table:
             "decider": self.decider,
             "kinds": list(self.kinds),
             "features": self.features,
+            "idle": self.idle,
             "rows": [
                 {
                     "values": dict(
@@ -172,6 +180,7 @@ def decisions(solution: Solution, reach: dict[int, float]) -> list[Decision]:
         qs = solution.q[sid]
         others = [q[side] for i, q in enumerate(qs) if i != chosen]
         edge = qs[chosen][side] - max(others) if others else 0.0
+        matters = any(abs(a - b) > TIE for q in qs for a, b in zip(q, qs[chosen], strict=True))
         out.append(
             Decision(
                 sid,
@@ -182,6 +191,7 @@ def decisions(solution: Solution, reach: dict[int, float]) -> list[Decision]:
                 "",
                 p,
                 edge,
+                matters,
             )
         )
     return _named(out, solution)
@@ -205,44 +215,53 @@ def features(engine: Engine, state: FightState) -> dict[str, Any]:
 
 
 def _named(found: list[Decision], solution: Solution) -> list[Decision]:
-    """The decisions with their choices named: kind and the parameters (and target) that tell
-    the actions offered in their group apart."""
+    """The decisions with their choices named (:meth:`Telling.describe`), by the actions
+    offered in their group."""
     game = solution.game
     out: list[Decision] = []
     for group in _groups(found):
-        offered = [a for d in group for a in game.actions(d.state)]
-        telling = _telling(offered)
+        telling = Telling.of([game.actions(d.state) for d in group])
         for d in group:
             chosen = next(a for a in game.actions(d.state) if a.id == d.action_id)
-            out.append(_with_choice(d, describe(chosen, telling)))
+            out.append(dataclasses.replace(d, choice=telling.describe(chosen)))
     return out
 
 
-def _with_choice(d: Decision, choice: str) -> Decision:
-    return Decision(d.state, d.decider, d.kinds, d.features, d.action_id, choice, d.reach, d.edge)
+@dataclass(frozen=True)
+class Telling:
+    """What tells the actions offered in a group apart: targets and parameters, or (names that
+    two actions of one state would share) their ids."""
 
+    by_target: bool
+    keys: tuple[str, ...]
+    by_id: frozenset[str] = frozenset()
 
-def _telling(actions: Iterable[Action]) -> tuple[bool, tuple[str, ...]]:
-    """Whether targets, and which parameters, differ among ``actions`` of one kind."""
-    targets: dict[str, set[Any]] = {}
-    params: dict[tuple[str, str], set[Any]] = {}
-    for a in actions:
-        targets.setdefault(a.kind, set()).add(a.target)
-        for k, v in a.params:
-            params.setdefault((a.kind, k), set()).add(v)
-    by_target = any(len(t) > 1 for t in targets.values())
-    keys = tuple(dict.fromkeys(k for (_, k), vs in params.items() if len(vs) > 1))
-    return by_target, keys
+    @classmethod
+    def of(cls, offers: list[tuple[Action, ...]]) -> Telling:
+        targets: dict[str, set[Any]] = {}
+        params: dict[tuple[str, str], set[Any]] = {}
+        for actions in offers:
+            for a in actions:
+                targets.setdefault(a.kind, set()).add(a.target)
+                for k, v in a.params:
+                    params.setdefault((a.kind, k), set()).add(v)
+        by_target = any(len(t) > 1 for t in targets.values())
+        keys = tuple(dict.fromkeys(k for (_, k), vs in params.items() if len(vs) > 1))
+        plain = cls(by_target, keys)
+        shared: set[str] = set()
+        for actions in dict.fromkeys(offers):
+            names = Counter(plain.describe(a) for a in actions)
+            shared |= {name for name, n in names.items() if n > 1}
+        return cls(by_target, keys, frozenset(shared))
 
-
-def describe(action: Action, telling: tuple[bool, tuple[str, ...]]) -> str:
-    """The action's kind, and its target and parameters where they tell it from the others."""
-    by_target, keys = telling
-    parts = [action.target] if by_target and action.target else []
-    for k, v in action.params:
-        if k in keys:
-            parts.append(_word(k, v))
-    return f"{action.kind}: {', '.join(parts)}" if parts else action.kind
+    def describe(self, action: Action) -> str:
+        """The action's kind, and its target and parameters where they tell it from the
+        others (``attack: burst``); its id where two actions of a state would share that
+        (``defend:evade``)."""
+        parts = [action.target] if self.by_target and action.target else []
+        parts += [_word(k, v) for k, v in action.params if k in self.keys]
+        name = f"{action.kind}: {', '.join(parts)}" if parts else action.kind
+        return action.id if name in self.by_id else name
 
 
 def _word(key: str, value: Any) -> str:
@@ -280,8 +299,10 @@ def tables(found: list[Decision]) -> list[Table]:
     out = []
     for group in _groups(found):
         kinds = tuple(sorted(set().union(*(d.kinds for d in group))))
-        chosen = select_features(group)
-        out.append(Table(group[0].decider, kinds, chosen, _rows(group, chosen)))
+        matter = [d for d in group if d.matters]
+        chosen = select_features(matter)
+        rows = _rows(matter, chosen)
+        out.append(Table(group[0].decider, kinds, chosen, rows, len(group) - len(matter)))
     out.sort(key=lambda t: -t.per_fight)
     return out
 

@@ -26,6 +26,7 @@ Arithmetic is in floats: kernels of open-ended dice have denominators far past e
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable
 
 from firefight.analysis.exact import MAX_START_PATHS, MAX_STATES, MAX_STEP_PATHS
@@ -42,7 +43,10 @@ TIE = 1e-12
 OPTIMAL = "optimal"
 
 #: Next states of one step: (state id, probability).
-Outcomes = list[tuple[int, float]]
+Outcomes = Iterable[tuple[int, float]]
+#: A kernel as kept: the next states' ids and their probabilities, in two compact arrays (a
+#: contest's kernel has hundreds of outcomes, and a game tens of thousands of kernels).
+_Kept = tuple["array[int]", "array[float]"]
 #: A chance for each side, in the scenario's order of sides.
 Chances = tuple[float, ...]
 
@@ -73,9 +77,9 @@ class Game:
         #: Each state's value if it has ended (the winner's one-hot), else None.
         self.final: list[Chances | None] = []
         self._actions: dict[int, tuple[Action, ...]] = {}
-        self._kernels: dict[tuple[int, int], Outcomes] = {}
+        self._kernels: dict[tuple[int, int], _Kept] = {}
         self._mixtures: dict[int, list[tuple[int, float]]] = {}
-        self._start: Outcomes | None = None
+        self._start: list[tuple[int, float]] | None = None
         self._index = {name: i for i, name in enumerate(self.sides)}
 
     # -- states --------------------------------------------------------------------------------
@@ -103,7 +107,7 @@ class Game:
             self.on_state(len(self.states))
         return found
 
-    def start(self) -> Outcomes:
+    def start(self) -> list[tuple[int, float]]:
         """Round 1's initiative: the states the fight starts from, with their chances."""
         if self._start is None:
             try:
@@ -128,18 +132,25 @@ class Game:
         key = (sid, i)
         found = self._kernels.get(key)
         if found is None:
-            action = self.actions(sid)[i]
-            try:
-                dist = self.engine.kernel(self.states[sid], action, max_paths=MAX_STEP_PATHS)
-            except TooManyPaths:
-                raise InputError(
-                    f"a step of this fight ({action.label}) has over {MAX_STEP_PATHS:,} "
-                    "branches: too many to solve",
-                    tip="make the fight smaller",
-                ) from None
-            total = dist.total
-            found = self._kernels[key] = [(self.intern(t), w / total) for t, w in dist.items()]
-        return found
+            found = self._kernels[key] = self._kernel(sid, i)
+        return zip(*found, strict=True)
+
+    def _kernel(self, sid: int, i: int) -> _Kept:
+        action = self.actions(sid)[i]
+        try:
+            dist = self.engine.kernel(self.states[sid], action, max_paths=MAX_STEP_PATHS)
+        except TooManyPaths:
+            raise InputError(
+                f"a step of this fight ({action.label}) has over {MAX_STEP_PATHS:,} "
+                "branches: too many to solve",
+                tip="make the fight smaller",
+            ) from None
+        total = dist.total
+        ids, probs = array("q"), array("d")
+        for t, w in dist.items():
+            ids.append(self.intern(t))
+            probs.append(w / total)
+        return ids, probs
 
     def policy(self, sid: int) -> list[tuple[int, float]]:
         """The decider's scenario policy as (action index, probability)."""

@@ -92,7 +92,13 @@ def render(report: SolveReport) -> None:
     console.print(wins)
     for part in report.parts:
         for table in part.tables:
-            console.print(_decision_table(table))
+            if table.rows:
+                console.print(_decision_table(table))
+            else:
+                console.print(
+                    f"{table.title}: {table.idle:,} decisions, nothing rides on any of them",
+                    markup=False,
+                )
     game = report.game
     console.print(
         f"{len(game.states):,} states, {game.kernels:,} kernels, {report.cpu_seconds:.1f} s CPU",
@@ -116,8 +122,12 @@ def _decision_table(table: Table) -> RichTable:
             f"{row.per_fight:.3g}",
             f"{100 * row.edge:.2f}",
         )
+    notes = []
     if len(table.rows) > TABLE_ROWS:
-        out.caption = f"{len(table.rows) - TABLE_ROWS} more rows in --json"
+        notes.append(f"{len(table.rows) - TABLE_ROWS} more rows in --json")
+    if table.idle:
+        notes.append(f"{table.idle:,} decisions on which nothing rides left out")
+    out.caption = "; ".join(notes) or None
     return out
 
 
