@@ -1,5 +1,5 @@
-"""Every ``firefight ...`` line in the README, the encounter and simulation guides and the rules
-docs runs as written (exit 0), in order (the encounter guide's lines play one saved fight).
+"""Every ``firefight ...`` line in the README, the encounter, simulation and solve guides and the
+rules docs runs as written (exit 0), in order (the encounter guide's lines play one saved fight).
 
 A newcomer copies these lines first; a renamed field or a missing example file must fail here,
 not in their terminal. ``--plot`` files go to a temporary folder.
@@ -21,6 +21,7 @@ DOCS = [
     ROOT / "README.md",
     ROOT / "docs" / "encounters.md",
     ROOT / "docs" / "simulate.md",
+    ROOT / "docs" / "solve.md",
     *sorted((ROOT / "docs" / "rules").glob("*.md")),
 ]
 

@@ -107,7 +107,7 @@ def render(report: SolveReport) -> None:
 
 
 def _decision_table(table: Table) -> RichTable:
-    out = RichTable(title=f"{table.title} ({table.per_fight:.3g} decisions a fight)")
+    out = RichTable(title=f"{table.title} (met {table.per_fight:.3g} times a fight)")
     for name in table.features:
         out.add_column(name)
     out.add_column("best")
