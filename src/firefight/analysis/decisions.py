@@ -37,7 +37,7 @@ from firefight.core.turns import Action, FightState
 from firefight.encounter.engine import Engine
 
 #: Most features a table is split by (more make tables nobody reads).
-MAX_FEATURES = 4
+MAX_FEATURES = 5
 #: Most features tried together when none helps alone, and most such sets tried at once.
 LOOK_AHEAD = 3
 MAX_COMBOS = 2000

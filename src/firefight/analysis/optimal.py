@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from firefight.core.turns import Action, FightState
@@ -37,14 +38,15 @@ def optimal(engine: Engine, state: FightState, actions: tuple[Action, ...], rng:
     return solved(engine).best_action(state, actions)
 
 
-def solved(engine: Engine) -> Solution:
-    """The scenario's solution: its ``optimal`` sides deciding best, kept once worked out."""
+def solved(engine: Engine, on_state: Callable[[int], None] | None = None) -> Solution:
+    """The scenario's solution: its ``optimal`` sides deciding best, kept once worked out
+    (``on_state`` sees the states met while it is worked out)."""
     key = _fingerprint(engine)
     found = _SOLVED.get(key)
     if found is None:
         from firefight.analysis.solve import Game, Solution, optimizing_sides
 
-        found = Solution(Game(engine), optimizing_sides(engine))
+        found = Solution(Game(engine, on_state=on_state), optimizing_sides(engine))
         found.solve()
         _SOLVED[key] = found
         while len(_SOLVED) > KEEP:
@@ -54,11 +56,16 @@ def solved(engine: Engine) -> Solution:
     return found
 
 
-def prepare(engine: Engine) -> None:
+def prepare(engine: Engine, on_state: Callable[[int], None] | None = None) -> None:
     """Solve the scenario now if a side plays ``optimal``: a fight the solver refuses is refused
     before it starts, and the policy's first decision costs nothing more."""
-    if any(s.policy == NAME for s in engine.scenario.spec.sides):
-        solved(engine)
+    if plays_optimal(engine):
+        solved(engine, on_state)
+
+
+def plays_optimal(engine: Engine) -> bool:
+    """Whether a side of the scenario plays ``optimal``."""
+    return any(s.policy == NAME for s in engine.scenario.spec.sides)
 
 
 def _fingerprint(engine: Engine) -> str:

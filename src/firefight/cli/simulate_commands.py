@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
-from firefight.cli.encounter_commands import _engine
+from firefight.cli.encounter_commands import _engine, solve_first
 from firefight.cli.output import count_bar, percent, print_json, write_atomically
 from firefight.errors import InputError
 
@@ -32,6 +32,7 @@ def run(
     if plot is not None and not str(plot).lower().endswith(".png"):
         raise InputError(f"--plot {plot}: plots are written as PNG", tip="name the file *.png")
     engine = _engine(scenario, policies, max_rounds, overrides)
+    solve_first(engine, quiet=as_json)
     if not exact and n is None:
         n = 10_000
     console = Console(stderr=True)

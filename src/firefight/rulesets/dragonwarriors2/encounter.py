@@ -581,8 +581,8 @@ class DW2Turns(Turns):
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """A riposte decision's margin and the contest it would be (1 the riposte, 2 the
-        counter-riposte, ...); whether the decider has had his action this turn; the feet to
-        each enemy still apart."""
+        counter-riposte, ...); whether the decider, and each enemy, has had his action this
+        turn; the feet to each enemy still apart."""
         out: dict[str, Any] = {}
         board: Board = state.board
         ex = board.exchange
@@ -594,6 +594,7 @@ class DW2Turns(Turns):
         mine = state.combatant(me)
         for c in state.combatants:
             if c.side != mine.side and self.can_fight(c):
+                out[f"{c.name} acted this turn"] = c.name in board.done
                 feet = self.distance(board, me, c.name)
                 if feet:
                     out[f"feet to {c.name}"] = feet
