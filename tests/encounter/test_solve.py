@@ -5,6 +5,8 @@ policy wherever policies are, and the command's output and refusals."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -330,3 +332,19 @@ def test_unknown_mixture_is_refused(toy_scenario) -> None:  # type: ignore[no-un
     finally:
         POLICIES.pop("dice")
         STOCHASTIC.discard("dice")
+
+
+@pytest.mark.parametrize("module", ["firefight.web.tracker", "firefight.cli.encounter_commands"])
+def test_where_fights_are_played_the_optimal_policy_is_known(module: str) -> None:
+    # a fresh process: the encounter layer alone does not know it (it never imports analysis);
+    # the tracker and the commands that play fights register it by importing analysis
+    code = (
+        "from firefight.encounter.policies import POLICIES\n"
+        "before = 'optimal' in POLICIES\n"
+        f"import {module}\n"
+        "print(before, 'optimal' in POLICIES)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.split() == ["False", "True"]
