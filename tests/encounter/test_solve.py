@@ -307,6 +307,11 @@ def test_solve_command_text_and_json(toy_scenario, tmp_path) -> None:  # type: i
         (["--side", "green"], "--side 'green' is not a side (tip: sides: red, blue)"),
         (["--max-states", "0"], "--max-states 0 is below 1 (tip: give 1 or more)"),
         (["--plot", "x.svg"], "--plot x.svg: plots are written as PNG"),
+        (
+            ["--decide", "riposte"],
+            "--decide riposte: no decision of this fight offers it (tip: kinds of action "
+            "offered: attack, defend, wait)",
+        ),
     ],
 )
 def test_solve_refusals_are_one_line(toy_scenario, args, message) -> None:  # type: ignore[no-untyped-def]

@@ -48,6 +48,7 @@ def solved(engine: Engine, on_state: Callable[[int], None] | None = None) -> Sol
 
         found = Solution(Game(engine, on_state=on_state), optimizing_sides(engine))
         found.solve()
+        found.game.on_state = None  # states met later (a GM's own moves) show no bar
         _SOLVED[key] = found
         while len(_SOLVED) > KEEP:
             _SOLVED.popitem(last=False)

@@ -170,6 +170,10 @@ class Game:
             found = self._mixtures[sid] = [(where[a.id], float(q)) for a, q in mixed]
         return found
 
+    def kinds(self) -> set[str]:
+        """The kinds of action offered at the decisions met so far."""
+        return {a.kind for actions in self._actions.values() for a in actions}
+
     @property
     def kernels(self) -> int:
         """Kernels enumerated so far (one per state and action some solution needed)."""

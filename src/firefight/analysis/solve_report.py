@@ -158,6 +158,11 @@ def solve_scenario(
             chances = solution.solve()
             parts.append(_part((name,), solution, chances))
             best[name] = chances[names.index(name)]
+    if chosen is not None and not chosen & game.kinds():
+        raise InputError(
+            f"--decide {', '.join(sorted(chosen))}: no decision of this fight offers it",
+            tip=f"kinds of action offered: {', '.join(sorted(game.kinds()))}",
+        )
     return SolveReport(
         scenario,
         spec.title,
