@@ -8,12 +8,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import percent, plot_bars, print_json, probability
+from firefight.cli.output import (
+    percent,
+    plain_console,
+    plot_bars,
+    print_json,
+    probability,
+    styled,
+)
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
+from firefight.core.transcript import words
 from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
@@ -124,13 +132,12 @@ def resolve(
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{result.ruleset}[/bold]  ({dice_note})", highlight=False)
+    console = plain_console()
+    console.print(styled((result.ruleset, "bold"), f"  ({dice_note})"))
     for i, line in enumerate(result.transcript.lines(), start=1):
-        console.print(f"{i:3d}. {line}", markup=False, highlight=False)
+        console.print(f"{i:3d}. {line}")
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
@@ -144,9 +151,7 @@ def _summary_text(value: object) -> str:
         return ", ".join(f"{k} {_summary_text(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(_summary_text(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    return words(value)
 
 
 def odds(
@@ -173,9 +178,7 @@ def odds(
         return
     render_odds(report)
     if plot is not None:
-        from rich.console import Console
-
-        Console().print(f"plot written to {plot}", markup=False)
+        plain_console().print(f"plot written to {plot}")
 
 
 def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
@@ -202,15 +205,12 @@ def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> 
 
 
 def render_odds(report: OddsReport) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{report.title}[/bold]", highlight=False)
+    console = plain_console()
+    console.print(report.title, style="bold")
     if report.p_hit is not None:
-        console.print(
-            f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})", markup=False
-        )
+        console.print(f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})")
     for who, rows in _groups(report.outcomes):
         main = Table(
             title=f"outcomes: {who}" if who else "outcomes",
@@ -259,7 +259,7 @@ def render_odds(report: OddsReport) -> None:
             t.add_row(str(v), percent(p), percent(d.at_least(v)))
         console.print(t)
     for note in report.notes:
-        console.print(note, style="dim", markup=False)
+        console.print(note, style="dim")
     if report.truncated_mass:
         console.print(f"mass left out by depth limits: {float(report.truncated_mass):.3g}")
 
@@ -281,7 +281,6 @@ def parse_rows(text: str | None) -> tuple[int, int] | None:
 def show_table(
     ruleset_id: str, rows: str | None, printed: bool, house: Path | None, as_json: bool
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     ruleset = get_ruleset(ruleset_id)
@@ -293,11 +292,10 @@ def show_table(
     table = Table(*headers)
     for row in body:
         table.add_row(*row)
-    Console().print(table)
+    plain_console().print(table)
 
 
 def list_rulesets(as_json: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     present = available()
@@ -311,4 +309,4 @@ def list_rulesets(as_json: bool) -> None:
     table = Table("id", "title")
     for row in rows:
         table.add_row(row["id"], row["title"])
-    Console().print(table)
+    plain_console().print(table)

@@ -7,14 +7,20 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table as RichTable
 
 from firefight.analysis.decisions import Table, show
 from firefight.analysis.exact import MAX_STATES
 from firefight.analysis.solve_report import AGAINST, SolveReport, solve_scenario
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import count_bar, percent, print_json, write_atomically
+from firefight.cli.output import (
+    count_bar,
+    percent,
+    plain_console,
+    print_json,
+    styled,
+    write_atomically,
+)
 from firefight.errors import InputError
 
 #: Most rows a decision table shows (the JSON has them all).
@@ -39,7 +45,7 @@ def run(
         raise InputError(f"--plot {plot}: plots are written as PNG", tip="name the file *.png")
     engine = _engine(scenario, policies, max_rounds, overrides)
     limit = MAX_STATES if max_states is None else max_states
-    console = Console(stderr=True)
+    console = plain_console(stderr=True)
     try:
         with count_bar(console, as_json) as bar:
             task = bar.add_task(f"solve: states (limit {limit:,})", total=limit)
@@ -62,11 +68,11 @@ def run(
         return
     render(report)
     if plot is not None:
-        Console().print(f"plot written to {plot}", markup=False)
+        plain_console().print(f"plot written to {plot}")
 
 
 def render(report: SolveReport) -> None:
-    console = Console(highlight=False)
+    console = plain_console()
     how = (
         "each side deciding best against the others' scenario policies"
         if report.against == "policies"
@@ -74,7 +80,7 @@ def render(report: SolveReport) -> None:
     )
     if report.kinds is not None:
         how += f"; only decisions offering {', '.join(sorted(report.kinds))} made best"
-    console.print(f"[bold]{report.title}[/bold]  ({how})")
+    console.print(styled((report.title, "bold"), f"  ({how})"))
     wins = RichTable(title="chance to win (exact)")
     change = "left on the table" if report.against == "policies" else "change"
     for col in ("side", "scenario policies", "best decisions", change):
@@ -95,14 +101,11 @@ def render(report: SolveReport) -> None:
             if table.rows:
                 console.print(_decision_table(table))
             else:
-                console.print(
-                    f"{table.title}: {table.idle:,} decisions, nothing rides on any of them",
-                    markup=False,
-                )
+                idle = f"{table.idle:,} decisions, nothing rides on any of them"
+                console.print(f"{table.title}: {idle}")
     game = report.game
     console.print(
-        f"{len(game.states):,} states, {game.kernels:,} kernels, {report.cpu_seconds:.1f} s CPU",
-        markup=False,
+        f"{len(game.states):,} states, {game.kernels:,} kernels, {report.cpu_seconds:.1f} s CPU"
     )
 
 

@@ -29,10 +29,13 @@ def available() -> list[str]:
 
 def get_ruleset(ruleset_id: str) -> AnyRuleset:
     """The ruleset registered under ``ruleset_id``."""
-    key = ruleset_id.strip().lower()
+    key = ruleset_id
     if key not in REGISTRY or key not in available():
+        near = str(ruleset_id).strip().lower()
+        hint = f"did you mean {near!r}? " if near in available() else ""
         raise UnknownNameError(
-            f"unknown ruleset {ruleset_id!r}", tip=f"choose one of: {', '.join(available())}"
+            f"unknown ruleset {ruleset_id!r}",
+            tip=f"{hint}choose one of: {', '.join(available())}",
         )
     module = importlib.import_module(REGISTRY[key])
     ruleset: AnyRuleset = module.RULESET
