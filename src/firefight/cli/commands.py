@@ -241,7 +241,7 @@ PolicyOpt = Annotated[
     typer.Option(
         "--policy",
         metavar="SIDE=NAME",
-        help="Who chooses for a side: first, random, aggressive or cautious. Repeatable.",
+        help="Who chooses for a side: first, random, aggressive, cautious or optimal. Repeatable.",
     ),
 ]
 MaxRoundsOpt = Annotated[
@@ -305,6 +305,58 @@ def simulate(
             exact,
             reference,
             workers,
+            as_json,
+            plot,
+        )
+
+
+@app.command()
+def solve(
+    scenario: ScenarioArg,
+    side: Annotated[
+        str | None,
+        typer.Option("--side", metavar="NAME", help="Solve for this side only (default: each)."),
+    ] = None,
+    against: Annotated[
+        str,
+        typer.Option(
+            "--against",
+            metavar="policies|optimal",
+            help="The other sides keep their scenario policies, or also decide best.",
+        ),
+    ] = "policies",
+    decide: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--decide",
+            metavar="KIND",
+            help="Only decisions offering this kind of action (e.g. riposte) are made best; "
+            "the rest by policy. Repeatable.",
+        ),
+    ] = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option("--max-states", metavar="N", help="Refuse past N states (default 50,000)."),
+    ] = None,
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """The best decision at every point of a fight, and each side's chance with it."""
+    with user_errors():
+        from firefight.cli import solve_commands
+
+        solve_commands.run(
+            scenario,
+            side,
+            against,
+            decide,
+            policy or [],
+            max_rounds,
+            set_ or [],
+            max_states,
             as_json,
             plot,
         )

@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
 from firefight.core.loading import parse_toml_text
 from firefight.core.turns import Action, FightState
 from firefight.core.validation import clip
