@@ -17,7 +17,7 @@ text is parsed again too). icepool builds its dice from scratch on every run.
 
 Also measured: ``firefight --help`` start-up time (median of repeated subprocess runs).
 
-Run: ``python benchmarks/bench_dice.py`` (writes the "Dice core (issue 2)" section of
+Run: ``python benchmarks/bench_dice.py`` (writes the "Dice core against icepool" section of
 docs/performance.md; ``--no-write`` only prints).
 """
 
@@ -45,7 +45,7 @@ from firefight.dice.exact import clear_caches
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "performance.md"
-SECTION = "## Dice core (issue 2)"
+SECTION = "## Dice core against icepool"
 
 M_RANGE = range(-4, 7)
 T_RANGE = range(4, 15)
@@ -219,7 +219,7 @@ def render(
         "the identical Fraction before timing. Open-ended dice use firefight's default depth "
         "(left-out mass < 1e-12) in icepool's `explode(depth=...)` convention (`stop=True`).",
         "",
-        "- *warm*: memo caches filled (a long session asking again);",
+        "- *warm*: memo caches filled (a program asking again);",
         "- *cold*: every distribution cache cleared before each run (the parsed expression kept);",
         "- *cold + parse*: the text is parsed again too (the hand reader; Lark only for unusual "
         "forms);",

@@ -34,7 +34,7 @@ from perfdoc import ENV, process_ms, write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
-SECTION = "## Encounters and fight analysis (issues 11, 15)"
+SECTION = "## Encounters and fight analysis"
 #: Groups of rows ``--only`` can pick.
 ROWS = ("fight", "records", "fast", "fast-graydawn", "exact", "million")
 Row = Callable[[str, str, str, str], None]

@@ -1,4 +1,4 @@
-"""Speed where users wait (issue 14): fresh queries, big pools, start-up, example odds, sampling.
+"""Speed where users wait: fresh queries, big pools, start-up, example odds, sampling.
 
 Every figure comes from a fresh Python process unless said otherwise, because that is what a user
 of the command line gets: a query is timed *after* its tool's imports (``import icepool`` /
@@ -17,7 +17,7 @@ checked to be the identical Fraction table in both tools first.
 - bulk sampling of ``abs(2d20-2d20)`` and of a whole attack against a plain numpy kernel of the
   same arithmetic and a plain-Python loop.
 
-Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait (issue 14)" section
+Run: ``python benchmarks/bench_speed.py`` (writes the "Speed where users wait" section
 of docs/performance.md; ``--no-write`` only prints; ``--only startup|keep|abc|big|odds`` runs and
 prints one part alone: the whole-process rows, the keep-highest rows, queries A B C, the big pools,
 or the examples' exact odds (``--example TEXT`` picks some of them).
@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_dice import write_section  # noqa: E402
 from perfdoc import ENV, process_ms  # noqa: E402
 
-SECTION = "## Speed where users wait (issue 14)"
+SECTION = "## Speed where users wait"
 
 KEEP_POOLS = [(10, 6, 3), (20, 10, 5), (8, 12, 4), (12, 8, 6)]
 
@@ -396,7 +396,7 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         "Written by `python benchmarks/bench_speed.py`; one run on "
         f"{platform.machine()} / Python {platform.python_version()} / numpy {np.__version__}, "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end of the run "
-        "(other engineers' jobs shared the 2 cores, so every time is the CPU time the process "
+        "(other jobs may share the cores, so every time is the CPU time the process "
         "itself spent, `time.process_time()` or the children's user + sys time; wall times of "
         "whole processes are shown beside, and are what a loaded machine gives). A *fresh "
         "query* is the first time a process asks it, timed after the tool's imports, one "
@@ -453,7 +453,7 @@ def render(data: dict[str, object], args: argparse.Namespace) -> str:
         f'First answer: `python -c "{FIRST_FF}"` against `python -c "{FIRST_IP}"`.',
         "",
         "### Exact odds of every shipped example, after imports (goal < 20 ms, except where "
-        "the docs say why: " + ", ".join(f"{k} <= {v} ms" for k, v in ODDS_LIMITS.items()) + ")",
+        "the rules docs say why: " + ", ".join(f"{k} <= {v} ms" for k, v in ODDS_LIMITS.items()) + ")",
         "",
         f"`ruleset.odds(situation)` in a fresh process, median of {args.odds_runs}:",
         "",

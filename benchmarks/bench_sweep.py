@@ -23,7 +23,7 @@ from perfdoc import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
-SECTION = "## Sweeps on Dask (issue 16)"
+SECTION = "## Sweeps on Dask"
 #: CPU-bound: graydawn's knife duel steps most fights plainly (about 1 ms a fight).
 KNIFE = EX / "graydawn" / "encounters" / "knife_duel_exact.toml"
 GRID = ["combatants.Smuggler.skills.melee=2..5", "combatants.Enforcer.skills.melee=2..5"]

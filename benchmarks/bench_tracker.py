@@ -49,7 +49,7 @@ from tests.web.serving import Server
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
-SECTION = "## The web tracker (issue 17)"
+SECTION = "## The web tracker"
 DICE_SECTION = "## The table's dice, roll by roll"
 
 

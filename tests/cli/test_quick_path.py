@@ -319,8 +319,8 @@ def test_quick_processes_print_what_typer_processes_print(args: list[str]) -> No
     assert quick == slow
 
 
-#: Packages a short command pays for only when it needs them (docs/performance.md, "Where the
-#: time goes"): Typer, click and pydantic never on the quick path, rich only to print a table
+#: Packages a short command pays for only when it needs them (docs/design.md, "What a short
+#: command imports"): Typer, click and pydantic never on the quick path, rich only to print a table
 #: or to a terminal, matplotlib only for --plot, numpy only to roll, FLINT only for big pools.
 WATCHED = ("typer", "click", "pydantic", "rich", "matplotlib", "numpy", "flint")
 
