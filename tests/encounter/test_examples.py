@@ -17,12 +17,12 @@ from firefight.dice import ScriptedDice, SeededDice
 from firefight.encounter import Encounter, Engine, read_scenario
 from firefight.encounter.engine import PREVIEW_PATHS
 from firefight.encounter.fight import fight_json, play, policy_rng
-from firefight.rulesets import REGISTRY, get_ruleset
+from firefight.rulesets import BUILT_IN, get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SCENARIOS = sorted(EXAMPLES.glob("*/encounters/*.toml"))
 IDS = [f"{p.parent.parent.name}/{p.stem}" for p in SCENARIOS]
-WITH_ENCOUNTERS = [r for r in REGISTRY if get_ruleset(r).runs_encounters]
+WITH_ENCOUNTERS = [r for r in BUILT_IN if get_ruleset(r).runs_encounters]
 
 
 def test_every_ruleset_with_encounters_ships_four_scenarios() -> None:

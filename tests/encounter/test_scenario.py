@@ -79,15 +79,21 @@ def test_policy_override_names_a_side(toy_scenario) -> None:  # type: ignore[no-
     assert read_scenario(toy_scenario(), policies={"red": "random"}).policies["red"] == "random"
 
 
-def test_a_ruleset_without_encounters_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from firefight.rulesets import REGISTRY, get_ruleset
+def test_a_ruleset_without_encounters_is_refused(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A ruleset that declares no turns resolves single situations only: a scenario naming it
+    is refused in the ruleset's own words."""
+    from firefight.rulesets import REGISTRY
 
-    missing = [r for r in REGISTRY if r != "toy" and not get_ruleset(r).runs_encounters]
-    if not missing:
-        return  # every ruleset runs encounters: nothing left to refuse
+    (tmp_path / "single_only.py").write_text(
+        "from tests.encounter.toy import Toy\n"
+        "class SingleOnly(Toy):\n    id = 'single_only'\n    turns = None\n"
+        "RULESET = SingleOnly()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(REGISTRY, "single_only", "single_only")
     path = tmp_path / "s.toml"
     path.write_text(
-        TWO_SIDES.replace('"toy"', f'"{missing[0]}"')
+        TWO_SIDES.replace('"toy"', '"single_only"')
         + combatant("A", "red")
         + combatant("B", "blue")
     )

@@ -208,7 +208,7 @@ def table(
 
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
-    """List the rulesets firefight implements."""
+    """List the rulesets: built in and installed plugins, with version and origin."""
     with user_errors():
         from firefight.cli import ruleset_commands
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import percent, plot_bars, print_json, probability
+from firefight.cli.output import plot_bars, print_json
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
@@ -18,7 +16,7 @@ from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
-from firefight.rulesets import REGISTRY, available, get_ruleset
+from firefight.rulesets import get_ruleset
 
 
 class _CountingDice(ScriptedDice):
@@ -178,90 +176,20 @@ def odds(
         Console().print(f"plot written to {plot}", markup=False)
 
 
-def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
-    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
-    groups: dict[str, dict[str, Fraction]] = {}
-    for label, p in outcomes.items():
-        who, sep, rest = label.partition(": ")
-        key = who if sep else ""
-        groups.setdefault(key, {})[rest if sep else label] = p
-    if len(groups) == 1 or "" in groups:
-        return [("", dict(outcomes))]
-    return list(groups.items())
-
-
-def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
-    """What the rows of a table add up to, so nobody adds overlapping chances."""
-    total = sum(rows.values(), Fraction(0))
-    slack = left_out + Fraction(1, 10**9)
-    if abs(total - 1) <= slack:
-        return "exactly one row happens: the rows add up to 100%"
-    if total < 1:
-        return f"at most one row happens; none of them: {percent(1 - total)}"
-    return "each row is a chance on its own: rows overlap and do not add up"
-
-
 def render_odds(report: OddsReport) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{report.title}[/bold]", highlight=False)
-    if report.p_hit is not None:
-        console.print(
-            f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})", markup=False
-        )
-    for who, rows in _groups(report.outcomes):
-        main = Table(
-            title=f"outcomes: {who}" if who else "outcomes",
-            title_justify="left",
-            caption=_caption(rows, report.truncated_mass),
-            caption_justify="left",
-        )
-        main.add_column("outcome")
-        main.add_column("probability", justify="right")
-        main.add_column("%", justify="right")
-        for label, p in rows.items():
-            main.add_row(label, probability(p), percent(p))
-        console.print(main)
-    if report.probabilities:
-        events = Table(
-            title="events",
-            title_justify="left",
-            caption="each event is a chance on its own; events overlap, so they do not add up",
-            caption_justify="left",
-        )
-        events.add_column("event")
-        events.add_column("probability", justify="right")
-        events.add_column("%", justify="right")
-        for label, p in report.probabilities.items():
-            events.add_row(label, probability(p), percent(p))
-        console.print(events)
-    for name, table_data in report.tables.items():
-        t = Table(title=name, title_justify="left", caption=_caption(table_data))
-        t.caption_justify = "left"
-        t.add_column("result")
-        t.add_column("%", justify="right")
-        for label, p in table_data.items():
-            t.add_row(label, percent(p))
-        console.print(t)
-    for name, d in report.distributions.items():
-        t = Table(
-            title=name,
-            title_justify="left",
-            caption="%: this value exactly; or more %: this value or higher",
-            caption_justify="left",
-        )
-        t.add_column("value", justify="right")
-        t.add_column("%", justify="right")
-        t.add_column("or more %", justify="right")
-        for v, p in d.probabilities():
-            t.add_row(str(v), percent(p), percent(d.at_least(v)))
-        console.print(t)
-    for note in report.notes:
+    shown = report.display()
+    console.print(f"[bold]{shown.heading}[/bold]", highlight=False)
+    for line in shown.lines:
+        console.print(line, markup=False)
+    for grid in shown.grids:
+        console.print(grid.rich())
+    for note in shown.notes:
         console.print(note, style="dim", markup=False)
-    if report.truncated_mass:
-        console.print(f"mass left out by depth limits: {float(report.truncated_mass):.3g}")
+    for line in shown.after:
+        console.print(line)
 
 
 def parse_rows(text: str | None) -> tuple[int, int] | None:
@@ -297,18 +225,36 @@ def show_table(
 
 
 def list_rulesets(as_json: bool) -> None:
+    """Every registered ruleset with its version and origin; one line per plugin that cannot be
+    used, saying why (the others work on)."""
     from rich.console import Console
     from rich.table import Table
 
-    present = available()
-    rows = []
-    for rid in REGISTRY:
-        title = get_ruleset(rid).title if rid in present else "(not installed)"
-        rows.append({"id": rid, "title": title})
+    from firefight.rulesets import listing
+
+    listed = list(listing())
+    rows: list[dict[str, Any]] = [
+        {
+            "id": item.entry.id,
+            "title": item.ruleset.title if item.ruleset is not None else None,
+            "version": item.version,
+            "origin": item.entry.origin,
+            "fights": item.ruleset.runs_encounters if item.ruleset is not None else None,
+            "error": item.error.one_line() if item.error is not None else None,
+        }
+        for item in listed
+    ]
     if as_json:
         print_json(rows)
         return
-    table = Table("id", "title")
+    table = Table("id", "version", "title", "from", "fights")
     for row in rows:
-        table.add_row(row["id"], row["title"])
-    Console().print(table)
+        if row["error"] is None:
+            fights = "yes" if row["fights"] else "no"
+            table.add_row(row["id"], row["version"], row["title"], row["origin"], fights)
+    console = Console()
+    console.print(table)
+    for row in rows:
+        if row["error"] is not None:
+            line = f"not usable: {row['error']}"
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
