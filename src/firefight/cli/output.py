@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from firefight.core.files import write_atomically
+from firefight.display import percent, probability
 from firefight.errors import InputError
 
 __all__ = [
@@ -45,27 +44,6 @@ def count_bar(console: Any, quiet: bool) -> Any:
         transient=True,
         disable=quiet or not console.is_terminal,
     )
-
-
-def percent(p: Fraction | float) -> str:
-    """One number format for every table (``dist`` and ``odds``): a percentage with two
-    decimals, and two significant digits below 0.01% so a rare event does not read as 0."""
-    value = 100 * float(p)
-    if value == 0 or abs(value) >= 0.01:
-        return f"{value:.2f}%"
-    if abs(value) < 1e-10:
-        return "<0.0000000001%"
-    decimals = 1 - math.floor(math.log10(abs(value)))
-    return f"{value:.{decimals}f}%"
-
-
-def probability(p: Fraction, limit: int = 24) -> str:
-    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
-    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
-    if p.denominator == 1:
-        return str(p.numerator)
-    text = f"{p.numerator}/{p.denominator}"
-    return text if len(text) <= limit else f"~{float(p):.6g}"
 
 
 def print_json(data: Any) -> None:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.display import Display, Grid, Shown, percent, probability
 
 T = TypeVar("T", bound=Hashable)
 
@@ -37,8 +38,9 @@ def outcome_distribution(
 
 
 @dataclass(frozen=True)
-class OddsReport:
-    """Exact odds of one situation, ready to render as a table, JSON or a plot."""
+class OddsReport(Shown):
+    """Exact odds of one situation, ready to render as tables (``firefight odds``, rich, a
+    notebook), JSON or a plot."""
 
     ruleset: str
     title: str
@@ -67,3 +69,65 @@ class OddsReport:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
+
+    def display(self) -> Display:
+        """The tables ``firefight odds`` prints: outcomes (one table per target or combatant),
+        events, named tables, distributions (each value and "or more"), then notes."""
+        lines = []
+        if self.p_hit is not None:
+            lines.append(f"P(hit) = {percent(self.p_hit)}  ({probability(self.p_hit)})")
+        grids = [
+            Grid(
+                f"outcomes: {who}" if who else "outcomes",
+                ("outcome", "probability", "%"),
+                tuple((label, probability(p), percent(p)) for label, p in rows.items()),
+                _caption(rows, self.truncated_mass),
+                right=(1, 2),
+            )
+            for who, rows in _groups(self.outcomes)
+        ]
+        if self.probabilities:
+            grids.append(
+                Grid(
+                    "events",
+                    ("event", "probability", "%"),
+                    tuple(
+                        (label, probability(p), percent(p))
+                        for label, p in self.probabilities.items()
+                    ),
+                    "each event is a chance on its own; events overlap, so they do not add up",
+                    right=(1, 2),
+                )
+            )
+        for name, table in self.tables.items():
+            rows = tuple((label, percent(p)) for label, p in table.items())
+            grids.append(Grid(name, ("result", "%"), rows, _caption(table), right=(1,)))
+        for name, d in self.distributions.items():
+            grids.append(d.grid(name, exact_column=False))
+        after: tuple[str, ...] = ()
+        if self.truncated_mass:
+            after = (f"mass left out by depth limits: {float(self.truncated_mass):.3g}",)
+        return Display(self.title, tuple(lines), tuple(grids), self.notes, after)
+
+
+def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
+    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
+    groups: dict[str, dict[str, Fraction]] = {}
+    for label, p in outcomes.items():
+        who, sep, rest = label.partition(": ")
+        key = who if sep else ""
+        groups.setdefault(key, {})[rest if sep else label] = p
+    if len(groups) == 1 or "" in groups:
+        return [("", dict(outcomes))]
+    return list(groups.items())
+
+
+def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
+    """What the rows of a table add up to, so nobody adds overlapping chances."""
+    total = sum(rows.values(), Fraction(0))
+    slack = left_out + Fraction(1, 10**9)
+    if abs(total - 1) <= slack:
+        return "exactly one row happens: the rows add up to 100%"
+    if total < 1:
+        return f"at most one row happens; none of them: {percent(1 - total)}"
+    return "each row is a chance on its own: rows overlap and do not add up"

@@ -1,0 +1,143 @@
+"""How results look to people: number formats and titled tables, drawn by rich in a terminal
+and as HTML in a notebook.
+
+Shared by every layer (like :mod:`firefight.errors`) and importing nothing of firefight: a
+result builds :class:`Grid` values from its own data (``Dist``, ``OddsReport``, the library's
+fight reports), and :class:`Shown` gives it ``__rich__`` (``rich.print(x)``, the terminal) and
+``_repr_html_`` (Jupyter shows it as tables) from them. rich is imported only to draw.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+
+def percent(p: Fraction | float) -> str:
+    """One number format for every table (``dist`` and ``odds``): a percentage with two
+    decimals, and two significant digits below 0.01% so a rare event does not read as 0."""
+    value = 100 * float(p)
+    if value == 0 or abs(value) >= 0.01:
+        return f"{value:.2f}%"
+    if abs(value) < 1e-10:
+        return "<0.0000000001%"
+    decimals = 1 - math.floor(math.log10(abs(value)))
+    return f"{value:.{decimals}f}%"
+
+
+def probability(p: Fraction, limit: int = 24) -> str:
+    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
+    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
+    if p.denominator == 1:
+        return str(p.numerator)
+    text = f"{p.numerator}/{p.denominator}"
+    return text if len(text) <= limit else f"~{float(p):.6g}"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A titled table of text: its columns (``right``: the indices aligned right, numbers),
+    rows, and a caption saying how to read it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str = ""
+    right: tuple[int, ...] = ()
+
+    def rich(self) -> Any:
+        """A ``rich.table.Table`` of it."""
+        from rich.table import Table
+
+        table = Table(
+            title=self.title or None,
+            title_justify="left",
+            caption=self.caption or None,
+            caption_justify="left",
+        )
+        for i, column in enumerate(self.columns):
+            table.add_column(column, justify="right" if i in self.right else "left")
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def html(self) -> str:
+        """An HTML ``<table>`` of it (cells escaped)."""
+        e = html.escape
+
+        def cell(tag: str, i: int, text: str) -> str:
+            align = ' style="text-align:right"' if i in self.right else ""
+            return f"<{tag}{align}>{e(text)}</{tag}>"
+
+        head = "".join(cell("th", i, c) for i, c in enumerate(self.columns))
+        body = "".join(
+            "<tr>" + "".join(cell("td", i, v) for i, v in enumerate(row)) + "</tr>"
+            for row in self.rows
+        )
+        title = f"<caption><b>{e(self.title)}</b></caption>" if self.title else ""
+        note = f"<p><small>{e(self.caption)}</small></p>" if self.caption else ""
+        return f"<table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
+
+
+@dataclass(frozen=True)
+class Display:
+    """What a result shows, in order: a heading, lines of text, tables, notes (dimmed), and
+    lines after."""
+
+    heading: str
+    lines: tuple[str, ...] = ()
+    grids: tuple[Grid, ...] = ()
+    notes: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+
+    def parts(self) -> list[Any]:
+        """rich renderables, one a line or table, in order."""
+        from rich.text import Text
+
+        parts: list[Any] = [Text(self.heading, style="bold")] if self.heading else []
+        parts.extend(Text(line) for line in self.lines)
+        parts.extend(g.rich() for g in self.grids)
+        parts.extend(Text(note, style="dim") for note in self.notes)
+        parts.extend(Text(line) for line in self.after)
+        return parts
+
+    def rich(self) -> Any:
+        """One rich renderable of it all."""
+        from rich.console import Group
+
+        return Group(*self.parts())
+
+    def html(self) -> str:
+        """The same as HTML, for a notebook."""
+        e = html.escape
+        out = [f"<p><b>{e(self.heading)}</b></p>"] if self.heading else []
+        out.extend(f"<p>{e(line)}</p>" for line in self.lines)
+        out.extend(g.html() for g in self.grids)
+        out.extend(f"<p><small>{e(note)}</small></p>" for note in self.notes)
+        out.extend(f"<p>{e(line)}</p>" for line in self.after)
+        return "<div>" + "".join(out) + "</div>"
+
+
+class Shown:
+    """A result people look at: it says what it shows (:meth:`display`), and rich and Jupyter
+    draw that."""
+
+    __slots__ = ()
+
+    def display(self) -> Display:  # pragma: no cover - every subclass says
+        raise NotImplementedError
+
+    def __rich__(self) -> Any:
+        return self.display().rich()
+
+    def _repr_html_(self) -> str:
+        return self.display().html()
+
+
+def grid_rows(rows: Sequence[Sequence[object]]) -> tuple[tuple[str, ...], ...]:
+    """Rows of values as rows of text."""
+    return tuple(tuple(str(v) for v in row) for row in rows)
