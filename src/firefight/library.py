@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 Source = str | Path | Mapping[str, Any]
+#: A scenario: a file, a mapping of its keys, or one loaded already.
+ScenarioSource = str | Path | Mapping[str, Any] | Scenario
 
 
 # ------------------------------------------------------------------------------ rulesets
@@ -116,17 +118,17 @@ def load_situation(
     ruleset: str,
     source: Source,
     *,
-    set: Sequence[str] = (),
+    sets: Sequence[str] = (),
     house: Source | None = None,
 ) -> Situation:
-    """A situation for ``ruleset`` from a TOML file or a mapping of its keys; ``set`` changes
+    """A situation for ``ruleset`` from a TOML file or a mapping of its keys; ``sets`` changes
     fields as ``--set`` does (``"target.armour=none"``), ``house`` gives house rules (a file or
     a mapping)."""
     from firefight.rulesets import get_ruleset
 
     rules = get_ruleset(ruleset)
     data, where = _data(source)
-    data = apply_overrides(data, list(set))
+    data = apply_overrides(data, list(sets))
     situation = rules.load_situation(data, source=where, house=_house(rules, house))
     return Situation(rules, situation, where)
 
@@ -167,17 +169,27 @@ def odds(situation: Situation) -> OddsReport:
 
 
 def load_scenario(
-    source: str | Path | Scenario,
+    source: ScenarioSource,
     *,
-    set: Sequence[str] = (),
+    sets: Sequence[str] = (),
     policies: Mapping[str, str] | None = None,
     max_rounds: int | None = None,
 ) -> Scenario:
-    """A scenario file validated (``set``, ``policies`` and ``max_rounds`` as the commands'
-    options); a loaded scenario is returned as it is."""
+    """A scenario from a TOML file or a mapping of its keys, validated (``sets``, ``policies``
+    and ``max_rounds`` as the commands' options: ``sets`` as ``--set``); a loaded scenario is
+    returned as it is."""
     if isinstance(source, Scenario):
         return source
-    return read_scenario(source, list(set), policies, max_rounds)
+    if not isinstance(source, Mapping):
+        return read_scenario(source, list(sets), policies, max_rounds)
+    from firefight.encounter.scenario import build_scenario, with_policies
+
+    data = apply_overrides(dict(source), list(sets))
+    if policies:
+        data = with_policies(data, policies, "scenario")
+    if max_rounds is not None:
+        data["max_rounds"] = max_rounds
+    return build_scenario(data, "scenario")
 
 
 @dataclass(frozen=True)
@@ -230,7 +242,7 @@ class FightLog(Shown):
         )
 
 
-def fight(scenario: str | Path | Scenario, *, seed: int | None = None) -> FightLog:
+def fight(scenario: ScenarioSource, *, seed: int | None = None) -> FightLog:
     """One fight to the end on seeded dice, the sides' policies choosing."""
     from firefight.encounter import fight as play_fight
 
@@ -321,7 +333,7 @@ class FightReport(Shown):
 
 
 def simulate(
-    scenario: str | Path | Scenario,
+    scenario: ScenarioSource,
     n: int = 10_000,
     *,
     seed: int | None = None,
@@ -334,7 +346,7 @@ def simulate(
     return FightReport(loaded, run(Engine(loaded), n, seed, reference=reference))
 
 
-def exact(scenario: str | Path | Scenario) -> FightReport:
+def exact(scenario: ScenarioSource) -> FightReport:
     """The exact answer: every way the fight can go, with its probability."""
     from firefight.analysis.simulate import simulate as run
 
@@ -366,51 +378,38 @@ class SweepTable(Shown):
         data: dict[str, Any] = self.result.to_json()
         return data
 
-    def grid(self, side: str) -> dict[Any, dict[Any, float]]:
-        """``side``'s win chance over two varied fields: ``grid[first][second]``."""
-        varies = self.result.plan.varies
-        if len(varies) != 2:
-            raise InputError(f"the sweep varies {len(varies)} fields", tip="a grid needs two")
-        first, second = (v.column for v in varies)
-        out: dict[Any, dict[Any, float]] = {}
-        for row in self.rows:
-            out.setdefault(row[first], {})[row[second]] = row[f"side.{side}.p_win"]
-        return out
+    def grid(self, side: str) -> list[list[float | None]]:
+        """``side``'s win chance over two varied fields: ``grid[i][j]`` for the first field's
+        ``i``-th value and the second's ``j``-th (None where the cell failed)."""
+        grid: list[list[float | None]] = self.result.pivot(side)
+        return grid
 
     def display(self) -> Display:
         plan = self.result.plan
         varied = [v.column for v in plan.varies]
-        sides = [c[len("side.") : -len(".p_win")] for c in self.columns if c.endswith(".p_win")]
+        sides = self.result.sides()
         rows = tuple(
             (*(str(r[c]) for c in varied), *(percent(r[f"side.{s}.p_win"]) for s in sides))
             for r in self.rows
         )
         how = "exact" if plan.exact else f"{plan.n:,} fights a cell, seed {plan.seed}"
-        grids = [
-            Grid(
-                "cells",
-                (*varied, *(f"{s} wins" for s in sides)),
-                rows,
-                right=tuple(range(len(varied) + len(sides))),
-            )
-        ]
+        columns = (*varied, *(f"{s} wins" for s in sides))
+        grids = [Grid("cells", columns, rows, right=tuple(range(len(columns))))]
         if len(varied) == 2 and sides:
             grids.append(self._pivot(sides[0]))
         return Display(f"{plan.title} ({len(plan.tasks)} cells, {how})", (), tuple(grids))
 
     def _pivot(self, side: str) -> Grid:
-        table = self.grid(side)
-        second = list(dict.fromkeys(k for inner in table.values() for k in inner))
-        first, across = (v.column for v in self.result.plan.varies)
+        first, second = self.result.plan.varies
         rows = tuple(
-            (str(a), *(percent(inner[b]) if b in inner else "" for b in second))
-            for a, inner in table.items()
+            (str(a), *("" if p is None else percent(p) for p in row))
+            for a, row in zip(first.values, self.grid(side), strict=True)
         )
         return Grid(
-            f"{side} wins: {first} down, {across} across",
-            (first.rsplit(".", 1)[-1], *(str(b) for b in second)),
+            f"{side} wins: {first.column} down, {second.column} across",
+            ("", *(str(b) for b in second.values)),
             rows,
-            right=tuple(range(len(second) + 1)),
+            right=tuple(range(len(second.values) + 1)),
         )
 
 
@@ -421,7 +420,7 @@ def sweep(
     exact: bool = False,
     n: int | None = None,
     seed: int | None = None,
-    set: Sequence[str] = (),
+    sets: Sequence[str] = (),
     cluster: bool = False,
 ) -> SweepTable:
     """Win chances over a grid of changed fields (``firefight sweep``), each field addressed as
@@ -431,7 +430,7 @@ def sweep(
     from firefight.analysis.sweep import plan_sweep, run_sweep
 
     texts = [_vary_text(k, v) for k, v in vary.items()] if isinstance(vary, Mapping) else list(vary)
-    plan = plan_sweep(scenario, texts, n=n, seed=seed, exact=exact, sets=list(set))
+    plan = plan_sweep(scenario, texts, n=n, seed=seed, exact=exact, sets=list(sets))
     return SweepTable(run_sweep(plan, cluster=cluster))
 
 

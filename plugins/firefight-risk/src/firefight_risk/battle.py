@@ -69,15 +69,17 @@ def roll(dice: DiceSource, attacking: int, defending: int, house: RiskHouse) -> 
     sides = house.sides
 
     def compare(d: DiceSource) -> Losses:
-        mine = _faces(d.roll(f"sort({attacking}d{sides})", why=f"attacker's dice (R02)"))
-        theirs = _faces(d.roll(f"sort({defending}d{sides})", why=f"defender's dice (R03)"))
+        mine = _faces(d.roll(f"sort({attacking}d{sides})", why="attacker's dice (R02)"))
+        theirs = _faces(d.roll(f"sort({defending}d{sides})", why="defender's dice (R03)"))
         lost_a = lost_d = 0
         for i, (a, b) in enumerate(zip(mine, theirs, strict=False)):
             won = a > b
             lost_d += won
             lost_a += not won
             if not d.is_exact:
-                verdict = "attacker wins" if won else "defender wins" + (" the tie" if a == b else "")
+                verdict = (
+                    "attacker wins" if won else "defender wins" + (" the tie" if a == b else "")
+                )
                 d.record(Note(f"pair {i + 1}: {a} against {b}: {verdict}", "R04"))
         return Losses(lost_a, lost_d)
 

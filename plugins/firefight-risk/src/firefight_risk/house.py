@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from firefight.api import HouseRules
+from pydantic import Field
 
 
 class RiskHouse(HouseRules):

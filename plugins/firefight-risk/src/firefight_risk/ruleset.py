@@ -7,8 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
-
 from firefight.api import (
     DiceSource,
     HouseRules,
@@ -20,6 +18,7 @@ from firefight.api import (
     outcome_odds,
     validate,
 )
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from firefight_risk.battle import Losses, attacker_dice, defender_dice, roll
 from firefight_risk.house import RiskHouse

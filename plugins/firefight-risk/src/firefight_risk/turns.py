@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-
 from firefight.api import (
     Action,
     CombatantEntry,
@@ -31,6 +29,7 @@ from firefight.api import (
     shift_round,
     validate,
 )
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from firefight_risk.battle import attacker_dice, defender_dice, roll
 from firefight_risk.house import RiskHouse
