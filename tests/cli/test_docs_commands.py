@@ -38,6 +38,8 @@ def _commands() -> list[tuple[str, str]]:
                     continue
                 if line.startswith("firefight serve"):
                     continue  # runs until stopped: tests/web/test_server.py starts it for real
+                if line.startswith("firefight new-ruleset"):
+                    continue  # writes a package: tests/cli/test_new_ruleset.py, in a tmp folder
                 out.append((doc.name, line))
     return out
 

@@ -12,9 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from firefight.cli.app import app
+from typer.testing import CliRunner
 
 PLUGIN = Path(__file__).resolve().parents[1]
 ROLL = PLUGIN / "examples" / "roll.toml"
@@ -99,7 +98,8 @@ def test_the_sweep_prints_the_table_on_a_local_cluster() -> None:
     grid = lines[lines.index(next(x for x in lines if x.startswith("Attacker wins (%)"))) :]
     rows = {r.split()[0]: r.split()[1:] for r in grid if r.split() and r.split()[0].isdigit()}
     assert rows["1"][:3] == ["41.7", "10.6", "2.7"]
-    assert rows["10"] == "100.0 99.4 98.1 95.4 91.6 86.1 80.0 72.4 65.0 56.8".split()
+    last = ["100.0", "99.4", "98.1", "95.4", "91.6", "86.1", "80.0", "72.4", "65.0", "56.8"]
+    assert rows["10"] == last
 
 
 @pytest.fixture

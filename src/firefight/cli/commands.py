@@ -215,6 +215,21 @@ def rulesets(as_json: JsonOpt = False) -> None:
         ruleset_commands.list_rulesets(as_json)
 
 
+@app.command("new-ruleset")
+def new_ruleset(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The ruleset's id, e.g. my_rules.")],
+    folder: Annotated[
+        Path,
+        typer.Option("--dir", metavar="PATH", help="Where to write the package (default: here)."),
+    ] = Path("."),
+) -> None:
+    """Write a ruleset package to start from: pip install -e it, and it runs everywhere."""
+    with user_errors():
+        from firefight.cli import new_ruleset as scaffold
+
+        scaffold.run(name, folder)
+
+
 ScenarioArg = Annotated[
     Path, typer.Argument(help="Scenario file (TOML; see docs/encounters.md).", metavar="SCENARIO")
 ]
