@@ -82,7 +82,7 @@ def main() -> None:
             "RISK 10x10 exact table: 100 exact chains (scenario, engine, chain, report each) in "
             "a fresh process, imports apart",
             "< 1 s",
-            f"{table:.2f} s (imports {imports:.2f} s)",
+            f"{table:.2f} s CPU (imports {imports:.2f} s)",
             "plan_sweep(battle.toml, VARY, exact=True); run_sweep(plan, cluster=False)",
         )
     )
@@ -90,9 +90,9 @@ def main() -> None:
     cpu = whole_cpu([*sweep, "--no-cluster"])
     rows.append(
         (
-            "the same as a whole command, in this process",
+            "the same as a whole command (cells in this process), imports included",
             "",
-            f"{cpu:.2f} s",
+            f"{cpu:.2f} s CPU",
             " ".join(["firefight", *sweep[3:], "--no-cluster"]).replace(str(ROOT) + "/", ""),
         )
     )
@@ -119,7 +119,9 @@ def main() -> None:
     for row in rows:
         print(" | ".join(row))
     if not opts.no_write:
-        write_table(SECTION, "bench_plugins.py", f"Python {sys.version.split()[0]}", rows)
+        from firefight import __version__
+
+        write_table(SECTION, "bench_plugins.py", f"firefight {__version__}", rows)
 
 
 if __name__ == "__main__":

@@ -70,17 +70,7 @@ def rulesets() -> list[dict[str, Any]]:
     comes from, whether it runs whole fights, or why it cannot be used."""
     from firefight.rulesets import listing
 
-    return [
-        {
-            "id": item.entry.id,
-            "title": item.ruleset.title if item.ruleset is not None else None,
-            "version": item.version,
-            "origin": item.entry.origin,
-            "fights": item.ruleset.runs_encounters if item.ruleset is not None else None,
-            "error": item.error.one_line() if item.error is not None else None,
-        }
-        for item in listing()
-    ]
+    return [item.to_json() for item in listing()]
 
 
 def dist(expression: str) -> Dist:

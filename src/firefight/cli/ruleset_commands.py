@@ -232,18 +232,7 @@ def list_rulesets(as_json: bool) -> None:
 
     from firefight.rulesets import listing
 
-    listed = list(listing())
-    rows: list[dict[str, Any]] = [
-        {
-            "id": item.entry.id,
-            "title": item.ruleset.title if item.ruleset is not None else None,
-            "version": item.version,
-            "origin": item.entry.origin,
-            "fights": item.ruleset.runs_encounters if item.ruleset is not None else None,
-            "error": item.error.one_line() if item.error is not None else None,
-        }
-        for item in listed
-    ]
+    rows = [item.to_json() for item in listing()]
     if as_json:
         print_json(rows)
         return

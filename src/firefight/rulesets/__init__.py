@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from firefight.core.ruleset import RULESET_ID, AnyRuleset, protocol_problems
 from firefight.errors import InputError, UnknownNameError
@@ -92,6 +92,19 @@ class Listed:
         """The ruleset's own version, else its distribution's; ``?`` when neither is known."""
         own = getattr(self.ruleset, "version", None) if self.ruleset is not None else None
         return str(own or self.entry.distribution_version or "?")
+
+    def to_json(self) -> dict[str, Any]:
+        """``firefight rulesets --json``'s row: id, title, version, origin, whether it runs
+        whole fights, and the one line saying why it cannot be used (or None)."""
+        usable = self.ruleset
+        return {
+            "id": self.entry.id,
+            "title": usable.title if usable is not None else None,
+            "version": self.version,
+            "origin": self.entry.origin,
+            "fights": usable.runs_encounters if usable is not None else None,
+            "error": self.error.one_line() if self.error is not None else None,
+        }
 
 
 # ------------------------------------------------------------------------------- discovery
