@@ -166,3 +166,21 @@ def test_start_up_imports_no_ruleset_and_reads_no_entry_point(
     )
     assert res.returncode == 0, res.stderr
     assert res.stderr.splitlines()[-1] == "[]"
+
+
+def test_a_source_tree_without_metadata_still_finds_the_built_ins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Run from sources with no installed metadata (or metadata from before the entry points),
+    the five built-ins come from BUILT_IN; a plugin's entry points still count."""
+    import importlib.metadata
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [])
+    forget()
+    try:
+        found = installed()
+        assert list(found) == list(BUILT_IN)
+        assert all(e.builtin and e.target == BUILT_IN[e.id] for e in found.values())
+        assert get_ruleset("quality_d100").id == "quality_d100"
+    finally:
+        forget()
