@@ -55,7 +55,7 @@ def step_times(example: str, steps: int, folder: Path) -> list[float]:
         if not first:
             break
         t = time.process_time()
-        tracker.act(made.id, first[0]["id"], seed=n)
+        tracker.act(made.id, first[0]["id"], seed=n, version=n + 1)
         tracker.actions(made.id)
         out.append(time.process_time() - t)
     tracker.store.close()
@@ -114,8 +114,9 @@ def fan_out(players: int, rounds: int, folder: Path) -> list[float]:
         for n in range(rounds):
             action = httpx.get(base + "/actions", params={"odds": "false"}, headers=gm).json()
             start = time.perf_counter()
-            httpx.post(base + "/act", json={"action": action[0]["id"], "seed": n}, headers=gm)
             version = n + 2
+            body = {"action": action[0]["id"], "seed": n, "version": version - 1}
+            httpx.post(base + "/act", json=body, headers=gm).raise_for_status()
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 with lock:

@@ -21,10 +21,20 @@ class FirefightError(Exception):
         self.message = message
         self.tip = tip
 
-    def one_line(self) -> str:
-        """The message and its tip on one line, as the CLI prints it."""
+    def one_line(self, limit: int | None = None) -> str:
+        """The message and its tip on one line, as the CLI prints it; within ``limit``
+        characters, the tip kept (at most half of them) and the message cut to its start and
+        "..." (a 100,000-character id someone sent is not echoed whole)."""
         text = self.message.replace("\n", " ")
-        return f"{text} (tip: {self.tip})" if self.tip else text
+        tip = self.tip or ""
+        if limit is not None:
+            text, tip = " ".join(text.split()), " ".join(tip.split())
+            if len(tip) > limit // 2:
+                tip = tip[: limit // 2 - 3] + "..."
+            room = limit - (len(tip) + 8 if tip else 0)
+            if len(text) > room:
+                text = text[: max(room - 3, 40)] + "..."
+        return f"{text} (tip: {tip})" if tip else text
 
     def __str__(self) -> str:
         return self.one_line()

@@ -44,6 +44,18 @@ class Table:
         url = f"/api/encounters/{made['id']}{path}"
         return self.client.request(method, url, headers=self.auth(made["gm_token"]), **kw)
 
+    def version(self, made: dict[str, str]) -> int:
+        """The version the GM's page would show now (what a write names)."""
+        version: int = self.gm(made, "GET").json()["version"]
+        return version
+
+    def write(
+        self, made: dict[str, str], path: str, body: dict[str, Any] | None = None, **kw: Any
+    ) -> Any:
+        """A GM's write chosen on the state as it is now (its version read first)."""
+        method = kw.pop("method", "POST")
+        return self.gm(made, method, path, json={**(body or {}), "version": self.version(made)})
+
     def player(self, made: dict[str, str]) -> Any:
         url = f"/api/encounters/{made['id']}/player"
         return self.client.get(url, headers=self.auth(made["player_token"]))

@@ -29,15 +29,16 @@ def test_every_example_plays_through_the_api(table: Table, example: str) -> None
     assert state["steps"] == 0 and state["ending"] is None and state["turn"] in state["order"]
     listed = table.gm(made, "GET", "/actions?odds=false").json()
     assert listed and all(set(a) == {"id", "label", "kind", "target", "actor"} for a in listed)
-    after = table.gm(made, "POST", "/act", json={"action": listed[0]["id"], "seed": 9}).json()
+    after = table.write(made, "/act", {"action": listed[0]["id"], "seed": 9}).json()
     assert after["steps"] == 1
     log = table.gm(made, "GET", "/log").json()
     assert log["steps"][0]["action"] == listed[0]["id"] and log["steps"][0]["label"]
     view = table.player(made).json()
     assert view["log"][0]["label"] == listed[0]["label"]
-    assert table.gm(made, "POST", "/undo").json()["steps"] == 0
-    redone = table.gm(made, "POST", "/redo").json()
-    assert redone == after  # the same faces replayed: the same state
+    assert table.write(made, "/undo").json()["steps"] == 0
+    redone = table.write(made, "/redo").json()
+    assert redone["version"] == after["version"] + 2
+    assert {**redone, "version": 0} == {**after, "version": 0}  # the same faces: the same state
     record = table.gm(made, "GET", "/record").json()
     assert record["format"] == "firefight-encounter" and len(record["steps"]) == 1
 
@@ -85,7 +86,7 @@ def test_a_finished_fight_shows_the_rulesets_recovery(table: Table) -> None:
             break
         assert state["after"] == []
         first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
-        table.gm(made, "POST", "/act", json={"action": first, "seed": n})
+        table.write(made, "/act", {"action": first, "seed": n})
     record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     assert state["after"] == record.engine.turns.after_fight(record.state)
     assert any("heal" in line for line in state["after"])
@@ -118,9 +119,12 @@ def test_a_refused_preview_arrives_as_an_estimate(
 def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path) -> None:
     made = table.start(example="quality_d100/small_duel", seed=3)
     first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
-    state = table.gm(made, "POST", "/act", json={"action": first, "seed": 4}).json()
+    state = table.write(made, "/act", {"action": first, "seed": 4}).json()
     enc = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
-    assert state == {**show_json(enc), "after": []}
+    editable = {n: list(enc.engine.turns.gm_fields(enc.state, n)) for n in enc.state.names()}
+    sides = [s.name for s in enc.engine.scenario.spec.sides]
+    extra = {"after": [], "version": 2, "sides": sides, "editable": editable}
+    assert state == {**show_json(enc), **extra}
     assert state["combatants"] == combatants_json(enc.engine, enc.state)
 
 
@@ -143,11 +147,11 @@ def test_table_dice_give_what_the_program_dice_gave(
     enc = load_record(save)
     action = enc.engine.legal_actions(enc.state)[0].id
     # the program's dice, then the same faces typed in: the same transcript
-    by_program = table.gm(made, "POST", "/act", json={"action": action, "seed": 11})
+    by_program = table.write(made, "/act", {"action": action, "seed": 11})
     step = table.gm(made, "GET", "/log").json()["steps"][0]
-    table.gm(made, "POST", "/undo")
-    typed = table.gm(made, "POST", "/act", json={"action": action, "dice": step["faces"]})
-    assert typed.json() == by_program.json()
+    table.write(made, "/undo")
+    typed = table.write(made, "/act", {"action": action, "dice": step["faces"]})
+    assert {**typed.json(), "version": 0} == {**by_program.json(), "version": 0}
     assert table.gm(made, "GET", "/log").json()["steps"][0]["lines"] == step["lines"]
 
 
@@ -161,10 +165,14 @@ def test_records_move_between_the_cli_and_the_tracker(table: Table, tmp_path: Pa
     file = tmp_path / "cli.json"
     save_record(enc, file)
     made = table.start(record=json.loads(file.read_text()))
-    assert table.gm(made, "GET").json() == {**show_json(enc), "after": []}
+    shown = table.gm(made, "GET").json()
+    assert {k: v for k, v in shown.items() if k not in ("version", "sides", "editable")} == {
+        **show_json(enc),
+        "after": [],
+    }
     # and back: the tracker's export opens in the CLI, with the tracker's step in it
     first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
-    table.gm(made, "POST", "/act", json={"action": first, "seed": 3})
+    table.write(made, "/act", {"action": first, "seed": 3})
     back = tmp_path / "back.json"
     back.write_text(json.dumps(table.gm(made, "GET", "/record").json()))
     reopened = load_record(back)
@@ -174,7 +182,8 @@ def test_records_move_between_the_cli_and_the_tracker(table: Table, tmp_path: Pa
 def test_settings_choose_what_players_see_of_enemies(table: Table) -> None:
     made = table.start(example="warfare2d20/duel", seed=1)
     assert table.gm(made, "GET", "/settings").json()["enemy_detail"] == "status"
-    assert table.gm(made, "PUT", "/settings", json={"enemy_detail": "names"}).status_code == 200
+    put = table.write(made, "/settings", {"enemy_detail": "names"}, method="PUT")
+    assert put.status_code == 200
     view = table.player(made).json()
     enemies = [c for c in view["combatants"].values() if c["side"] != view["side"]]
     assert enemies and all(set(c) == {"side"} for c in enemies)
@@ -264,6 +273,9 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
         ({"action": "FIRST", "seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"action": "FIRST", "colour": "red"}, "colour: Extra inputs are not permitted"),
         ({}, "action: Field required"),
+        ({"action": "FIRST", "seed": "1"}, "seed: Input should be a valid integer"),
+        ({"action": "FIRST", "seed": True}, "seed: Input should be a valid integer"),
+        ({"action": "FIRST", "seed": 1.0}, "seed: Input should be a valid integer"),
     ],
 )
 def test_bad_actions_and_faces_are_one_clear_422(table: Table, body: dict, says: str) -> None:
@@ -272,7 +284,7 @@ def test_bad_actions_and_faces_are_one_clear_422(table: Table, body: dict, says:
     before = table.gm(made, "GET", "/record").json()
     version = table.store.version(made["id"])
     body = {k: (first if v == "FIRST" else v) for k, v in body.items()}
-    response = table.gm(made, "POST", "/act", json=body)
+    response = table.gm(made, "POST", "/act", json={"version": version, **body})
     assert response.status_code == 422
     assert says in _detail(response)
     assert table.gm(made, "GET", "/record").json() == before  # nothing changed...
@@ -282,7 +294,7 @@ def test_bad_actions_and_faces_are_one_clear_422(table: Table, body: dict, says:
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ({"scenario": "ruleset = ["}, "scenario: not valid TOML"),
+        ({"scenario": "ruleset = ["}, "scenario: malformed TOML"),
         ({"scenario": 'ruleset = "chess"\ntitle = "x"'}, "scenario"),
         ({"scenario": 'house = "mine.toml"'}, "names a file the server cannot read"),
         ({"example": "warfare2d20/nope"}, "not a bundled example"),
@@ -343,12 +355,12 @@ def test_a_finished_fight_refuses_actions_but_undoes(table: Table) -> None:
         if state["ending"]:
             break
         first = table.gm(made, "GET", "/actions?odds=false").json()[0]["id"]
-        table.gm(made, "POST", "/act", json={"action": first, "seed": n})
+        table.write(made, "/act", {"action": first, "seed": n})
     assert state["ending"] is not None
     assert table.gm(made, "GET", "/actions").json() == []
-    response = table.gm(made, "POST", "/act", json={"action": "x"})
+    response = table.write(made, "/act", {"action": "x"})
     assert response.status_code == 422 and "the fight is over" in _detail(response)
-    assert table.gm(made, "POST", "/undo").json()["ending"] is None
+    assert table.write(made, "/undo").json()["ending"] is None
 
 
 def test_tokens_are_stored_only_as_digests(table: Table) -> None:

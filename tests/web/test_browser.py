@@ -133,7 +133,9 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
             row.locator("input").fill(", ".join(str(f) for f in faces))
             row.locator("[data-table]").click()
             _steps(gm, steps + 1)
-            assert _gm_api(server, encounter, gm_token) == rolled  # typed faces, same result
+            again = _gm_api(server, encounter, gm_token)
+            assert again["version"] == rolled["version"] + 2  # (the undo between)
+            assert {**again, "version": 0} == {**rolled, "version": 0}  # typed faces, same result
             typed += bool(faces)
         steps += 1
         _steps(gm, steps)

@@ -46,7 +46,9 @@ def _gm(server: Server, made: dict[str, str], method: str, path: str = "", **kw:
 
 def _step(server: Server, made: dict[str, str], seed: int) -> dict[str, Any]:
     first = _gm(server, made, "GET", "/actions", params={"odds": "false"})[0]["id"]
-    state: dict[str, Any] = _gm(server, made, "POST", "/act", json={"action": first, "seed": seed})
+    version = _gm(server, made, "GET")["version"]
+    body = {"action": first, "seed": seed, "version": version}
+    state: dict[str, Any] = _gm(server, made, "POST", "/act", json=body)
     return state
 
 

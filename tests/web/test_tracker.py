@@ -38,7 +38,7 @@ def test_a_step_is_not_held_up_by_a_preview(
     worker = threading.Thread(target=lambda: previews.append(tracker.actions(made.id)))
     worker.start()
     assert started.wait(timeout=30)
-    assert tracker.act(made.id, first, seed=2)["steps"] == 1  # while the preview waits
+    assert tracker.act(made.id, first, seed=2, version=1)["steps"] == 1  # while the preview waits
     release.set()
     worker.join(timeout=60)
     assert previews and previews[0][0]["id"] == first  # the old state's odds, for its caller
@@ -81,9 +81,9 @@ def test_a_refused_step_leaves_the_record_and_version_alone(tracker: Tracker) ->
     first = tracker.actions(made.id, odds=False)[0]["id"]
     before = tracker.record(made.id), tracker.version(made.id)
     with pytest.raises(Exception, match="left unused"):
-        tracker.act(made.id, first, dice=[17, 2] + [1] * 30)
+        tracker.act(made.id, first, dice=[17, 2] + [1] * 30, version=1)
     assert (tracker.record(made.id), tracker.version(made.id)) == before
-    assert tracker.act(made.id, first, seed=1)["steps"] == 1  # and the next step goes through
+    assert tracker.act(made.id, first, seed=1, version=1)["steps"] == 1  # the next one goes
 
 
 def test_watchers_hear_of_each_version_once_whoever_wrote_it(tmp_path: Path) -> None:
@@ -97,11 +97,11 @@ def test_watchers_hear_of_each_version_once_whoever_wrote_it(tmp_path: Path) -> 
         queue = here.watch(made.id, here.version(made.id))
         here.poll()  # nothing new yet
         first = elsewhere.actions(made.id, odds=False)[0]["id"]
-        elsewhere.act(made.id, first, seed=2)
+        elsewhere.act(made.id, first, seed=2, version=1)
         here.poll()
         here.poll()  # found twice, announced once
         first = here.actions(made.id, odds=False)[0]["id"]
-        here.act(made.id, first, seed=3)
+        here.act(made.id, first, seed=3, version=2)
         here.poll()  # made here: already announced
         await asyncio.sleep(0)  # let the announcements land
         got = []

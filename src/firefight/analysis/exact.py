@@ -6,7 +6,8 @@ and that action's exact transition kernel (``Engine.kernel``) spread its mass ov
 mass reaching an ended state (terminated or truncated at ``max_rounds``) is absorbed into the
 tally. States carry the round, so mass always moves on; a chain that can loop inside a round
 (riposte after riposte) loses geometrically less each pass, and whatever is still in play after
-:data:`MAX_STEPS` passes is reported as ``mass_left``.
+:data:`MAX_STEPS` passes is reported as ``mass_left``. What the open-ended dice's depth leaves
+out of the kernels is reported as ``truncated_mass``, never spread over the kept states.
 
 Arithmetic is exact (``Fraction``) while the kernels' denominators stay small; open-ended dice
 (depth-truncated explosions) make them huge, and then the chain runs in floats.
@@ -163,6 +164,8 @@ def _solve(
             tally.add(turns, chain.states[sid], mass, initial)
         else:
             tally.mass_left += mass
+    # what the kernels' open-ended dice left out (their weights sum to less than their totals)
+    tally.truncated_mass = max(one - tally.total - tally.mass_left, 0 * one)
     return tally
 
 

@@ -40,6 +40,11 @@ class Tally:
     fell_at: dict[tuple[str, int], Weight] = field(default_factory=dict)
     #: Exact mode: probability mass still in play at the step limit.
     mass_left: Weight = 0
+    #: Exact mode: probability mass the open-ended dice's depth left out (never spread over
+    #: the kept outcomes: docs/dice.md).
+    truncated_mass: Weight = 0
+    #: What the ruleset reports of ended fights (``Turns.reported``) -> weight of fights.
+    reported: dict[str, Weight] = field(default_factory=dict)
     #: Stopped by Ctrl-C: the tally holds what was done.
     interrupted: bool = False
 
@@ -63,6 +68,8 @@ class Tally:
                 self.dead[c.name] = self.dead.get(c.name, 0) + weight
             lost = turns.harm(c) - turns.harm(before[c.name])
             self.taken[c.name] = self.taken.get(c.name, 0) + weight * lost
+        for what in turns.reported(state):
+            self.reported[what] = self.reported.get(what, 0) + weight
 
     def add_dealt(self, name: str, amount: Weight) -> None:
         self.dealt[name] = self.dealt.get(name, 0) + amount
@@ -77,6 +84,7 @@ class Tally:
         self.draws += other.draws
         self.truncated += other.truncated
         self.mass_left += other.mass_left
+        self.truncated_mass += other.truncated_mass
         self.interrupted = self.interrupted or other.interrupted
         for k, v in other.wins.items():
             self.wins[k] = self.wins.get(k, 0) + v
@@ -89,6 +97,7 @@ class Tally:
             (self.dead, other.dead),
             (self.dealt, other.dealt),
             (self.taken, other.taken),
+            (self.reported, other.reported),
         ):
             for k, v in theirs.items():
                 mine[k] = mine.get(k, 0) + v
@@ -123,8 +132,9 @@ def report_json(
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The documented ``simulate --json`` shape (more keys follow the required ones)."""
-    # exact: probabilities are of the whole fight (mass still in play is reported apart)
-    t = tally.total + tally.mass_left if exact else tally.total
+    # exact: probabilities are of the whole fight (mass still in play and mass the dice's
+    # depth left out are reported apart, never spread over the rest)
+    t = tally.total + tally.mass_left + tally.truncated_mass if exact else tally.total
     rounds_dist: dict[int, Weight] = {}
     for (_, r), w in tally.ended_at.items():
         rounds_dist[r] = rounds_dist.get(r, 0) + w
@@ -171,8 +181,11 @@ def report_json(
         "by_round": by_round,
         "standing_by_round": standing,
     }
+    if tally.reported:
+        out["reported"] = {what: _share(w, t, exact) for what, w in sorted(tally.reported.items())}
     if exact:
         out["mass_left"] = float(tally.mass_left)
+        out["truncated_mass"] = float(tally.truncated_mass)
     if extra:
         out.update(extra)
     return out

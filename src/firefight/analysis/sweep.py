@@ -168,8 +168,9 @@ def plan_sweep(
     base = read_scenario(scenario)
     data = dict(base.data)
     source = base.spec.source
+    fixed = [parse_set(data, s) for s in sets]
     if sets:
-        data = with_values(data, [parse_set(data, s) for s in sets])
+        data = with_values(data, fixed)
         base = build_scenario(data, source)
     varies = tuple(parse_vary(data, text) for text in vary)
     seen: dict[Locator, str] = {}
@@ -177,6 +178,12 @@ def plan_sweep(
         if v.locator in seen:
             raise InputError(f"--vary {text}: {v.column} is varied twice", tip="vary it once")
         seen[v.locator] = text
+    for (locator, _), text in zip(fixed, sets, strict=True):
+        if locator in seen:
+            raise InputError(
+                f"--set {text}: the field is varied too (--vary {seen[locator]})",
+                tip="drop the --set: each cell takes the field's value from --vary",
+            )
     cells = grid(varies)
     if n is not None:  # simulating: -n was given or defaulted above (--exact takes none)
         from firefight.analysis.simulate import MAX_FIGHTS
@@ -425,6 +432,7 @@ def _distributed() -> Any:
 
 
 def _connect(address: str, timeout: float) -> Any:
+    _check_address(address)
     dd = _distributed()
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
     try:
@@ -452,6 +460,29 @@ def _connect(address: str, timeout: float) -> Any:
             tip="install firefight (the same version) where each worker runs",
         ) from None
     return client
+
+
+#: The Dask protocols a scheduler listens on (``tcp://host:port`` and the like).
+PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def _check_address(address: str) -> None:
+    """``[PROTOCOL://]HOST:PORT``, or one line: a client given anything else fails half-built
+    and its clean-up prints a traceback seconds after the refusal."""
+    protocol, sep, rest = address.strip().rpartition("://")
+    protocol = protocol if sep else "tcp"
+    host, colon, port = rest.rpartition(":")
+    if (
+        protocol not in PROTOCOLS
+        or not colon
+        or not host.strip("[]")
+        or any(c.isspace() for c in address.strip())
+        or not (port.isascii() and port.isdigit() and 0 < int(port) < 65536)
+    ):
+        raise InputError(
+            f"--scheduler {address!r} is not a scheduler's address",
+            tip="give PROTOCOL://HOST:PORT, e.g. tcp://10.0.0.5:8786 (see docs/sweeps.md)",
+        )
 
 
 def _worker_check() -> str:
@@ -483,6 +514,9 @@ def check_out(path: Path) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"--out {path}: folder {folder} does not exist", tip="create it first")
+    from firefight.core.files import check_replaceable
+
+    check_replaceable(path)
     if path.suffix.lower() == ".parquet":
         import importlib.util
 

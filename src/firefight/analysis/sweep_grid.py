@@ -35,7 +35,7 @@ MAX_VALUES = 100_000
 
 Locator = tuple[str | int, ...]
 
-_NUMBER = r"-?\d+(?:\.\d+)?"
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 _RANGE = re.compile(rf"^\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*(?::\s*({_NUMBER}))?\s*$")
 _WHAT = {"combatants": "combatant", "sides": "side"}
 
@@ -53,6 +53,12 @@ class Vary:
 
 def parse_values(text: str, flag: str) -> tuple[Any, ...]:
     """``10..16`` / ``0..30:5`` / ``a,b,c`` -> the values, or one line saying what is wrong."""
+    odd = next((c for c in text if c.isdigit() and not c.isascii()), None)
+    if odd is not None:
+        raise InputError(
+            f"{flag}: {odd!r} is not one of the digits 0-9 (a full-width or other script's digit)",
+            tip="type the numbers with the digits 0-9",
+        )
     m = _RANGE.match(text)
     if m:
         return _range(m.group(1), m.group(2), m.group(3), flag)
@@ -246,7 +252,13 @@ def parse_set(data: Mapping[str, Any], text: str) -> tuple[Locator, Any]:
     if not sep or not path.strip():
         raise InputError(f"--set {text}: not PATH=VALUE", tip="e.g. --set battlefield.range=close")
     locator, _, _ = resolve(data, path, f"--set {text}")
-    return locator, _scalar(raw.strip()) if raw.strip() else ""
+    value = _scalar(raw.strip()) if raw.strip() else ""
+    if isinstance(value, str) and value == raw.strip() and any(c.isspace() for c in value):
+        raise InputError(
+            f"--set {text}: text with spaces must be quoted",
+            tip=f"""write --set '{path.strip()}="{value}"'""",
+        )
+    return locator, value
 
 
 def canonical(value: Any) -> str:

@@ -487,3 +487,114 @@ def encounter_show(file: RecordArg, as_json: JsonOpt = False) -> None:
         from firefight.cli import encounter_commands
 
         encounter_commands.show(file, as_json)
+
+
+# -- the GM's hand ---------------------------------------------------------------------------------
+@encounter_app.command("edit")
+def encounter_edit(
+    file: RecordArg,
+    assignment: Annotated[
+        str,
+        typer.Argument(
+            help="NAME.FIELD=VALUE, the value as TOML: 'Jax.hit_points=14', "
+            "'Jax.stance=\"prone\"' (a wrong field lists the ones there are).",
+            metavar="NAME.FIELD=VALUE",
+        ),
+    ],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Set a field of a combatant's state (a step of the record: undo takes it back)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.edit(file, assignment, seed, dice)
+
+
+@encounter_app.command("add")
+def encounter_add(
+    file: RecordArg,
+    side: Annotated[str, typer.Option("--side", help="The side it fights for.")],
+    combatant: Annotated[
+        str,
+        typer.Option(
+            "--combatant",
+            metavar="FILE_OR_TOML",
+            help="Its table as in a scenario's [[combatants]]: a TOML file, or TOML text "
+            "('name = \"Rook\"\\nweapon = ...').",
+        ),
+    ],
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at",
+            help="Its place in this round's order (1: first); default: as "
+            "the ruleset enters a newcomer.",
+        ),
+    ] = None,
+    range_: Annotated[
+        str | None,
+        typer.Option(
+            "--range",
+            help='Its range to everyone (TOML: 30, "medium"); default: '
+            "the scenario's battlefield range.",
+        ),
+    ] = None,
+    cover: Annotated[str | None, typer.Option("--cover", help="The cover it holds.")] = None,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Add a combatant who arrives mid-fight (a step of the record)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.add(file, side, combatant, at, range_, cover, seed, dice)
+
+
+@encounter_app.command("remove")
+def encounter_remove(
+    file: RecordArg,
+    name: Annotated[str, typer.Argument(help="The combatant who leaves the fight.")],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Remove a combatant (fled, out of the scene; a step of the record)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.remove(file, name, seed, dice)
+
+
+@encounter_app.command("order")
+def encounter_order(
+    file: RecordArg,
+    names: Annotated[
+        str, typer.Argument(help="This round's order, names separated by commas.", metavar="A,B,C")
+    ],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+) -> None:
+    """Reorder this round's initiative (a step of the record)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.order(file, names, seed, dice)
+
+
+@encounter_app.command("skip")
+def encounter_skip(file: RecordArg, seed: SeedOpt = None, dice: DiceOpt = None) -> None:
+    """Skip the acting combatant's turn (a step of the record; --dice/--seed for any roll the
+    turns that follow make)."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.skip(file, seed, dice)
+
+
+@encounter_app.command("end-round")
+def encounter_end_round(file: RecordArg, seed: SeedOpt = None, dice: DiceOpt = None) -> None:
+    """End the round now; the next one begins, its initiative on --dice or --seed."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.end_round(file, seed, dice)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from firefight.cli.output import (
     MAX_TABLE_ROWS,
     TextConsole,
+    plain_console,
     plain_lines,
     plot_bars,
     print_json,
@@ -32,11 +32,9 @@ def roll(expr: str, seed: int | None, as_json: bool) -> None:
     line = render_line(rolled)
     if plain_lines([line, f"seed {seed}"]):
         return
-    from rich.console import Console
-
-    console = Console()
-    console.print(line, markup=False, highlight=False)
-    console.print(f"seed {seed}", style="dim", markup=False)
+    console = plain_console()
+    console.print(line)
+    console.print(f"seed {seed}", style="dim")
 
 
 def dist(expr: str, as_json: bool, plot: Path | None) -> None:
@@ -73,24 +71,18 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
             }
         )
         return
-    console: Any
+    console = TextConsole()
     if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them, no table to print
-        console = TextConsole()
-        console.print(f"{node}: {len(probs):,} values (see the plot)", markup=False)
+        console.print(f"{node}: {len(probs):,} values (see the plot)")
     else:  # rich only to print the table (the JSON and refusals above never import it)
-        from rich.console import Console
-
-        console = Console()
         console.print(d.grid(str(node)).rich())
     sd = float(d.variance) ** 0.5
-    console.print(f"mean {float(d.mean):.4f}   sd {sd:.4f}", markup=False)
+    console.print(f"mean {float(d.mean):.4f}   sd {sd:.4f}")
     if d.truncated_mass:
-        console.print(
-            f"open-ended dice cut at a depth: mass left out {float(d.truncated_mass):.3g}",
-            markup=False,
-        )
+        left = float(d.truncated_mass)
+        console.print(f"open-ended dice cut at a depth: mass left out {left:.3g}")
     if plot is not None:
-        console.print(f"plot written to {plot}", markup=False)
+        console.print(f"plot written to {plot}")
 
 
 def _too_many_rows(has_values: str) -> InputError:

@@ -1,7 +1,9 @@
 """``firefight fight`` and ``firefight encounter ...``: thin layers over :mod:`firefight.encounter`.
 
 A saved encounter is only ever written after the step it records has resolved, and atomically,
-so a refused action (bad id, impossible faces, a finished fight) leaves the file as it was.
+so a refused action (bad id, impossible faces, a finished fight) leaves the file as it was; and
+never over a file another process changed since this one read it (``save_over``), so two
+commands on one save at once commit one step, and the other is refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 
 import typer
 
-from firefight.cli.output import TextConsole, count_bar, print_json
+from firefight.cli.output import TextConsole, count_bar, plain_console, print_json
+from firefight.core.transcript import words
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     ESTIMATE_PLAYS,
@@ -29,7 +32,9 @@ from firefight.encounter import (
     save_record,
     show_json,
 )
+from firefight.encounter.edits import Edit, make_edit, parse_assignment
 from firefight.encounter.fight import combatants_json
+from firefight.encounter.record import open_record, save_over
 from firefight.errors import InputError
 
 
@@ -78,7 +83,7 @@ def fight(
     enc = Encounter.begin(engine, dice)
     if not as_json:
         spec = engine.scenario.spec
-        console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, seed {seed})")
+        console.print((spec.title, "bold"), f"  ({spec.ruleset}, seed {seed})")
         _print_lines(console, enc.start_lines)
     play(enc, dice, policy_rng(seed), on_step=None if as_json else _narrator(console))
     if as_json:
@@ -89,7 +94,7 @@ def fight(
 
 def _narrator(console: TextConsole) -> Callable[[Step], None]:
     def narrate(step: Step) -> None:
-        console.print(f"[bold]{step.label}[/bold]  [dim]({step.action})[/dim]")
+        console.print((step.label, "bold"), "  ", (f"({step.action})", "dim"))
         _print_lines(console, step.lines)
 
     return narrate
@@ -100,22 +105,20 @@ def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
         if line.startswith("round "):
             console.rule(line, style="dim")
         else:
-            console.print(f"    {line}", markup=False)
+            console.print(f"    {line}")
 
 
 def _print_end(console: TextConsole, enc: Encounter) -> None:
     state = enc.state
     if state.ending == "terminated":
         verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
-        console.print(f"[bold]fight over after round {state.round}: {verdict}[/bold]")
+        console.print((f"fight over after round {state.round}: {verdict}", "bold"))
     elif state.ending == "truncated":
-        console.print(
-            f"[bold]stopped at max_rounds ({enc.engine.max_rounds}): no winner yet[/bold]"
-        )
+        console.print((f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet", "bold"))
     _print_combatants(console, enc)
     if state.ending:
         for line in enc.engine.turns.after_fight(state):
-            console.print(f"after the fight: {line}", markup=False)
+            console.print(f"after the fight: {line}")
 
 
 def _print_combatants(console: TextConsole, enc: Encounter) -> None:
@@ -129,7 +132,7 @@ def _print_combatants(console: TextConsole, enc: Encounter) -> None:
     for name, entry in entries.items():
         rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
         flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
-        detail = ", ".join(f"{k} {v}" for k, v in rest.items())
+        detail = ", ".join(f"{k} {words(v)}" for k, v in rest.items())
         table.add_row(name, str(entry["side"]), f"{flag}; {detail}" if detail else flag)
     console.print(table)
 
@@ -146,6 +149,9 @@ def start(
     overrides: list[str],
     force: bool,
 ) -> None:
+    from firefight.core.files import check_replaceable
+
+    check_replaceable(save)
     if save.exists() and not force:
         raise InputError(
             f"{save} exists already", tip="choose another --save file or add --force to replace it"
@@ -156,7 +162,7 @@ def start(
     save_record(enc, save)
     console = TextConsole()
     _print_lines(console, enc.start_lines)
-    console.print(f"saved to {save}", markup=False)
+    console.print(f"saved to {save}")
     _print_turn(console, enc)
 
 
@@ -198,12 +204,10 @@ def _previews(
     """Each action's exact odds preview (an estimate from plays on seeded dice where exact odds
     are refused), with a progress bar on a terminal (a graydawn volley's previews take seconds
     each); Ctrl-C stops at once, the rest marked not computed."""
-    from rich.console import Console
-
     from firefight.encounter import Preview
 
     out: list[dict[str, Any]] = []
-    with count_bar(Console(stderr=True), quiet) as bar:
+    with count_bar(plain_console(stderr=True), quiet) as bar:
         task = bar.add_task("exact odds", total=len(listed))
         try:
             for action in listed:
@@ -239,12 +243,13 @@ def _odds_text(odds: dict[str, Any]) -> str:
 
 
 def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
-    enc = load_record(file)
+    opened = open_record(file)
+    enc = opened.enc
     dice = _dice(seed, dice_text)
     step = enc.act(action_id, dice, faces_of_this_step=True)
-    save_record(enc, file)
+    save_over(opened)
     console = TextConsole()
-    console.print(f"[bold]{step.label}[/bold]")
+    console.print((step.label, "bold"))
     _print_lines(console, step.lines)
     _print_turn(console, enc)
 
@@ -262,33 +267,141 @@ def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
 def auto(file: Path, steps: int | None, seed: int | None) -> None:
     if steps is not None and steps < 1:
         raise InputError(f"--steps {steps} is below 1", tip="give 1 or more steps")
-    enc = load_record(file)
+    opened = open_record(file)
+    enc = opened.enc
     if enc.state.ending is not None:
         raise InputError(f"{file}: the fight is over ({enc.state.ending})", tip="undo a step")
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
     play(enc, SeededDice(seed), policy_rng(seed), steps, _narrator(console))
-    save_record(enc, file)
+    save_over(opened)
     _print_turn(console, enc)
 
 
 def undo(file: Path) -> None:
-    enc = load_record(file)
-    step = enc.undo()
-    save_record(enc, file)
+    opened = open_record(file)
+    step = opened.enc.undo()
+    save_over(opened)
     console = TextConsole()
-    console.print(f"undone: {step.label}", markup=False)
-    _print_turn(console, enc)
+    console.print(f"undone: {step.label}")
+    _print_turn(console, opened.enc)
 
 
 def redo(file: Path) -> None:
-    enc = load_record(file)
-    step = enc.redo()
-    save_record(enc, file)
+    opened = open_record(file)
+    step = opened.enc.redo()
+    save_over(opened)
     console = TextConsole()
-    console.print(f"redone: {step.label}", markup=False)
+    console.print(f"redone: {step.label}")
     _print_lines(console, step.lines)
+    _print_turn(console, opened.enc)
+
+
+# ----------------------------------------------------------------------------------------------
+# the GM's hand: encounter edit|add|remove|order|skip|end-round
+# ----------------------------------------------------------------------------------------------
+def edit(file: Path, assignment: str, seed: int | None, dice_text: str | None) -> None:
+    """``NAME.FIELD=VALUE`` (the value as TOML: 14, true, "taking cover")."""
+    opened = open_record(file)
+    _edited(opened, parse_assignment(assignment, opened.enc.state.names()), seed, dice_text)
+
+
+def add(
+    file: Path,
+    side: str,
+    combatant: str,
+    position: int | None,
+    range_: str | None,
+    cover: str | None,
+    seed: int | None,
+    dice_text: str | None,
+) -> None:
+    """A combatant who arrives: its table from a TOML file or TOML text."""
+    opened = open_record(file)
+    table = combatant_table(combatant)
+    distance = _toml_value(range_, "--range") if range_ is not None else None
+    if position is not None and position < 1:
+        raise InputError(f"--at {position} is below 1", tip="places count from 1, the first")
+    at = None if position is None else position - 1
+    change = make_edit("add", side=side, combatant=table, position=at, range=distance, cover=cover)
+    _edited(opened, change, seed, dice_text)
+
+
+def remove(file: Path, name: str, seed: int | None, dice_text: str | None) -> None:
+    opened = open_record(file)
+    _edited(opened, make_edit("remove", combatant=name), seed, dice_text)
+
+
+def order(file: Path, names: str, seed: int | None, dice_text: str | None) -> None:
+    opened = open_record(file)
+    listed = tuple(n.strip() for n in names.split(",") if n.strip())
+    if not listed:
+        raise InputError("order names nobody", tip="e.g. encounter order FILE 'Ash,Jax,Rook'")
+    _edited(opened, make_edit("order", order=listed), seed, dice_text)
+
+
+def skip(file: Path, seed: int | None, dice_text: str | None) -> None:
+    opened = open_record(file)
+    _edited(opened, make_edit("skip"), seed, dice_text)
+
+
+def end_round(file: Path, seed: int | None, dice_text: str | None) -> None:
+    opened = open_record(file)
+    _edited(opened, make_edit("end round"), seed, dice_text)
+
+
+def _edited(opened: Any, change: Edit, seed: int | None, dice_text: str | None) -> None:
+    enc = opened.enc
+    step = enc.edit(change, _dice(seed, dice_text), faces_of_this_step=True)
+    save_over(opened)
+    console = TextConsole()
+    console.print(step.label)
+    _print_lines(console, step.lines[1:])
     _print_turn(console, enc)
+
+
+def combatant_table(text: str) -> dict[str, Any]:
+    """``--combatant``: a TOML file, TOML text or an inline table (``{name = "Rook", ...}``)
+    holding one combatant's table (its keys at the top, or one ``[[combatants]]`` entry), as
+    in a scenario file."""
+    import tomllib
+
+    from firefight.core.loading import read_toml
+
+    path = Path(text)
+    inline = text.strip().startswith("{")  # an inline table: {name = "Rook", ...}
+    looks_like_file = "=" not in text and "\n" not in text
+    try:
+        if inline:
+            data = tomllib.loads(f"v = {text.strip()}")["v"]
+        else:
+            data = read_toml(path) if looks_like_file else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as err:
+        raise InputError(
+            f"--combatant: not valid TOML ({err})", tip='e.g. {name = "Rook", weapon = "knife"}'
+        ) from None
+    rows = data.get("combatants")
+    if rows is not None:
+        if not isinstance(rows, list) or len(rows) != 1 or len(data) != 1:
+            raise InputError(
+                "--combatant: give one combatant (its keys, or one [[combatants]] table)",
+                tip='e.g. name = "Rook" and the fields of a scenario combatant',
+            )
+        data = rows[0]
+    if not isinstance(data, dict):
+        raise InputError("--combatant: give a table of keys", tip='e.g. name = "Rook"')
+    return data
+
+
+def _toml_value(text: str, option: str) -> Any:
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        raise InputError(
+            f"{option} {text!r} is not a TOML value", tip='e.g. 30, or "medium" in quotes'
+        ) from None
 
 
 def show(file: Path, as_json: bool) -> None:
@@ -298,9 +411,9 @@ def show(file: Path, as_json: bool) -> None:
         return
     console = TextConsole()
     spec = enc.engine.scenario.spec
-    console.print(f"[bold]{spec.title}[/bold]  ({spec.ruleset}, {len(enc.steps)} steps)")
+    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {len(enc.steps)} steps)")
     for step in enc.steps[-5:]:
-        console.print(f"  round {step.round}: {step.label}", markup=False)
+        console.print(f"  round {step.round}: {step.label}")
     if enc.state.ending is None:
         _print_combatants(console, enc)
     _print_turn(console, enc)
@@ -313,6 +426,7 @@ def _print_turn(console: TextConsole, enc: Encounter) -> None:
         return
     order = ", ".join(state.order)
     console.print(
-        f"round {state.round} ({state.phase}); order: {order}; "
-        f"[bold]{state.acting}[/bold] to act (`firefight encounter actions FILE`)"
+        f"round {state.round} ({state.phase}); order: {order}; ",
+        (str(state.acting), "bold"),
+        " to act (`firefight encounter actions FILE`)",
     )

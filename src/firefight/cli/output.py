@@ -19,10 +19,12 @@ __all__ = [
     "TextConsole",
     "count_bar",
     "percent",
+    "plain_console",
     "plain_lines",
     "plot_bars",
     "print_json",
     "probability",
+    "styled",
     "write_atomically",
 ]
 
@@ -30,13 +32,35 @@ __all__ = [
 MAX_TABLE_ROWS = 2000
 
 
+def plain_console(*, stderr: bool = False) -> Any:
+    """The rich console every command prints through: nothing it prints is read as markup or
+    as an emoji code, and nothing is highlighted, so ids, names, labels and titles from the
+    user's files print exactly as written (``[bold]``, ``[/]`` and ``:smile:`` included).
+    Styling goes by ``style=`` or :func:`styled` runs, never by markup. Imports rich."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, markup=False, emoji=False)
+
+
+#: A run of text printed as written, or (text, rich style) for a styled run.
+Run = str | tuple[str, str]
+
+
+def styled(*runs: Run) -> Any:
+    """``runs`` as one rich ``Text``, each printed as written (no markup, no emoji codes)."""
+    from rich.text import Text
+
+    return Text.assemble(*runs)
+
+
 def count_bar(console: Any, quiet: bool) -> Any:
     """A rich progress bar counting done of total items on ``console`` (stderr), gone when it
-    ends; off with ``quiet`` (JSON output) or off a terminal. Imports rich when called."""
+    ends; off with ``quiet`` (JSON output) or off a terminal. Its descriptions print as
+    written (no markup: a cell's label may hold any text). Imports rich when called."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -50,28 +74,24 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
 
-#: What rich reads as an emoji code (``:smile:``), which it would replace.
-_EMOJI = re.compile(r":\S*:")
-
-
 def plain_lines(lines: Sequence[str]) -> bool:
-    """Print ``lines`` exactly as rich's ``Console().print(line, markup=False)`` would, without
-    importing rich (about 50 ms of a short command), where that is certain: the output is not a
-    terminal (rich adds no style codes) and every line is printable ASCII with no emoji code.
-    Returns False, having printed nothing, otherwise."""
+    """Print ``lines`` exactly as :func:`plain_console` would, without importing rich (about
+    50 ms of a short command), where that is certain: the output is not a terminal (rich adds
+    no style codes) and every line is printable ASCII. Returns False, having printed nothing,
+    otherwise."""
     console = TextConsole()
-    if any(console._plain(line, False) is None for line in lines):
+    if any(console._plain(line) is None for line in lines):
         return False
     for line in lines:
-        console.print(line, markup=False)
+        console.print(line)
     return True
 
 
 class TextConsole:
-    """``rich.console.Console(highlight=False)`` for lines of text: it prints them itself where
-    rich would print plain text (see :func:`plain_lines`), wrapping and drawing rules as rich
-    does, and hands anything else (tables, a terminal, text it cannot vouch for) to rich,
-    imported then. ``tests/cli/test_quick_path.py`` holds both to the same bytes."""
+    """:func:`plain_console` for lines of text: it prints them itself where rich would print
+    plain text (see :func:`plain_lines`), wrapping and drawing rules as rich does, and hands
+    anything else (tables, a terminal, text it cannot vouch for) to rich, imported then.
+    ``tests/cli/test_quick_path.py`` holds both to the same bytes."""
 
     def __init__(self) -> None:
         self._width = _plain_width()
@@ -81,16 +101,18 @@ class TextConsole:
     def rich(self) -> Any:
         """The rich console, made on first need."""
         if self._rich is None:
-            from rich.console import Console
-
-            self._rich = Console(highlight=False)
+            self._rich = plain_console()
         return self._rich
 
-    def print(self, text: Any, *, markup: bool = True) -> None:
-        """``Console.print(text, markup=markup)``."""
-        plain = self._plain(text, markup)
+    def print(self, *runs: Any) -> None:
+        """One line of ``runs`` (:data:`Run`: each as written, or (text, style)), or one rich
+        renderable (a table); never read as markup or emoji codes."""
+        if len(runs) == 1 and not isinstance(runs[0], (str, tuple)):
+            self.rich.print(runs[0])
+            return
+        plain = self._plain("".join(r if isinstance(r, str) else r[0] for r in runs))
         if plain is None:
-            self.rich.print(text, markup=markup)
+            self.rich.print(styled(*runs))
         else:
             assert self._width is not None
             sys.stdout.write("".join(f"{line}\n" for line in _wrap(plain, self._width)))
@@ -98,7 +120,7 @@ class TextConsole:
 
     def rule(self, title: str, *, style: str) -> None:
         """``Console.rule(title, style=style)``: the title centred in a line of "─"."""
-        plain = self._plain(title, True)
+        plain = self._plain(title)
         width = self._width
         if not plain or width is None or len(plain) > width - 4:
             self.rich.rule(title, style=style)
@@ -109,28 +131,18 @@ class TextConsole:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    def _plain(self, text: object, markup: bool) -> str | None:
-        """The text rich would print, or None: not a string, not printable ASCII, an emoji
-        code, markup other than whole ``[bold]``/``[dim]`` spans, or no plain width."""
+    def _plain(self, text: object) -> str | None:
+        """The text rich would print, or None: not a string, not printable ASCII, or no plain
+        width."""
         if not isinstance(text, str) or self._width is None:
             return None
         if not (getattr(sys.stdout, "encoding", None) or "utf-8").lower().startswith("utf"):
             return None
-        if markup:
-            tags = _TAG.findall(text)
-            spans = list(zip(tags[::2], tags[1::2], strict=False))
-            if "\\" in text or len(tags) % 2 or any(b != f"[/{a[1:]}" for a, b in spans):
-                return None
-            text = _TAG.sub("", text)
-            if "[" in text:
-                return None
-        if not (text.isascii() and text.isprintable()) or _EMOJI.search(text):
+        if not (text.isascii() and text.isprintable()):
             return None
         return text
 
 
-#: The markup :class:`TextConsole` reads itself: whole spans of bold or dim.
-_TAG = re.compile(r"\[/?(?:bold|dim)\]")
 #: A word as rich wraps it: leading space, the word, the space after it.
 _WORD = re.compile(r"\s*\S+\s*")
 

@@ -6,12 +6,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import plot_bars, print_json
+from firefight.cli.output import plain_console, plot_bars, print_json, styled
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
+from firefight.core.transcript import words
 from firefight.core.validation import clip, clip_path
 from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
@@ -122,13 +123,12 @@ def resolve(
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{result.ruleset}[/bold]  ({dice_note})", highlight=False)
+    console = plain_console()
+    console.print(styled((result.ruleset, "bold"), f"  ({dice_note})"))
     for i, line in enumerate(result.transcript.lines(), start=1):
-        console.print(f"{i:3d}. {line}", markup=False, highlight=False)
+        console.print(f"{i:3d}. {line}")
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
@@ -142,9 +142,7 @@ def _summary_text(value: object) -> str:
         return ", ".join(f"{k} {_summary_text(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(_summary_text(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+    return words(value)
 
 
 def odds(
@@ -171,23 +169,19 @@ def odds(
         return
     render_odds(report)
     if plot is not None:
-        from rich.console import Console
-
-        Console().print(f"plot written to {plot}", markup=False)
+        plain_console().print(f"plot written to {plot}")
 
 
 def render_odds(report: OddsReport) -> None:
-    from rich.console import Console
-
-    console = Console()
+    console = plain_console()
     shown = report.display()
-    console.print(f"[bold]{shown.heading}[/bold]", highlight=False)
+    console.print(shown.heading, style="bold")
     for line in shown.lines:
-        console.print(line, markup=False)
+        console.print(line)
     for grid in shown.grids:
         console.print(grid.rich())
     for note in shown.notes:
-        console.print(note, style="dim", markup=False)
+        console.print(note, style="dim")
     for line in shown.after:
         console.print(line)
 
@@ -209,7 +203,6 @@ def parse_rows(text: str | None) -> tuple[int, int] | None:
 def show_table(
     ruleset_id: str, rows: str | None, printed: bool, house: Path | None, as_json: bool
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     ruleset = get_ruleset(ruleset_id)
@@ -221,13 +214,12 @@ def show_table(
     table = Table(*headers)
     for row in body:
         table.add_row(*row)
-    Console().print(table)
+    plain_console().print(table)
 
 
 def list_rulesets(as_json: bool) -> None:
     """Every registered ruleset with its version and origin; one line per plugin that cannot be
     used, saying why (the others work on)."""
-    from rich.console import Console
     from rich.table import Table
 
     from firefight.rulesets import listing
@@ -241,9 +233,8 @@ def list_rulesets(as_json: bool) -> None:
         if row["error"] is None:
             fights = "yes" if row["fights"] else "no"
             table.add_row(row["id"], row["version"], row["title"], row["origin"], fights)
-    console = Console()
+    console = plain_console()
     console.print(table)
     for row in rows:
         if row["error"] is not None:
-            line = f"not usable: {row['error']}"
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+            console.print(f"not usable: {row['error']}", soft_wrap=True)

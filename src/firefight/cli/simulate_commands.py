@@ -7,12 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import count_bar, percent, print_json, write_atomically
+from firefight.cli.output import (
+    count_bar,
+    percent,
+    plain_console,
+    print_json,
+    styled,
+    write_atomically,
+)
 from firefight.errors import InputError
 
 
@@ -34,7 +40,7 @@ def run(
     engine = _engine(scenario, policies, max_rounds, overrides)
     if not exact and n is None:
         n = 10_000
-    console = Console(stderr=True)
+    console = plain_console(stderr=True)
     result = _with_progress(console, engine, n, seed, exact, reference, workers, quiet=as_json)
     report = result.to_json(str(scenario))
     if plot is not None:
@@ -44,7 +50,7 @@ def run(
     else:
         render(report, result)
         if plot is not None:
-            Console().print(f"plot written to {plot}", markup=False)
+            plain_console().print(f"plot written to {plot}")
     if result.interrupted:
         print(f"interrupted (Ctrl-C): {_done(report)}", file=sys.stderr)
         raise typer.Exit(130)
@@ -59,7 +65,7 @@ def _done(report: dict[str, Any]) -> str:
 
 
 def _with_progress(
-    console: Console,
+    console: Any,
     engine: Any,
     n: int | None,
     seed: int | None,
@@ -98,12 +104,12 @@ def _ci(share: dict[str, Any], exact: bool) -> str:
 
 
 def render(report: dict[str, Any], result: Simulation) -> None:
-    console = Console(highlight=False)
+    console = plain_console()
     exact = report["exact"]
     how = result.method if exact else f"{report['n']:,} fights, seed {report['seed']}"
-    console.print(f"[bold]{report['scenario']}[/bold]  ({how})")
+    console.print(styled((report["scenario"], "bold"), f"  ({how})"))
     if result.interrupted:
-        console.print("[bold]interrupted (Ctrl-C): the report covers what was done[/bold]")
+        console.print("interrupted (Ctrl-C): the report covers what was done", style="bold")
     outcomes = Table(title="who wins (95% interval)" if not exact else "who wins (exact)")
     outcomes.add_column("outcome")
     outcomes.add_column("probability", justify="right")
@@ -118,7 +124,7 @@ def render(report: dict[str, Any], result: Simulation) -> None:
     rounds = report["rounds"]
     spread = ", ".join(f"{d['rounds']}: {percent(d['p'])}" for d in rounds["dist"][:12])
     more = " ..." if len(rounds["dist"]) > 12 else ""
-    console.print(f"rounds to finish: mean {rounds['mean']:.2f}; {spread}{more}", markup=False)
+    console.print(f"rounds to finish: mean {rounds['mean']:.2f}; {spread}{more}")
     console.print(_won_by_round(report["by_round"]))
     people = Table(title="combatants")
     for col in ("name", "out of the fight", "dead", "mean harm dealt", "mean harm taken"):
@@ -132,9 +138,15 @@ def render(report: dict[str, Any], result: Simulation) -> None:
             f"{c['mean_taken']:.2f}",
         )
     console.print(people)
+    for what, share in report.get("reported", {}).items():
+        line = f"reported: {what}: {percent(share['p'])} of fights ({_ci(share, exact)})"
+        console.print(line)
     if exact and report.get("mass_left"):
         when = "when interrupted" if result.interrupted else "at the step limit"
         console.print(f"mass still in play {when}: {report['mass_left']:.3g}")
+    if exact and report.get("truncated_mass"):
+        left = report["truncated_mass"]
+        console.print(f"mass left out by the dice's depth limits: {left:.3g}")
 
 
 #: Most rounds the "won by round" table shows as columns (the last one is the last round).

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from firefight.analysis.sweep import (
@@ -20,7 +19,7 @@ from firefight.analysis.sweep import (
     write_table,
 )
 from firefight.cli.errors import USER_ERROR
-from firefight.cli.output import count_bar, print_json, write_atomically
+from firefight.cli.output import count_bar, plain_console, print_json, styled, write_atomically
 from firefight.errors import InputError
 
 #: Rows shown in the terminal table (the file has them all).
@@ -56,7 +55,7 @@ def run(
             f"--plot draws one or two varied fields; this sweep varies {len(plan.varies)}",
             tip="drop --plot, or plot from the --out table",
         )
-    console = Console(stderr=True, highlight=False)
+    console = plain_console(stderr=True)
     # one cell has nothing to share out: starting a local cluster for it costs more than the cell
     here = no_cluster or (scheduler is None and len(plan.tasks) == 1)
     result = _with_progress(console, plan, here, scheduler, workers, timeout, as_json)
@@ -70,7 +69,7 @@ def run(
         render(result)
         for path, what in ((out, "table"), (plot, "plot")):
             if path is not None and result.rows:
-                Console(highlight=False).print(f"{what} written to {path}", markup=False)
+                plain_console().print(f"{what} written to {path}")
     for failed in result.failed:
         print(f"error: cell {failed.label()}: {failed.error}", file=sys.stderr)
     if result.interrupted:
@@ -93,7 +92,7 @@ def run(
 
 
 def _with_progress(
-    console: Console,
+    console: Any,
     plan: Any,
     no_cluster: bool,
     scheduler: str | None,
@@ -126,13 +125,12 @@ def _pct(p: float) -> str:
 
 
 def render(result: SweepResult) -> None:
-    console = Console(highlight=False)
+    console = plain_console()
     plan = result.plan
     how = "exact" if plan.exact else f"{plan.n:,} fights each, seed {plan.seed}"
+    count = f"{len(plan.tasks)} cell{'s' if len(plan.tasks) > 1 else ''}"
     console.print(
-        f"[bold]{plan.title}[/bold]  ({len(plan.tasks)} cell{'s' if len(plan.tasks) > 1 else ''}, "
-        f"{how}; "
-        f"{result.where}, {result.seconds:.1f} s)"
+        styled((plan.title, "bold"), f"  ({count}, {how}; {result.where}, {result.seconds:.1f} s)")
     )
     columns, rows = result.table()
     if not rows:
@@ -164,7 +162,7 @@ def render(result: SweepResult) -> None:
         render_grid(console, result, sides[0])
 
 
-def render_grid(console: Console, result: SweepResult, side: str) -> None:
+def render_grid(console: Any, result: SweepResult, side: str) -> None:
     """Two varied fields: the first side's win chance as a grid, the first field down and the
     second across (every cell, however many rows the table above shows)."""
     first, second = result.plan.varies

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,13 @@ def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
     file is never left half-written, even if writing fails or the machine stops mid-way."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    check_replaceable(target)
     if not folder.is_dir():
         raise InputError(f"{target}: folder {folder} does not exist", tip="create it first")
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{target.name[:100]}.", suffix=target.suffix[:20], dir=folder
+        )
     except OSError as err:
         raise InputError(
             f"{target}: cannot write in {folder} ({err.strerror})",
@@ -40,6 +44,45 @@ def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
     return target
 
 
+def check_replaceable(path: str | Path) -> None:
+    """Refuse a path a save must not replace: anything that exists and is not a regular file
+    (a pipe, a device, a folder: replacing a FIFO or ``/dev/...`` with a file would break
+    whatever reads it), or a name the file system cannot hold."""
+    target = Path(path)
+    try:
+        kind = _kind(target)
+    except OSError as err:
+        from firefight.core.validation import clip_path  # pydantic: only for a refusal
+
+        raise InputError(
+            f"{clip_path(target)}: cannot be written ({err.strerror or type(err).__name__})",
+            tip="choose a shorter name in a folder that exists",
+        ) from None
+    if kind is not None:
+        from firefight.core.validation import clip_path
+
+        raise InputError(
+            f"{clip_path(target)}: is {kind}, not a regular file: firefight replaces only files",
+            tip="give the path of a file to write (a new one, or a file it wrote)",
+        )
+
+
+def _kind(path: Path) -> str | None:
+    """What ``path`` is when it exists and is not a regular file, else None."""
+    if not path.exists():
+        return None
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket or other special file"
+
+
 def write_text_atomically(path: str | Path, text: str) -> Path:
     """:func:`write_atomically` for a text file (UTF-8)."""
 
@@ -55,3 +98,16 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def source_folder(source: str | None) -> Path | None:
+    """The folder of the file ``source`` names, where relative catalog paths start; None when
+    it names no file here (a scenario sent to the tracker, a message such as "scenario:
+    combatants[0] (...)", a name too long for the file system)."""
+    if not source:
+        return None
+    try:
+        path = Path(source)
+        return path.parent if path.exists() else None
+    except (OSError, ValueError):  # too long a name, a NUL byte
+        return None

@@ -21,6 +21,7 @@ __all__ = [
     "field_path",
     "load_model",
     "parse_override",
+    "parse_toml_text",
     "read_toml",
     "validate",
 ]
@@ -61,6 +62,12 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(f"{name}: is not UTF-8 text", tip="save it as UTF-8") from None
+    return parse_toml_text(text, name)
+
+
+def parse_toml_text(text: str, name: str) -> dict[str, Any]:
+    """TOML text (a file's, or sent to the tracker), or one line naming ``name``: bad syntax,
+    nesting too deep, or a whole number too long to read."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -72,11 +79,17 @@ def read_toml(path: str | Path) -> dict[str, Any]:
             f"{name}: malformed TOML: arrays or tables nest too deeply",
             tip="flatten the nesting (a few levels are enough for any firefight file)",
         ) from None
+    except ValueError:  # a whole number of thousands of digits: Python will not convert it
+        raise InputError(
+            f"{name}: a number has too many digits",
+            tip="numbers go from -1,000,000 to 1,000,000",
+        ) from None
 
 
 def parse_override(text: str) -> tuple[list[str], Any]:
     """``a.b=3`` -> (["a", "b"], 3). Values are read as TOML (numbers, booleans, "strings",
-    [arrays]); anything that is not valid TOML is taken as a bare string."""
+    [arrays]); a single word that is not valid TOML is taken as text (``aim=scope``), words
+    with spaces between them must be quoted."""
     if "=" not in text:
         raise InputError(
             f"--set {clip(text)!r} has no '='", tip="write --set key=value, e.g. aim=scope"
@@ -91,6 +104,13 @@ def parse_override(text: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw.strip()
+        if any(c.isspace() for c in value):  # a bare word is text; bare words are not
+            raise InputError(
+                f"--set {clip(text)!r}: text with spaces must be quoted",
+                tip=f"""write --set '{key}="{clip(value, 40)}"'""",
+            ) from None
+    except (ValueError, RecursionError):
+        raise InputError(f"--set {clip(text)!r}: the value is not a TOML value") from None
     return key.split("."), value
 
 

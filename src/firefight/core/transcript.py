@@ -64,6 +64,13 @@ class Note:
         return f"{self.message} ({self.rule})" if self.rule else self.message
 
 
+def words(value: Any) -> str:
+    """A value as a transcript says it to a person: "yes" or "no" for a flag, else as it is."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class StateChange:
     """A change to a combatant: ``who``'s ``field`` from ``before`` to ``after``."""
@@ -76,7 +83,8 @@ class StateChange:
 
     def text(self) -> str:
         """The transcript line: who, what changed from what to what, and the rule."""
-        return f"{self.who}: {self.field} {self.before} -> {self.after} ({self.rule})"
+        before, after = words(self.before), words(self.after)
+        return f"{self.who}: {self.field} {before} -> {after} ({self.rule})"
 
 
 @dataclass(frozen=True)
@@ -89,7 +97,8 @@ class HouseRule:
 
     def text(self) -> str:
         """The transcript line, with the text's own value beside the house one."""
-        return f"house rule: {self.key} = {self.value} (the text says {self.default})"
+        value, default = words(self.value), words(self.default)
+        return f"house rule: {self.key} = {value} (the text says {default})"
 
 
 class RuleEvent(Protocol):

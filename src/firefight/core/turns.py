@@ -199,6 +199,20 @@ class Action:
 
 
 @dataclass(frozen=True)
+class GmField:
+    """A field of a combatant that a GM may set (:meth:`Turns.gm_fields`).
+
+    ``type`` checks a value (a pydantic type: ``Annotated[int, Field(ge=0, le=14)]``,
+    ``Literal[...]``), so an impossible one is refused in one line naming the field. ``put``
+    writes a checked value where it does not live on the combatant's own state under the
+    field's name (a range kept on the board); by default the state field of that name is set.
+    """
+
+    type: Any
+    put: Callable[[FightState, str, Any], FightState] | None = None
+
+
+@dataclass(frozen=True)
 class SideSpec:
     """A side of a scenario and the name of the policy that chooses for it in automatic play."""
 
@@ -427,6 +441,65 @@ class Turns(ABC):
     def after_fight(self, state: FightState) -> list[str]:
         """What the text says happens after the fight (recovery), in lines; default none."""
         return []
+
+    def reported(self, state: FightState) -> tuple[str, ...]:
+        """What an ended fight's state says happened that a rule asks to be reported (a
+        riposte chain cut at its limit, ...): ``simulate`` gives how often each did. Default
+        none."""
+        return ()
+
+    # -- the GM's hand (``firefight.encounter.edits``) -----------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """The fields of combatant ``name`` a GM may set in ``state``, each with the type that
+        checks a value (its bounds from the ruleset's models and the combatant's own stats).
+        Default: none, so a ruleset that declares nothing still takes every other edit."""
+        return {}
+
+    def busy(self, state: FightState) -> str | None:
+        """Why the GM's hand must wait in ``state`` (an action half done, waiting on a decision
+        inside it), or ``None``. Default: :meth:`in_progress`."""
+        if self.in_progress(state):
+            return f"an action waits on {state.acting}'s decision inside it"
+        return None
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        """``state`` with ``newcomer`` (its state as the fight starts, taken from ``start``: this
+        turn structure's :meth:`initial`, which knows it) in the fight. Default: it is added to
+        the combatants and to the end of this round's order, so it acts after everyone this
+        round and rolls initiative with the rest where the text rolls it each round; a ruleset
+        whose board names combatants (distances) copies the newcomer's rows from ``start``."""
+        return evolve(
+            state,
+            combatants=(*state.combatants, newcomer),
+            order=(*state.order, newcomer.name),
+        )
+
+    def left(self, state: FightState, name: str) -> FightState:
+        """``state`` without combatant ``name`` (fled, out of the scene), who is not acting.
+        Default: it leaves the combatants and the order; a ruleset whose board names it
+        (grapples, declared fire) drops it there too."""
+        return evolve(
+            state,
+            combatants=tuple(c for c in state.combatants if c.name != name),
+            order=tuple(n for n in state.order if n != name),
+        )
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        """The acting combatant's turn ends without its action (the GM skips it), the turn
+        passed on as the ruleset passes it (``acting`` None when the round is over). Default:
+        the next combatant after it in the order who can fight."""
+        order = state.order
+        acting = state.decider()
+        after = order[order.index(acting) + 1 :] if acting in order else ()
+        for name in after:
+            if self.can_fight(state.combatant(name)):
+                return evolve(state, acting=name)
+        return self.end_round(state, dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        """The round ends now (the GM ends it): whoever has not acted does not, and what the
+        text does at a round's end is done; ``acting`` None. Default: just that."""
+        return evolve(state, acting=None)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -486,3 +486,10 @@ def _node(value: str) -> Any:
 
 #: A field holding a plain pool ``NdX`` (no keep, no constant), e.g. warfare2d20's ``2d20``.
 DicePool = Annotated[str, AfterValidator(_dice_pool)]
+
+
+def field_type(model: type[BaseModel], name: str) -> Any:
+    """The type of ``model``'s field ``name`` with its constraints (``Annotated[int, ...]``),
+    for checking one value the way the model checks it (a GM's edit of a combatant's state)."""
+    info = model.model_fields[name]
+    return Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation

@@ -218,6 +218,11 @@ def _entry(i: int, raw: dict[str, Any], sides: list[str], source: str) -> Combat
 def _no_duplicates(names: list[str], what: str, source: str) -> None:
     seen: set[str] = set()
     for n in names:
+        if n != n.strip():
+            raise InputError(
+                f"{source}: {what[:-1]} name {n!r} has spaces at its start or end",
+                tip=f"write it {n.strip()!r}: names that differ only there are hard to tell apart",
+            )
         if n in seen:
             raise InputError(f"{source}: two {what} are called {n!r}", tip="names must differ")
         seen.add(n)
@@ -240,5 +245,16 @@ def _battlefield(model: BattlefieldModel, names: list[str], source: str) -> Batt
                 f"{source}: battlefield.cover names {n!r}, who is not a combatant",
                 tip=f"combatants: {', '.join(names)}",
             )
+    seen: dict[frozenset[str], int] = {}
+    for i, pair in enumerate(model.pairs):
+        key = frozenset(pair.between)
+        if key in seen:
+            a, b = pair.between
+            raise InputError(
+                f"{source}: battlefield.pairs[{i}] gives {a} and {b} a range again "
+                f"(pairs[{seen[key]}] gave one)",
+                tip="give each pair once",
+            )
+        seen[key] = i
     pairs = tuple((frozenset(p.between), p.range) for p in model.pairs)
     return Battlefield(range=model.range, pairs=pairs, cover=dict(model.cover))

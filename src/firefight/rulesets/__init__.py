@@ -253,15 +253,17 @@ def _import(entry: Entry) -> AnyRuleset | PluginError:
 
 
 def get_ruleset(ruleset_id: str) -> AnyRuleset:
-    """The ruleset registered under ``ruleset_id`` (case and surrounding spaces ignored)."""
-    key = ruleset_id.strip().lower()
+    """The ruleset registered under ``ruleset_id``, exactly (a near miss in case or spaces is
+    suggested, never taken)."""
     found = entries()
-    if key not in found:
+    if ruleset_id not in found:
+        near = str(ruleset_id).strip().lower()
+        hint = f"did you mean {near!r}? " if near in found else ""
         raise UnknownNameError(
             f"unknown ruleset {ruleset_id!r}",
-            tip=f"choose one of: {', '.join(available())} (`firefight rulesets` lists them)",
+            tip=f"{hint}choose one of: {', '.join(available())}",
         )
-    return load(found[key])
+    return load(found[ruleset_id])
 
 
 def listing() -> Iterator[Listed]:

@@ -1,10 +1,13 @@
 """The tracker's HTTP face: the JSON API under ``/api``, the GM's and players' pages, live updates.
 
 Routes that compute (act, previews) are plain ``def`` so FastAPI runs them on its thread pool and
-the event loop stays free for the players' live streams. Every refusal is JSON
-``{"detail": "one line"}``: 401 without a token, 403 with the wrong one (a players' token writing,
-another encounter's token), 404 for an unknown encounter, 409 when another server wrote first,
-413 for an oversized request, 422 for a bad action, faces or scenario, 429 past the rate limit.
+the event loop stays free for the players' live streams. Every write names the ``version`` of the
+state it was chosen on. Every refusal is JSON ``{"detail": "one line"}``: 401 without a token, 403
+with the wrong one (a players' token writing, another encounter's token), 404 for an unknown
+encounter, 409 for a write on a version that is not the encounter's now (what happened since:
+"the fight moved on: Insurgent acted since you looked"), 413 for an oversized request, 422 for a
+bad action, faces, edit or scenario, 429 past the rate limit. A line is at most
+:data:`MAX_LINE` characters (a 100,000-character id is shown by its start).
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 
-from firefight.errors import FirefightError
+from firefight.core.loading import parse_toml_text
+from firefight.encounter.edits import Edit, make_edit
+from firefight.errors import FirefightError, InputError
 from firefight.web.limits import BodyLimit, RateLimit
 from firefight.web.store import StaleVersion, Store
 from firefight.web.tracker import CLOSED, Forbidden, NotFound, Tracker
@@ -33,24 +38,46 @@ KEEP_ALIVE = 15.0
 #: Seconds between looks at the database for changes another server made to watched encounters
 #: (players' pages hear of a step within a second, whichever server the GM used).
 POLL = 0.5
+#: Longest refusal line (as the command line's): longer ones keep their start and "...".
+MAX_LINE = 400
 
 
 class _Unauthorized(Exception):
     pass
 
 
+#: The version of the state a write was chosen on (``version`` of GET .../{id}).
+Version = Annotated[
+    StrictInt,
+    Field(ge=1, description="the version of the state this was chosen on (from GET .../{id})"),
+]
+Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+#: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly read
+#: ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
+Faces = Annotated[
+    list[Any] | None,
+    Field(
+        description="faces in transcript order: one whole number (or its digits as text) each",
+        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+    ),
+]
+
+
 class CreateBody(BaseModel):
     """Start an encounter: one of scenario TOML text, a bundled example id, or a record."""
 
     model_config = ConfigDict(extra="forbid")
-    scenario: str | None = Field(None, description="scenario TOML text")
-    example: str | None = Field(None, description="a bundled example, e.g. graydawn/duel")
+    scenario: StrictStr | None = Field(None, description="scenario TOML text")
+    example: StrictStr | None = Field(None, description="a bundled example, e.g. graydawn/duel")
     record: dict[str, Any] | None = Field(
         None, description="a record exported by the tracker or saved by `firefight encounter`"
     )
-    players_side: str | None = Field(None, description="the side the players' link shows in full")
+    players_side: StrictStr | None = Field(
+        None, description="the side the players' link shows in full"
+    )
     enemy_detail: Literal["status", "names"] = "status"
-    seed: int | None = Field(None, ge=0, description="seed of the start's dice (initiative)")
+    seed: Seed | None = Field(None, description="seed of the start's dice (initiative)")
+    dice: Faces = Field(None, description="the faces the table rolled for the start (initiative)")
 
 
 class Created(BaseModel):
@@ -59,24 +86,64 @@ class Created(BaseModel):
     player_token: str
 
 
-class ActBody(BaseModel):
+class _Write(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: Version
+
+
+class _Rolling(_Write):
+    """A write that may roll (the next round's initiative): the table's faces or a seed."""
+
+    dice: Faces = None
+    seed: Seed | None = None
+
+
+class ActBody(_Rolling):
     """One action, on the table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
 
-    model_config = ConfigDict(extra="forbid")
-    action: str = Field(description="an action id from GET .../actions")
-    #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly
-    #: read ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
-    dice: list[Any] | None = Field(
-        None,
-        description="faces in transcript order: one whole number (or its digits as text) each",
-        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+    action: StrictStr = Field(description="an action id from GET .../actions")
+    actor: StrictStr | None = Field(
+        None, description="whose action it is (refused with 409 if it is not their turn now)"
     )
-    seed: int | None = Field(None, ge=0)
 
 
-class SettingsBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    enemy_detail: Literal["status", "names"]
+class EditBody(_Rolling):
+    """Set a field of a combatant's state (GET .../{id} lists each one's ``editable`` fields)."""
+
+    combatant: StrictStr
+    field: StrictStr
+    value: Any = Field(description="the new value (its type as the field's)")
+
+
+class AddBody(_Rolling):
+    """A combatant who arrives mid-fight: its table as in a scenario's ``[[combatants]]``."""
+
+    side: StrictStr
+    combatant: dict[str, Any] | StrictStr = Field(
+        description="its keys as a JSON object, or as TOML text"
+    )
+    position: StrictInt | None = Field(
+        None, ge=0, description="its place in this round's order (0 first)"
+    )
+    range: StrictInt | float | StrictStr | None = Field(None, description="its range to everyone")
+    cover: StrictStr | None = None
+
+
+class RemoveBody(_Rolling):
+    combatant: StrictStr
+
+
+class OrderBody(_Rolling):
+    order: list[StrictStr] = Field(description="this round's order, every combatant in it once")
+
+
+class StartBody(_Write):
+    dice: list[Any] = Field(description="the faces the table rolled for round 1's initiative")
+
+
+class SettingsBody(_Write):
+    enemy_detail: Literal["status", "names"] | None = None
+    players_side: StrictStr | None = Field(None, description="the side the players' page shows")
 
 
 def _tracker(request: Request) -> Tracker:
@@ -173,15 +240,69 @@ def create_app(
     @app.post("/api/encounters/{encounter_id}/act", tags=["GM"])
     def act(encounter_id: GmId, body: ActBody) -> dict[str, Any]:
         """Resolve one action; the new state. Refused faces or ids change nothing."""
-        return tracker.act(encounter_id, body.action, body.dice, body.seed)
+        return tracker.act(
+            encounter_id, body.action, body.dice, body.seed, version=body.version, actor=body.actor
+        )
 
     @app.post("/api/encounters/{encounter_id}/undo", tags=["GM"])
-    def undo(encounter_id: GmId) -> dict[str, Any]:
-        return tracker.undo(encounter_id)
+    def undo(encounter_id: GmId, body: _Write) -> dict[str, Any]:
+        return tracker.undo(encounter_id, version=body.version)
 
     @app.post("/api/encounters/{encounter_id}/redo", tags=["GM"])
-    def redo(encounter_id: GmId) -> dict[str, Any]:
-        return tracker.redo(encounter_id)
+    def redo(encounter_id: GmId, body: _Write) -> dict[str, Any]:
+        return tracker.redo(encounter_id, version=body.version)
+
+    @app.post("/api/encounters/{encounter_id}/start", tags=["GM"])
+    def restart(encounter_id: GmId, body: StartBody) -> dict[str, Any]:
+        """Round 1's initiative again on the faces the table rolled (before any step)."""
+        return tracker.restart(encounter_id, body.dice, version=body.version)
+
+    def edited(encounter_id: str, edit: Edit, body: _Rolling) -> dict[str, Any]:
+        return tracker.edit(encounter_id, edit, body.dice, body.seed, version=body.version)
+
+    @app.post("/api/encounters/{encounter_id}/edit", tags=["GM's hand"])
+    def edit(encounter_id: GmId, body: EditBody) -> dict[str, Any]:
+        """Set a field of a combatant's state, as a step of the record (undo takes it back)."""
+        change = make_edit("set", combatant=body.combatant, field=body.field, value=body.value)
+        return edited(encounter_id, change, body)
+
+    @app.post("/api/encounters/{encounter_id}/add", tags=["GM's hand"])
+    def add(encounter_id: GmId, body: AddBody) -> dict[str, Any]:
+        """Add a combatant who arrives mid-fight (the scenario's combatant table)."""
+        table = body.combatant
+        if isinstance(table, str):
+            table = parse_toml_text(table, "combatant")
+        change = make_edit(
+            "add",
+            side=body.side,
+            combatant=table,
+            position=body.position,
+            range=body.range,
+            cover=body.cover,
+        )
+        return edited(encounter_id, change, body)
+
+    @app.post("/api/encounters/{encounter_id}/remove", tags=["GM's hand"])
+    def remove(encounter_id: GmId, body: RemoveBody) -> dict[str, Any]:
+        """Remove a combatant (fled, out of the scene)."""
+        return edited(encounter_id, make_edit("remove", combatant=body.combatant), body)
+
+    @app.post("/api/encounters/{encounter_id}/order", tags=["GM's hand"])
+    def order(encounter_id: GmId, body: OrderBody) -> dict[str, Any]:
+        """Reorder this round's initiative."""
+        if not body.order:
+            raise InputError("order names nobody", tip="list this round's order")
+        return edited(encounter_id, make_edit("order", order=body.order), body)
+
+    @app.post("/api/encounters/{encounter_id}/skip", tags=["GM's hand"])
+    def skip(encounter_id: GmId, body: _Rolling) -> dict[str, Any]:
+        """Skip the acting combatant's turn."""
+        return edited(encounter_id, make_edit("skip"), body)
+
+    @app.post("/api/encounters/{encounter_id}/end-round", tags=["GM's hand"])
+    def end_round(encounter_id: GmId, body: _Rolling) -> dict[str, Any]:
+        """End the round now; the next begins (its initiative on dice or seed)."""
+        return edited(encounter_id, make_edit("end round"), body)
 
     @app.get("/api/encounters/{encounter_id}/record", tags=["GM"])
     def record(encounter_id: GmId) -> dict[str, Any]:
@@ -194,8 +315,14 @@ def create_app(
 
     @app.put("/api/encounters/{encounter_id}/settings", tags=["GM"])
     def put_settings(encounter_id: GmId, body: SettingsBody) -> dict[str, Any]:
-        """What the players' page shows of the other sides: "status" or "names"."""
-        return tracker.set_enemy_detail(encounter_id, body.enemy_detail)
+        """Which side the players' page shows in full (`players_side`) and what it shows of
+        the other sides (`enemy_detail`: "status" or "names")."""
+        return tracker.set_settings(
+            encounter_id,
+            version=body.version,
+            enemy_detail=body.enemy_detail,
+            players_side=body.players_side,
+        )
 
     @app.get("/api/encounters/{encounter_id}/player", tags=["players"])
     def player(encounter_id: str, token: Token) -> dict[str, Any]:
@@ -275,7 +402,10 @@ def _errors(app: FastAPI) -> None:
     """Every refusal as ``{"detail": "one line"}`` with its status."""
 
     def reply(status: int, text: str) -> JSONResponse:
-        return JSONResponse({"detail": " ".join(text.split())}, status_code=status)
+        line = " ".join(text.split())
+        if len(line) > MAX_LINE:  # every FirefightError is cut to fit already
+            line = line[: MAX_LINE - 3] + "..."
+        return JSONResponse({"detail": line}, status_code=status)
 
     @app.exception_handler(_Unauthorized)
     async def unauthorized(_request: Request, _err: _Unauthorized) -> JSONResponse:
@@ -285,19 +415,19 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(NotFound)
     async def not_found(_request: Request, err: NotFound) -> JSONResponse:
-        return reply(404, err.one_line())
+        return reply(404, err.one_line(MAX_LINE))
 
     @app.exception_handler(Forbidden)
     async def forbidden(_request: Request, err: Forbidden) -> JSONResponse:
-        return reply(403, err.one_line())
+        return reply(403, err.one_line(MAX_LINE))
 
     @app.exception_handler(StaleVersion)
     async def stale(_request: Request, err: StaleVersion) -> JSONResponse:
-        return reply(409, err.one_line())
+        return reply(409, err.one_line(MAX_LINE))
 
     @app.exception_handler(FirefightError)
     async def refused(_request: Request, err: FirefightError) -> JSONResponse:
-        return reply(422, err.one_line())
+        return reply(422, err.one_line(MAX_LINE))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, err: RequestValidationError) -> JSONResponse:

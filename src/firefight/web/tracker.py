@@ -1,10 +1,14 @@
-"""The tracker's operations, apart from HTTP: create, read, act, undo, redo, watch.
+"""The tracker's operations, apart from HTTP: create, read, act, undo, redo, edit, watch.
 
 Every operation is the encounter engine's (:class:`~firefight.encounter.record.Encounter`), so the
 web layer holds no rule of any ruleset. An encounter is kept open in memory between requests (its
 replay is done once), checked against the database's version on every request so a second server
 on the same database is never ignored, and written back whole after each step in one
 transaction. A step that is refused (bad action, bad faces, a finished fight) writes nothing.
+
+Every write names the version of the state it was chosen on: a write on any other version is
+refused (:class:`Stale`, with what happened since), so a click made on a page that was behind,
+or the same request sent twice at once, never lands on a state nobody saw.
 
 Watchers (the players' pages) get the new version number on an asyncio queue as soon as a step
 commits; they then fetch the view they may see.
@@ -18,22 +22,32 @@ import json
 import secrets
 import threading
 import tomllib
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firefight.core.loading import parse_toml_text
 from firefight.core.turns import Action, FightState
-from firefight.dice import ScriptedDice, SeededDice
+from firefight.core.validation import clip
+from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.dice.faces import parse_faces
 from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
+from firefight.encounter.edits import Edit
 from firefight.encounter.scenario import build_scenario
 from firefight.errors import FirefightError, InputError
-from firefight.web.store import Row, Store, token_digest
+from firefight.web.store import Row, StaleVersion, Store, token_digest
 from firefight.web.views import ENEMY_DETAILS, EnemyDetail, player_view
 
 #: What a watcher's queue receives when the server stops (versions start at 1).
 CLOSED = 0
+#: Changes remembered per encounter, to say what happened since a stale write's version.
+HISTORY = 32
+
+
+class Stale(StaleVersion):
+    """A write chosen on a version that is not the encounter's now: nothing was changed."""
 
 
 class NotFound(FirefightError, LookupError):
@@ -78,6 +92,8 @@ class Tracker:
         #: The newest version each watched encounter's watchers were told of.
         self._announced: dict[str, int] = {}
         self._example_list: list[dict[str, str]] | None = None
+        #: encounter id -> (version, what made it) of its latest changes made here.
+        self._history: dict[str, deque[tuple[int, str]]] = {}
 
     # -- who may do what -----------------------------------------------------------------------
     def role(self, encounter_id: str, token: str | None) -> str:
@@ -111,8 +127,10 @@ class Tracker:
         players_side: str | None = None,
         enemy_detail: EnemyDetail = "status",
         seed: int | None = None,
+        dice: list[Any] | None = None,
     ) -> Created:
-        """Start an encounter from scenario TOML text, a bundled example or an exported record."""
+        """Start an encounter from scenario TOML text, a bundled example or an exported record;
+        round 1's initiative on the program's dice (``seed``) or the table's (``dice``)."""
         given = [x is not None for x in (scenario, example, record)]
         if sum(given) != 1:
             raise InputError(
@@ -120,12 +138,17 @@ class Tracker:
                 tip='e.g. {"scenario": "<scenario TOML text>"}',
             )
         if record is not None:
+            if dice is not None or seed is not None:
+                raise InputError(
+                    "a record brings its own start: dice and seed are for a new encounter",
+                    tip="leave dice and seed out when importing a record",
+                )
             enc = Encounter.from_json(record, "record")
         else:
             engine = Engine(
                 self._example(example) if example is not None else _scenario(str(scenario))
             )
-            enc = Encounter.begin(engine, SeededDice(_seed(seed)))
+            enc = _begin(engine, _source(dice, seed))
         side = self._players_side(enc, players_side)
         _check_detail(enemy_detail)
         created = Created(
@@ -188,9 +211,10 @@ class Tracker:
 
     # -- reading -------------------------------------------------------------------------------
     def state(self, encounter_id: str) -> dict[str, Any]:
-        """``firefight encounter show --json`` of the encounter, plus ``after`` once it ends."""
+        """``firefight encounter show --json`` of the encounter, plus ``after`` once it ends,
+        ``version`` (what a write names) and the fields a GM may set of each combatant."""
         with self._lock(encounter_id):
-            return _state_json(self._load(encounter_id).enc)
+            return _state_json(self._load(encounter_id))
 
     def log(self, encounter_id: str) -> dict[str, Any]:
         """The start's transcript and every step (label, faces, transcript lines), for the GM."""
@@ -262,60 +286,156 @@ class Tracker:
 
     def settings(self, encounter_id: str) -> dict[str, Any]:
         row = self._row(encounter_id)
-        return {"players_side": row.players_side, "enemy_detail": row.enemy_detail}
+        return {
+            "players_side": row.players_side,
+            "enemy_detail": row.enemy_detail,
+            "version": row.version,
+        }
 
     # -- writing -------------------------------------------------------------------------------
     def act(
         self,
         encounter_id: str,
         action: str,
-        dice: list[int | str] | None = None,
+        dice: list[Any] | None = None,
         seed: int | None = None,
+        *,
+        version: int,
+        actor: str | None = None,
     ) -> dict[str, Any]:
-        """Resolve one action on the table's faces (``dice``) or the program's (``seed``)."""
-        if dice is not None and seed is not None:
-            raise InputError("dice and seed both given", tip="use one: table dice or program dice")
-        source = (
-            SeededDice(_seed(seed))
-            if dice is None
-            # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
-            else ScriptedDice(_table_faces(dice) if dice else [])
-        )
-        return self._write(
-            encounter_id, lambda enc: enc.act(action, source, faces_of_this_step=True)
-        )
+        """Resolve one action on the table's faces (``dice``) or the program's (``seed``), on
+        ``version`` (and, if named, by ``actor``: whose turn the page showed)."""
+        source = _source(dice, seed)
 
-    def undo(self, encounter_id: str) -> dict[str, Any]:
-        return self._write(encounter_id, lambda enc: enc.undo())
+        def change(enc: Encounter) -> str:
+            if actor is not None and enc.state.acting != actor:
+                raise Stale(
+                    f"the fight moved on: it is {enc.state.acting or 'nobody'}'s turn, not "
+                    f"{clip(actor, 40)}'s",
+                    tip=_RELOAD,
+                )
+            step = enc.act(action, source, faces_of_this_step=True)
+            return f"{step.actor} acted"
 
-    def redo(self, encounter_id: str) -> dict[str, Any]:
-        return self._write(encounter_id, lambda enc: enc.redo())
+        return self._write(encounter_id, version, change)
 
-    def set_enemy_detail(self, encounter_id: str, enemy_detail: str) -> dict[str, Any]:
-        _check_detail(enemy_detail)
+    def edit(
+        self,
+        encounter_id: str,
+        edit: Edit,
+        dice: list[Any] | None = None,
+        seed: int | None = None,
+        *,
+        version: int,
+    ) -> dict[str, Any]:
+        """One of the GM's edits (a field set, a combatant added or removed, the order, a turn
+        skipped, the round ended) as a step, on ``version``; ``dice``/``seed`` for any roll it
+        leads to (the next round's initiative)."""
+        source = _source(dice, seed)
+
+        def change(enc: Encounter) -> str:
+            step = enc.edit(edit, source, faces_of_this_step=True)
+            return f"the GM edited it ({step.label.removeprefix('GM: ')})"
+
+        return self._write(encounter_id, version, change)
+
+    def undo(self, encounter_id: str, *, version: int) -> dict[str, Any]:
+        return self._write(encounter_id, version, lambda enc: f"{enc.undo().label} was undone")
+
+    def redo(self, encounter_id: str, *, version: int) -> dict[str, Any]:
+        return self._write(encounter_id, version, lambda enc: f"{enc.redo().label} was redone")
+
+    def restart(self, encounter_id: str, dice: list[Any], *, version: int) -> dict[str, Any]:
+        """Round 1's initiative again, on the faces the table rolled (only before any step)."""
+
+        def change(enc: Encounter) -> str:
+            if enc.steps:
+                raise InputError(
+                    "the start's dice can be typed only before the first step",
+                    tip="undo every step first",
+                )
+            fresh = _begin(enc.first_engine, _source(dice, None))
+            vars(enc).update(vars(fresh))
+            return "the start was rolled again"
+
+        return self._write(encounter_id, version, change)
+
+    def set_settings(
+        self,
+        encounter_id: str,
+        *,
+        version: int,
+        enemy_detail: str | None = None,
+        players_side: str | None = None,
+    ) -> dict[str, Any]:
+        """What the players' page shows: their side in full, enemies as ``enemy_detail``."""
+        if enemy_detail is not None:
+            _check_detail(enemy_detail)
+        values: dict[str, Any] = {}
         with self._lock(encounter_id):
             held = self._load(encounter_id)
-            version = self.store.write(encounter_id, held.version, enemy_detail=enemy_detail)
+            self._check_version(encounter_id, held, version)
+            if players_side is not None:
+                values["players_side"] = self._players_side(held.enc, players_side)
+            if enemy_detail is not None:
+                values["enemy_detail"] = enemy_detail
+            if not values:
+                raise InputError("no setting given", tip="send enemy_detail or players_side")
+            new = self.store.write(encounter_id, held.version, **values)
             self._forget(encounter_id)
-        self._notify(encounter_id, version)
+            self._remember_change(encounter_id, new, "the players' page settings changed")
+        self._notify(encounter_id, new)
         return self.settings(encounter_id)
 
-    def _write(self, encounter_id: str, change: Any) -> dict[str, Any]:
+    def _write(
+        self, encounter_id: str, version: int, change: Callable[[Encounter], str]
+    ) -> dict[str, Any]:
+        """``change`` made to the encounter on ``version`` and written in one transaction; a
+        refusal (stale version, bad action) leaves the record and the version as they were."""
         with self._lock(encounter_id):
             held = self._load(encounter_id)
+            self._check_version(encounter_id, held, version)
             enc = held.enc
-            before = (list(enc.steps), list(enc.states), list(enc.redo_stack))
+            before = _snapshot(enc)
             try:
-                change(enc)
-                version = self.store.write(encounter_id, held.version, record=_dump(enc))
+                words = change(enc)
+                new = self.store.write(encounter_id, held.version, record=_dump(enc))
             except BaseException:
-                enc.steps, enc.states, enc.redo_stack = before
+                vars(enc).update(before)
                 self._forget(encounter_id)
                 raise
-            held.version, held.odds, held.player = version, {}, None
-            state = _state_json(enc)
-        self._notify(encounter_id, version)
+            held.version, held.odds, held.player = new, {}, None
+            self._remember_change(encounter_id, new, words)
+            state = _state_json(held)
+        self._notify(encounter_id, new)
         return state
+
+    def _check_version(self, encounter_id: str, held: _Open, version: int) -> None:
+        """Refuse a write chosen on a version that is not the encounter's now, saying what
+        happened since (as far as this server saw it)."""
+        if version == held.version:
+            return
+        if version > held.version:
+            raise Stale(
+                f"version {clip(version, 20)} is not one this encounter has had (it is at "
+                f"{held.version})",
+                tip=_RELOAD,
+            )
+        with self._guard:
+            seen = [w for v, w in self._history.get(encounter_id, ()) if v > version]
+        missed = held.version - version
+        if len(seen) == missed == 1:
+            what = f": {seen[0]} since you looked"
+        elif seen and len(seen) == missed:
+            what = f": {missed} changes since you looked, the last: {seen[-1]}"
+        else:
+            what = f" since you looked ({missed} change{'s' if missed > 1 else ''})"
+        raise Stale(f"the fight moved on{what}", tip=_RELOAD)
+
+    def _remember_change(self, encounter_id: str, version: int, words: str) -> None:
+        with self._guard:
+            history = self._history.setdefault(encounter_id, deque(maxlen=HISTORY))
+            history.append((version, words))
 
     # -- watching ------------------------------------------------------------------------------
     def watch(self, encounter_id: str, version: int) -> asyncio.Queue[int]:
@@ -414,16 +534,39 @@ class Tracker:
             self._open.pop(encounter_id, None)
 
 
+_RELOAD = "reload to see the fight as it is now, then choose again"
+
+
+def _snapshot(enc: Encounter) -> dict[str, Any]:
+    """The encounter's fields, their lists and dicts copied: what a refused write restores."""
+    return {k: v.copy() if isinstance(v, (list, dict)) else v for k, v in vars(enc).items()}
+
+
+def _begin(engine: Engine, source: DiceSource) -> Encounter:
+    """The encounter settled to its first decision; typed faces must all be used."""
+    enc = Encounter.begin(engine, source)
+    if isinstance(source, ScriptedDice):
+        source.check_all_used()
+    return enc
+
+
+def _source(dice: list[Any] | None, seed: int | None) -> DiceSource:
+    """The table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
+    if dice is not None and seed is not None:
+        raise InputError("dice and seed both given", tip="use one: table dice or program dice")
+    if dice is None:
+        return SeededDice(_seed(seed))
+    # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
+    return ScriptedDice(_table_faces(dice) if dice else [])
+
+
 def _check_detail(enemy_detail: str) -> None:
     if enemy_detail not in ENEMY_DETAILS:
         raise InputError(f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}")
 
 
 def _scenario(text: str) -> Any:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"scenario: not valid TOML ({err})", tip="check the file") from None
+    data = parse_toml_text(text, "scenario")
     if isinstance(data.get("house"), str):
         raise InputError(
             f"scenario: house = {data['house']!r} names a file the server cannot read",
@@ -468,7 +611,13 @@ def _bare_action(action: Any) -> dict[str, Any]:
     }
 
 
-def _state_json(enc: Encounter) -> dict[str, Any]:
+def _state_json(held: _Open) -> dict[str, Any]:
+    enc = held.enc
+    state = enc.state
+    turns = enc.engine.turns
     out = show_json(enc)
-    out["after"] = enc.engine.turns.after_fight(enc.state) if enc.state.ending else []
+    out["after"] = turns.after_fight(state) if state.ending else []
+    out["version"] = held.version
+    out["sides"] = [s.name for s in enc.engine.scenario.spec.sides]
+    out["editable"] = {name: list(turns.gm_fields(state, name)) for name in state.names()}
     return out

@@ -6,7 +6,7 @@ enemy's name, whether it is out, and the fields its ruleset declares public
 (:attr:`~firefight.core.turns.Turns.public_keys`: wound state, stance, suppression...), never hit
 points, stamina or stats; ``"names"`` gives names only. The players' log holds each step's label
 and what changed in what they may see, never the transcript (whose lines name the enemies'
-remaining hit points).
+remaining hit points); a GM's edit shows as its kind and who it touched, never a value set.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from firefight.core.turns import FightState
 from firefight.encounter.fight import combatant_entry
-from firefight.encounter.record import Encounter
+from firefight.encounter.record import Encounter, Step
 
 EnemyDetail = Literal["status", "names"]
 ENEMY_DETAILS: tuple[EnemyDetail, ...] = ("status", "names")
@@ -49,16 +49,27 @@ def player_log(enc: Encounter, side: str, enemy_detail: EnemyDetail) -> list[dic
     before = visible_combatants(enc, enc.states[0], side, enemy_detail)
     for step, state in zip(enc.steps, enc.states[1:], strict=True):
         after = visible_combatants(enc, state, side, enemy_detail)
+        changes = _changes(before, after)
         log.append(
             {
                 "round": step.round,
                 "actor": step.actor,
-                "label": step.label,
-                "changes": _changes(before, after),
+                "label": _label(step, bool(changes)),
+                "changes": changes,
             }
         )
         before = after
     return log
+
+
+def _label(step: Step, seen: bool) -> str:
+    """An action's label, or an edit's words for the players: a field the GM set shows as
+    who was changed, and only where the change is one they may see."""
+    if step.edit is None:
+        return step.label
+    if step.edit.get("kind") == "set" and not seen:
+        return "GM: an adjustment the players do not see"
+    return step.public or step.label
 
 
 def _changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> list[str]:

@@ -150,7 +150,7 @@ def test_d11_stun_lasts_into_turn_two_then_wears_off_at_action_two() -> None:
     assert lennox.wounds == 22
     assert lennox.stunned_until is None
     assert state.acting == "Lennox"
-    assert "Lennox: stunned True -> False (D06)" in enc.steps[-1].lines
+    assert "Lennox: stunned yes -> no (D06)" in enc.steps[-1].lines
 
 
 def archer_and_charger(tmp_path: Path) -> Path:
@@ -240,7 +240,7 @@ def test_archer_and_charger_by_hand(tmp_path: Path) -> None:
         "Charger attack vs Archer: 17 vs 17",
         "Charger wins by 12 and ripostes with Attack 13 (a choice)",
         "Charger riposte vs Archer: 15 vs 5",
-        "Archer: knocked out False -> True (D06)",
+        "Archer: knocked out no -> yes (D06)",
     ):
         assert printed in lines, printed
 

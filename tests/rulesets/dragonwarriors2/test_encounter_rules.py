@@ -168,7 +168,7 @@ def test_death_check_once_wounds_exceed_toughness_and_death_ends_the_fight(tmp_p
     assert turns.is_dead(cob) and not turns.can_fight(cob)
     assert turns.harm(cob) == 3
     assert (state.ending, state.winner) == ("terminated", "a")
-    assert "Cob: dead False -> True (D07)" in enc.steps[-1].lines
+    assert "Cob: dead no -> yes (D07)" in enc.steps[-1].lines
 
 
 # -- D09 missiles and range ----------------------------------------------------------------------
@@ -355,3 +355,48 @@ def test_max_chain_cuts_the_chain_before_a_riposte_is_offered(tmp_path: Path) ->
     assert "chain cut after 1 contests (options.max_chain) (D05)" in enc.steps[-1].lines
     assert enc.state.board.exchange is None
     assert (enc.state.acting, enc.state.board.done) == ("Cob", ("Ann",))
+
+
+def test_initiative_ties_go_to_the_raw_reflexes_armour_not_counted(tmp_path: Path) -> None:
+    """Reading (D03): a tie on the total goes to the higher Reflexes as written on the sheet;
+    the armour's cut counts in the total only."""
+    path = write_scenario(
+        tmp_path,
+        [
+            warrior("Ann", "a", 10, 10, 10, reflexes=10, armour="chain"),
+            warrior("Bea", "b", 10, 10, 10, reflexes=9),
+        ],
+    )
+    # Ann 10 + (5 - 3) - 3 = 9, Bea 9 + (3 - 3) = 9: Ann's Reflexes 10 beat Bea's 9 (her 7
+    # after armour would not)
+    enc, _ = begin(path, [5, 3, 3, 3])
+    assert enc.state.order == ("Ann", "Bea")
+
+
+def test_a_chain_cut_at_max_chain_ends_the_exchange_unhurt_and_simulate_reports_it(
+    tmp_path: Path,
+) -> None:
+    """D05 with ``options.max_chain = 1``: a defender who wins may not riposte; the exchange
+    ends, nobody hurt, the transcript says so and ``simulate`` counts the fights it happened
+    in (as the option table promises)."""
+    from firefight.analysis.reference import simulate_reference
+    from firefight.analysis.report import report_json
+
+    path = write_scenario(
+        tmp_path,
+        [
+            warrior("Ann", "a", 10, 10, 10, reflexes=12),
+            warrior("Cob", "b", 10, 10, 10, reflexes=9, riposte="always"),
+        ],
+        top="max_rounds = 2\n[options]\nmax_chain = 1",
+    )
+    # Ann 12 + 0, Cob 9 + 0; Ann attacks: 10 + (1 - 3) = 8 vs Cob (normal) 10 + (3 - 1) = 12
+    enc, dice = begin(path, [3, 3, 3, 3, 1, 3, 3, 1])
+    enc.act("attack:Cob", dice)
+    enc.act("stance:normal", dice)
+    assert any("chain cut after 1 contests" in line for line in enc.steps[-1].lines)
+    assert [c.wounds for c in enc.state.combatants] == [0, 0]
+    assert enc.engine.turns.reported(enc.state) == ("exchanges cut at options.max_chain",)
+    tally = simulate_reference(Engine(read_scenario(path)), 40, 3)
+    shown = report_json(tally, scenario="s", n=40, seed=3, exact=False)["reported"]
+    assert 0 < shown["exchanges cut at options.max_chain"]["p"] <= 1

@@ -268,3 +268,16 @@ def test_initiative_subtracts_armour_and_breaks_ties_by_reflexes() -> None:
     assert [(i.name, i.total) for i in order] == [("Slow", 11), ("Quick", 10)]
     dice = ScriptedDice([5, 1, 2, 3])  # Slow 11, Quick 11: Quick has the higher Reflexes
     assert [i.name for i in roll_initiative(dice, [slow, quick])] == ["Quick", "Slow"]
+
+
+def test_a_parry_adds_the_sheets_attack_not_the_weapons_bonus() -> None:
+    """Reading (D08 "adds his Attack score"): the sheet's ATT; a sword's +1 Attack (D10) is a
+    bonus to his attacks and stays out, unless ``options.weapon_bonus_on_parry``."""
+    bob = fighter("Bob", 10, 10, 10, stance="full parry", weapon="sword")
+    result = run(exchange(A, bob), [3, 3, 3, 3])  # 12 vs 10 + 10 = 20
+    assert checks(result)[0][1:] == (12, 20)
+    both = exchange(A, bob, options={"weapon_bonus_on_parry": True})
+    assert checks(run(both, [3, 3, 3, 3]))[0][1:] == (12, 21)
+    half = fighter("Bob", 11, 10, 10, stance="aggressive parry", weapon="sword", riposte="never")
+    result = run(exchange(A, half, options={"weapon_bonus_on_parry": True}), [3, 3, 3, 3])
+    assert checks(result)[0][1:] == (12, 16)  # 10 + (11 + 1) // 2

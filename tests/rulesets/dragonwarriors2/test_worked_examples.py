@@ -173,4 +173,4 @@ def test_stun_lasts_into_the_next_turn_and_no_death_check_at_16() -> None:
     turn2 = result.transcript.lines().index("turn 2")
     after = result.transcript.lines()[turn2:]
     assert any("stunned: Attack and Defence count as 0" in line for line in after)
-    assert not any("stunned True -> False" in line for line in after)
+    assert not any("stunned yes -> no" in line for line in after)

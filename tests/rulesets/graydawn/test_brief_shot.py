@@ -15,7 +15,7 @@ from firefight.core.turns import FightState
 from firefight.dice import SeededDice, Weighted, enumerate_outcomes
 from firefight.dice.sources import clear_derived
 from firefight.encounter import Engine, Preview
-from firefight.rulesets.graydawn import encounter_plans, encounter_turn
+from firefight.rulesets.graydawn import encounter_fire, encounter_plans, encounter_turn
 from firefight.rulesets.graydawn.damage import save_penalty
 
 from .test_brief_preview import by_act, state_after
@@ -155,24 +155,17 @@ def _broken_status(house: Any, before: Any, new: Any, to_come: bool) -> Any:
     return encounter_turn.evolve(short, status=before.status), marks  # the status dropped
 
 
-_own_shot_table = encounter_plans._own_shot_table
+_shot_read = encounter_fire.shot_read
 
 
-def _broken_own_shot(t: Any, core: Any, told: bool) -> Any:
-    hurt = _own_shot_table(t, core, False)
-    if not told:
-        return hurt
-    first: dict[Any, Any] = {}
-    weights: dict[Any, int] = {}
-    for h, w in hurt.items():  # told alike by the status alone: the marks' mean lost
-        one = first.setdefault(h.status, h)
-        weights[one] = weights.get(one, 0) + w
-    return Weighted(weights, hurt.total)
+def _broken_own_hit(o: Any) -> Any:
+    luck, critical, failed, _, missed_by, hit = _shot_read(o)
+    return luck, critical, failed, None, missed_by, hit  # the fumble's own wound dropped
 
 
 BROKEN = [
     ("duel", 2, "fire:Kid Rourke:single", "_carrying", _broken_carrying),
-    ("duel", 2, "fire:Kid Rourke:single", "_own_shot_table", _broken_own_shot),
+    ("duel", 2, "fire:Kid Rourke:single", "shot_read", _broken_own_hit),
     ("duel", 2, "fire:Kid Rourke:single", "brief_shot", _broken_status),
     ("duel", 1, "grapple:Vance", "brief_shot", _broken_status),
 ]
@@ -191,7 +184,8 @@ def test_a_broken_brief_shot_shows(
     than ``act`` (so the comparisons above can fail)."""
     _, full = previews(name, steps, action_id)
     clear_derived()  # kept shots told honestly must not serve the broken ones
-    monkeypatch.setattr(encounter_plans, fn_name, broken)
+    module = encounter_fire if fn_name == "shot_read" else encounter_plans
+    monkeypatch.setattr(module, fn_name, broken)
     try:
         brief, _ = previews(name, steps, action_id)
         assert brief != full

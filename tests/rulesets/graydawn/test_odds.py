@@ -504,6 +504,8 @@ def test_a_final_wound_built_without_init_equals_the_dataclass(after: int, locat
             },
         },
         {"attack": {"range_m": 380}, "attacker": {"skills": {"rifle": 0}}},  # fumbles, jams
+        # melee fumbles: broken clubs, slips and wild swings into the swinger (G06)
+        {"attack": {"mode": "melee"}, "attacker": {"weapon": "club", "skills": {"melee": 0}}},
     ],
 )
 @pytest.mark.parametrize("plain", [False, True])
@@ -525,6 +527,8 @@ def test_attack_distribution_is_the_enumeration_of_resolve_outcome(
     assert spread.total == whole.total
     assert spread.probability(lambda o: o.hit) > 0
     assert spread.probability(lambda o: not o.hit) > 0
+    if extra.get("attack", {}).get("mode") == "melee":  # type: ignore[attr-defined]
+        assert spread.probability(lambda o: o.own is not None and o.own[2] > 0) > 0
 
 
 @pytest.mark.parametrize("miss_floor", [-6, -11])

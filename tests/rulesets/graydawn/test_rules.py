@@ -498,3 +498,63 @@ def test_input_guards_are_errors_that_survive_python_o() -> None:
     unnamed = sit.model_copy(update={"attack": aimed})
     with pytest.raises(InputError, match="aim_location"):
         attack_distribution(unnamed)  # every branch, hits included
+
+
+# -- G06 in an attack file: a melee weapon breaks, a fumble's own wound is resolved -----------
+def _club(armour: bool = True) -> dict[str, object]:
+    """Attack 8 (CQB ceil((6+10)/2)) + melee 4 = 12 with a standard club (1d6+2, blunt)."""
+    attacker = {"weapon": "club", "skills": {"melee": 4}, "stats": {"BODY": 10}}
+    if armour:
+        attacker["armour"] = "light armour jacket"
+    return {"attacker": attacker, "attack": {"mode": "melee"}}
+
+
+def test_g06_a_melee_weapon_breaks_and_a_slip_hurts_the_bare_hands() -> None:
+    sit = situation(_club())
+    # 12 + (1, then 10 and 7 subtracted) = -5: severity 1, the weapon slips; defence 5;
+    # reliability 6 >= 6 (standard): the club breaks; 1d3 = 2 to the right arm, the jacket's
+    # SP 14 not counted (the hands are bare), BTM -4 keeps the 1-point minimum: blunt, so 1
+    # stun mark; the attacker's stun save d10 3
+    result = scripted(sit, [1, 10, 7, 5, 6, 2, 3])
+    s = result.summary
+    assert s["broken"] is True and "jammed" not in s
+    assert s["critical failure"].startswith("the weapon slips")
+    assert s["attacker hurt"] == "right arm: stun"
+    assert s["attacker's wound track"] == "0 -> 1 (light)"
+    (armour,) = checks(result, "armour SP (right_arm)")
+    assert (armour.value, armour.target) == (2, 0)
+
+
+def test_g06_a_wild_swing_hits_the_swinger_through_his_armour_with_his_btm_added() -> None:
+    sit = situation(_club())
+    # 12 - 22 = -10: severity 2; reliability 3 holds; location d10 3 (torso, SP 14); 1d6+2 =
+    # 8 - 14 stops at the armour: no wound, no saves
+    result = scripted(sit, [1, 10, 10, 2, 5, 3, 3, 6])
+    assert "attacker hurt" in result.summary and result.summary["attacker hurt"].endswith("none")
+    # the legs are bare: 1d6+2 = 6 + |BTM| 4 = 10, blunt: 5 real + 5 stun; stun save 3
+    result = scripted(sit, [1, 10, 10, 2, 5, 3, 8, 4, 3])
+    assert result.outcome.own[1].marks == 5 and result.outcome.own[1].stun_marks == 5
+
+
+def test_g06_odds_of_a_fumble_hurting_the_attacker_follow_the_attack_total() -> None:
+    """P(attacker hurt) for a club swung without armour: a slip (total -5..-9) always hurts
+    (1d3, the 1-point minimum), a wild swing (-10..-14) too (no armour); P(broken) is
+    P(total <= 0) x 5/10 (standard reliability), from the d10x's own distribution."""
+    from fractions import Fraction
+
+    from firefight.dice import exact
+
+    sit = situation(_club(armour=False))
+    report = RULESET.odds(sit)
+    d10x = exact("d10x")
+
+    def p_total(low: int, high: int) -> Fraction:
+        return sum((p for v, p in d10x.probabilities() if low <= 12 + v <= high), Fraction(0))
+
+    kept = Fraction(d10x.kept, d10x.total)  # the defence is rolled all the same
+    hurt = report.probabilities["p_attacker_hurt"]
+    assert abs(float(hurt - p_total(-14, -5) * kept)) < 1e-15
+    broken = report.probabilities["p_broken"]
+    assert abs(float(broken - p_total(-(10**6), 0) * kept / 2)) < 1e-15
+    assert "p_jammed" not in report.probabilities
+    assert report.distributions["attacker damage"].p(0) == 1 - hurt

@@ -147,12 +147,12 @@ def test_stun_and_knockdown_by_hand() -> None:
     assert not (fenn.disarmed or fenn.prone or fenn.stunned or fenn.passes)
     assert (orla.ft, orla.en, orla.status) == (14, 12, "ready")
     lines = [x for s in enc.steps for x in s.lines]
-    assert "Brute: prone False -> True (Q08 trip)" in lines
-    assert "Brute: stunned False -> True (an EN hit stuns (reading))" in lines
-    assert "Brute: stunned True -> False (Q08 stun recovery)" in lines
+    assert "Brute: prone no -> yes (Q08 trip)" in lines
+    assert "Brute: stunned no -> yes (an EN hit stuns (reading))" in lines
+    assert "Brute: stunned yes -> no (Q08 stun recovery)" in lines
     assert "defence = -15 (Q05)" in lines
     assert "parry: D10 9 + rank 3 - rank 3 = 9: disarm + riposte (Q07)" in lines
-    assert "Fenn: disarmed False -> True (Q07 parry)" in lines
+    assert "Fenn: disarmed no -> yes (Q07 parry)" in lines
     assert "order of action: Fenn 28, Orla 27, Brute 25 (Q08 initiative)" in lines
 
 

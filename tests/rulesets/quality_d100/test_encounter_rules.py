@@ -471,3 +471,41 @@ def test_a_stunned_evader_keeps_only_the_stunned_defence() -> None:
     lines = act(enc, "attack:Bob", [99, 99])
     assert "defence = -15 (Q05)" in lines
     assert not any("evading" in x for x in lines)
+
+
+# -- readings a fight depends on ------------------------------------------------------------------
+def test_fatigue_running_into_endurance_asks_the_stay_conscious_roll_and_does_not_stun() -> None:
+    """FT damage past 0 that runs into EN is EN damage for staying conscious (EN 4 -> 2: D100
+    under 2 x WP 10); it is no EN hit, so it does not stun."""
+    enc = begin(duel(bob={"endurance": 4}))
+    act(enc, "attack:Bob")
+    lines = act(enc, "defend:stand", [20, 50, 21])  # maximum FT 12 on FT 10: 2 into EN
+    assert "stay conscious: 21 vs 20 -> failed (Q08 stay conscious)" in lines
+    assert who(enc, "Bob").status == "unconscious"
+    enc = begin(duel(bob={"endurance": 4}))
+    act(enc, "attack:Bob")
+    act(enc, "defend:stand", [20, 50, 20])
+    bob = who(enc, "Bob")
+    assert (bob.en, bob.status, bob.stunned) == (2, "ready", False)
+
+
+def test_an_en_hit_stuns_only_with_en_damage_left_after_armour() -> None:
+    plate = {"name": "hard plate", "ft": 0, "en": 7, "dr": 0}
+    enc = begin(duel(bob={"armour": plate}))
+    act(enc, "attack:Bob")
+    lines = act(enc, "defend:stand", [10, 50, 5])  # result 3 (EN): d10 5 + 2 = 7 - 7 = 0
+    assert "7 - EN armour 7 - DR 0 = 0 EN damage (hard plate) (Q03)" in lines
+    bob = who(enc, "Bob")
+    assert (bob.en, bob.stunned) == (10, False)
+
+
+def test_close_combat_takes_only_the_close_combat_modifiers() -> None:
+    """57.1/57.2 list close and melee modifiers apart: a close-combat strike takes the close
+    ones only (no Fatigue: -20 once, not the melee -10 as well)."""
+    enc = begin(duel(ann={"fatigue": 0}, battlefield={"range": "close"}))
+    lines = act(enc, "attack:Bob:close", [99, 99])
+    no_fatigue = [line for line in lines if "no Fatigue" in line]
+    assert no_fatigue == [
+        "strike chance -20  attacker has no Fatigue (attacker.no_fatigue; Q04 close)"
+    ]
+    assert "strike chance = 49 (Q04/Q08)" in lines  # 69 - 20

@@ -429,3 +429,50 @@ def test_a_shooter_who_goes_down_stops_firing() -> None:
     assert enc.state.board.zones
     enc.act("attack:Gun:pistol:single:torso", ScriptedDice([14, 6]))
     assert enc.state.ending == "terminated" and enc.state.board.zones == ()
+
+
+# --- readings a fight depends on -----------------------------------------------------------------
+def test_the_default_order_nests_target_weapon_mode_region() -> None:
+    """``first``'s order: the nearest enemy outermost, then the weapon (a melee weapon in
+    reach, else a ranged one, fists last), then the fire mode (burst, single, double burst),
+    the region innermost (torso, head, arms, legs)."""
+    op = {"name": "Op", "side": "x", "creature": "operator", "weapons": ["smg", "knife"]}
+    engine = scenario([op, raider("B", "y")], {"range": 30})
+    enc = play(engine, [20, 2], [])
+    attacks = [i.split(":")[2:] for i in ids(enc) if i.startswith("attack:")]
+    regions = ["torso", "head", "arms", "legs"]
+    modes = ["burst", "single", "double_burst"]
+    # the knife and the fists are out of reach
+    assert attacks == [["smg", m, r] for m in modes for r in regions]
+    engine = scenario([op, raider("B", "y")], {"range": 5})
+    enc = play(engine, [20, 2], [])
+    weapons = [i.split(":")[2] for i in ids(enc) if i.startswith("attack:")]
+    first = list(dict.fromkeys(weapons))
+    assert first == ["knife", "smg", "unarmed"]  # each weapon's attacks together, in that order
+    assert weapons == sorted(weapons, key=first.index)
+
+
+def test_a_fists_only_creature_gets_the_free_attack_after_a_move() -> None:
+    """T09's "a melee weapon attack as a Free Action": an unarmed strike counts (a melee
+    attack needs a melee weapon "unless making an unarmed attack")."""
+    brawler = {"name": "A", "side": "x", "creature": "raider", "weapons": []}
+    engine = scenario([brawler, raider("B", "y")], {"range": 30})
+    enc = play(engine, [15, 2], [("close:B", [])])
+    assert ids(enc)[0] == "free:B:unarmed:single:torso"
+
+
+def test_a_critical_arm_wound_offers_the_body_check() -> None:
+    """T05: a critical at the arms lasts until a DC 15 Body check for 1 Action, as at the
+    legs; a plain arm wound ends with the next turn and offers none."""
+    engine = scenario([raider("A", "x"), raider("B", "y")], {"range": 30})
+    enc = play(
+        engine,
+        [15, 2],
+        [("close:B", []), ("free:B:knife:single:arms", [20, 2]), ("end_turn", [])],
+    )
+    assert [e.label() for e in enc.state.combatant("B").effects] == ["arm_wound until a Body check"]
+    assert "body_check:arm_wound" in ids(enc)
+    engine = scenario([raider("A", "x"), raider("B", "y")])
+    enc = play(engine, [15, 2], [("attack:B:knife:single:arms", [14, 1]), ("end_turn", [])])
+    assert enc.state.combatant("B").has("arm_wound")
+    assert not any(i.startswith("body_check") for i in ids(enc))

@@ -432,3 +432,29 @@ def test_extra_die_size_readings(rule: str, region: str, critical: bool, expecte
     assert extra_die_size(smg, doubled, critical, house, region=region) == expected
     rifle = Weapon(name="rifle", damage="2d4", fire="auto", ranges=(100,))
     assert extra_die_size(rifle, doubled, False, house, region=region) == 4
+
+
+@pytest.mark.parametrize(
+    ("rule", "region", "expected"),
+    [
+        ("printed_dice", "torso", 6),  # 2d4 printed: a d4 extra die, one size up on the crit
+        ("printed_dice", "head", 4),  # the head doubles anyway: a head critical stuns only
+        ("printed_dice", "legs", 4),
+        ("rolled_dice", "torso", 4),  # sized on the 4d4 rolled: d4, nothing more
+        ("base_dice_critical_upgrade", "legs", 6),  # one size up on any critical
+    ],
+)
+def test_a_critical_upgrades_a_multi_die_weapons_extra_die(
+    rule: str, region: str, expected: int
+) -> None:
+    """T07/T12 reading for a weapon of several dice (2d4): its extra die is the same size as
+    its own (only a 1-die weapon's is one size lower); the torso critical's "die upgrade" moves
+    it one size up under the default reading."""
+    from firefight.rulesets.tactical_d20.damage import extra_die_size
+    from firefight.rulesets.tactical_d20.house import TacticalD20House
+    from firefight.rulesets.tactical_d20.models import Weapon
+
+    rifle = Weapon(name="rifle", damage="2d4", fire="auto", ranges=(100,))
+    house = TacticalD20House(extra_die_rule=rule)  # type: ignore[arg-type]
+    doubled = region in ("head", "torso")
+    assert extra_die_size(rifle, doubled, True, house, region=region) == expected

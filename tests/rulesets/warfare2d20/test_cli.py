@@ -69,7 +69,7 @@ def test_set_overrides_a_field() -> None:
             "--dice",
             "10,17,20,16",
             "--set",
-            "target.visibility=hardly visible",
+            'target.visibility="hardly visible"',
         ],
     )
     assert r.exit_code == 0, r.output

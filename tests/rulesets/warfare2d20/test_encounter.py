@@ -117,7 +117,7 @@ def test_gunner_suppresses_then_runs_out_of_breath(tmp_path: Path) -> None:
     # check 6+6 = 12 > 11: failed, suppressed: takes cover, loses his actions to the end of
     # round 2 (W05 reading, house suppression_rounds = 1).
     lines = step(enc, "fire:Insurgent:automatic", [10, 10, 10, 18, 6, 6])
-    assert "Insurgent: suppressed False -> True (W05)" in lines
+    assert "Insurgent: suppressed no -> yes (W05)" in lines
     ins = enc.state.combatant("Insurgent")
     assert (ins.suppressed_until, ins.stance, ins.done) == (2, "taking cover", True)
     # The Insurgent may not act: the turn comes back to the Gunner.
@@ -147,7 +147,7 @@ def test_gunner_suppresses_then_runs_out_of_breath(tmp_path: Path) -> None:
     # The Gunner stops. End of round 2: he starts at max(160, 160) = 160, one action: 170 > 166
     # by 4: +1 next round, carried 140. The suppression lifts at the end of round 2.
     lines = step(enc, "done", [])
-    assert "Insurgent: suppressed True -> False (W05)" in lines
+    assert "Insurgent: suppressed yes -> no (W05)" in lines
     s = enc.state
     assert (s.round, s.acting, s.ending, s.order) == (3, "Gunner", None, ("Gunner", "Insurgent"))
     assert s.combatant("Gunner") == Soldier(

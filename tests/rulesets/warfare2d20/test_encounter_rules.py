@@ -137,7 +137,7 @@ def test_suppression_rounds_zero_lifts_at_the_end_of_the_same_round() -> None:
     enc = gunner_and_foe(suppression_rounds=0)
     assert enc.state.combatant("I").suppressed_until == 1
     lines = step(enc, "done")
-    assert "I: suppressed True -> False (W05)" in lines
+    assert "I: suppressed yes -> no (W05)" in lines
     assert (enc.state.round, enc.state.acting) == (2, "G")
     step(enc, "done")
     assert enc.state.acting == "I"
@@ -276,3 +276,38 @@ def test_updated_copies_records_and_falls_back_for_slots() -> None:
         y: int = 0
 
     assert updated(Slotted(1), y=2) == Slotted(1, 2)
+
+
+# -- readings a fight depends on ------------------------------------------------------------------
+def test_failed_initiative_checks_act_after_the_passes_lowest_roll_first() -> None:
+    # B 5+5 = 10 <= 14 passes; C 10+10 = 20 and D 6+7 = 13 fail (mettle 11): D, lower, first
+    enc = begin(engine(man("B", "b"), foe("C", "a"), foe("D", "a")), [5, 5, 10, 10, 6, 7])
+    assert enc.state.order == ("B", "D", "C")
+
+
+def test_taking_cover_under_suppression_lasts_until_the_man_acts_again() -> None:
+    """W05/W03 reading: the cover a pinned man takes outlasts the suppression: it ends when he
+    acts again, not when the suppression lifts at a round's end."""
+    enc = gunner_and_foe()
+    while enc.state.round <= 2:
+        step(enc, "done")
+    i = enc.state.combatant("I")
+    assert i.suppressed_until == 0 and i.stance == "taking cover"
+    assert enc.state.acting == "G"  # round 3: G first, I still down in cover
+    lines = step(enc, "fire:I:automatic", MISS)
+    assert "delta t -6  target taking cover (I; W03)" in lines
+    step(enc, "fire:G:single", MISS)
+    assert enc.state.combatant("I").stance == "none"
+
+
+def test_a_man_pinned_mid_round_tires_from_what_he_did_before() -> None:
+    """W11 reading: pinned after an action, his round's heart rate counts that action at the
+    pace he kept (running); he keeps still from the next round while pinned."""
+    enc = begin(engine(man("G", "a", weapon="M249"), foe("I", movement="running")), [6, 6, 2, 2])
+    step(enc, "fire:G:single", MISS)  # I (2+2 = 4) acts first, running
+    step(enc, "fire:I:automatic", [10, 10, 17, 17, 6, 6])  # shock, mettle 12 > 11: pinned
+    assert enc.state.combatant("I").suppressed_until == 2
+    lines = step(enc, "done")
+    assert "I: 1 action(s), running: heart rate 140 (breath limit 162) (W11)" in lines
+    lines = step(enc, "done")  # round 2: G only; I pinned and still
+    assert any(line.startswith("I: 0 action(s), still") for line in lines)

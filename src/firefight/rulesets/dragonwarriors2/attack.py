@@ -99,11 +99,16 @@ class Bout:
         target = f"{d.name}'s Defence"
         if d.shield_bonus:
             mods.append(Modifier("shield", d.shield_bonus, target, d.shield or "shield", "D10"))
-        if level == 0 and d.stance == "full parry":
-            mods.append(Modifier("full parry: + Attack", d.attack_score, target, "stance", "D08"))
-        elif level == 0 and d.stance == "aggressive parry":
-            half = d.attack_score // self.house.aggressive_parry_divisor
-            mods.append(Modifier("aggressive parry: + half Attack", half, target, "stance", "D08"))
+        if level == 0 and d.stance in ("full parry", "aggressive parry"):
+            attack = d.attack_score  # the sheet's ATT (reading), unless the option says more
+            if self.options.weapon_bonus_on_parry and d.weapon is not None and not d.stunned:
+                attack += d.weapon.attack
+            if d.stance == "full parry":
+                mods.append(Modifier("full parry: + Attack", attack, target, "stance", "D08"))
+            else:
+                half = attack // self.house.aggressive_parry_divisor
+                what = "aggressive parry: + half Attack"
+                mods.append(Modifier(what, half, target, "stance", "D08"))
         return d.defence_score + sum(x.value for x in mods), mods
 
     def defence_rolled(self, level: int) -> bool:

@@ -19,10 +19,14 @@ during the k-th action of turn r lasts until the k-th action of turn r + 1 begin
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field
 
 from firefight.core.transcript import Modifier, Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, evolve
+from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, evolve
+from firefight.core.validation import MAX_NUMBER, field_type
 from firefight.dice import DiceSource
 from firefight.errors import present
 from firefight.rulesets.dragonwarriors2.attack import Bout, judge_contest, run_contest
@@ -32,7 +36,12 @@ from firefight.rulesets.dragonwarriors2.encounter_exact import (
     initiative_table,
     injury_table,
 )
-from firefight.rulesets.dragonwarriors2.encounter_setup import Cast, build_cast, shot
+from firefight.rulesets.dragonwarriors2.encounter_setup import (
+    Cast,
+    EncounterCombatant,
+    build_cast,
+    shot,
+)
 from firefight.rulesets.dragonwarriors2.encounter_state import (
     STANCES,
     START_STUN,
@@ -172,7 +181,9 @@ class DW2Turns(Turns):
         """The owner's action is over: count it on the stun clock and pass the turn on."""
         board: Board = state.board
         done = board.done if owner in board.done else (*board.done, owner)
-        board = Board(board.distances, done, board.delayed, board.actions + 1, None)
+        board = Board(
+            board.distances, done, board.delayed, board.actions + 1, None, board.chain_cut
+        )
         return self._advance(moved(state, state.acting, state.phase, board), dice)
 
     def _delay_behind(self, state: FightState, me: str) -> str | None:
@@ -209,6 +220,58 @@ class DW2Turns(Turns):
     def in_progress(self, state: FightState) -> bool:
         """An exchange waits on a stance or a riposte decision."""
         return state.board.exchange is not None
+
+    # -- the GM's hand ---------------------------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """Wounds, knocked out, dead, stunned (until the same point of the next turn, D06),
+        the turn's stance, missiles left (for one who carries them) and the feet to each
+        other combatant (``range.NAME``)."""
+        me = state.combatant(name)
+        fields = {
+            "wounds": GmField(field_type(EncounterCombatant, "wounds")),
+            "knocked_out": GmField(bool),
+            "dead": GmField(bool),
+            "stunned": GmField(bool, self._put_stunned),
+            "stance": GmField(Literal[STANCES]),
+        }
+        if me.ammunition is not None:
+            fields["ammunition"] = GmField(field_type(EncounterCombatant, "ammunition"))
+        feet = Annotated[int, Field(ge=0, le=MAX_NUMBER)]
+        for other in state.names():
+            if other != name:
+                fields[f"range.{other}"] = GmField(feet, self._put_range(other))
+        return fields
+
+    def _put_stunned(self, state: FightState, name: str, stunned: bool) -> FightState:
+        """Stunned now, until the same action of the next turn (D06); or no longer."""
+        me = state.combatant(name)
+        until = (state.round + 1, state.board.actions + 1) if stunned else None
+        if me.stunned == stunned:
+            return state
+        return state.with_combatant(dataclasses.replace(me, stunned_until=until))
+
+    def _put_range(self, other: str) -> Any:
+        def put(state: FightState, name: str, feet: int) -> FightState:
+            board = self._with_distance(state.board, name, other, feet)
+            return dataclasses.replace(state, board=board)
+
+        return put
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        """The turn passes as after an action: counted on the stun clock (D06)."""
+        return self._finish(state, state.decider(), dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        """The newcomer's distances come from the battlefield, as at the start."""
+        joined = super().joined(state, newcomer, start)
+        rows = tuple(d for d in start.board.distances if newcomer.name in d[:2])
+        order = {n: i for i, n in enumerate(self.index)}
+        distances = tuple(
+            sorted(state.board.distances + rows, key=lambda d: (order[d[0]], order[d[1]]))
+        )
+        return dataclasses.replace(
+            joined, board=dataclasses.replace(state.board, distances=distances)
+        )
 
     def _stance_actions(self, state: FightState, me: str, ex: Exchange) -> tuple[Action, ...]:
         usual = self.cast.fighters[me].stance
@@ -481,11 +544,12 @@ class DW2Turns(Turns):
         board: Board = state.board
         if step.kind == "riposte":
             _, winner, _ = bout.sides(level)
-            if level + 1 >= self.cast.options.max_chain:
+            if level + 1 >= self.cast.options.max_chain:  # the exchange ends, nobody hurt
                 dice.record(
                     Note(f"chain cut after {level + 1} contests (options.max_chain)", "D05")
                 )
-                return self._finish(state, att, dice)
+                cut = dataclasses.replace(board, chain_cut=True)
+                return self._finish(moved(state, state.acting, state.phase, cut), att, dice)
             dice.record(
                 Note(
                     f"{winner.name} wins by {-margin} and may riposte (Attack {step.next_score})",
@@ -493,7 +557,7 @@ class DW2Turns(Turns):
                 )
             )
             ask = Exchange(att, dfn, "riposte", level + 1, step.next_score, -margin)
-            board = Board(board.distances, board.done, board.delayed, board.actions, ask)
+            board = dataclasses.replace(board, exchange=ask)
             return moved(state, winner.name, "exchange", board)
         for e in step.events:
             dice.record(e)
@@ -522,7 +586,7 @@ class DW2Turns(Turns):
             )
         bout = self._bout(state, ex.attacker, ex.defender)
         b: Board = state.board
-        state = moved(state, me, state.phase, Board(b.distances, b.done, b.delayed, b.actions))
+        state = moved(state, me, state.phase, dataclasses.replace(b, exchange=None))
         return state, bout, ex.level, ex.score
 
     def _injure(self, state: FightState, name: str, new: int, dice: DiceSource) -> FightState:
@@ -600,6 +664,11 @@ class DW2Turns(Turns):
         if c.stunned:
             return "stunned"
         return "wounded" if c.wounds else "unhurt"
+
+    def reported(self, state: FightState) -> tuple[str, ...]:
+        """D05: a fight in which an exchange was cut at ``options.max_chain`` (the option
+        table promises it is reported)."""
+        return ("exchanges cut at options.max_chain",) if state.board.chain_cut else ()
 
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Warrior = combatant

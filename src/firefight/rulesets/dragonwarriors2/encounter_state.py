@@ -62,6 +62,9 @@ class Board:
     #: Actions finished this turn (the stun clock).
     actions: int = 0
     exchange: Exchange | None = None
+    #: An exchange of this fight was cut at ``options.max_chain`` (D05): kept to the end, for
+    #: ``simulate`` to report.
+    chain_cut: bool = False
 
 
 def moved(

@@ -113,6 +113,9 @@ class Options(_Model):
 
     #: Reading: a riposte's Attack score is the margin plus the riposter's weapon Attack bonus.
     weapon_bonus_on_riposte: bool = True
+    #: Reading: a parry (D08) adds the defender's Attack score, the sheet's ATT; true adds his
+    #: weapon's Attack bonus (D10) as well.
+    weapon_bonus_on_parry: bool = False
     #: The text leaves the double six's effect open; this adds a bonus to the roller's total
     #: (0 = the event is only recorded).
     double_six_bonus: int = Field(0, ge=-MAX_SCORE, le=MAX_SCORE)

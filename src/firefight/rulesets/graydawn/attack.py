@@ -13,7 +13,7 @@ for the process) returning a small outcome, the heavy ones with their vectorised
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -35,7 +35,7 @@ from firefight.dice.sources import (
 )
 from firefight.errors import InputError
 from firefight.rulesets.graydawn.checks import D10X, mix
-from firefight.rulesets.graydawn.contest import contest, critical_failure, luck_use
+from firefight.rulesets.graydawn.contest import OwnHit, contest, critical_failure, luck_use, own_hit
 from firefight.rulesets.graydawn.damage import (
     EXTREMITY_FACES,
     BlastSpec,
@@ -54,6 +54,7 @@ from firefight.rulesets.graydawn.models import (
     HIT_TABLE,
     LIMBS,
     Combatant,
+    Cover,
     Location,
     content_key,
     hash_once,
@@ -61,11 +62,14 @@ from firefight.rulesets.graydawn.models import (
     wound_state,
 )
 from firefight.rulesets.graydawn.plan import Plan, plan_attack
-from firefight.rulesets.graydawn.situation import AttackSituation, load_attack
+from firefight.rulesets.graydawn.situation import AttackSituation, AttackSpec, Luck, load_attack
 
 __all__ = ["AttackOutcome", "load_attack", "resolve_attack", "resolve_outcome"]
 
 K = TypeVar("K")
+
+#: What a hit's last stage gives (:func:`_hit_stage`): location, wound, marks added, saves.
+HitResult = tuple[Location, Wound, int, Saves]
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,11 @@ class AttackOutcome:
     damage: int = 0
     saves: Saves = field(default_factory=Saves)
     critical: str | None = None
+    #: The reliability roll failed (G06): a firearm jams, a melee weapon breaks.
     jammed: bool = False
+    #: A critical failure's wound to the attacker himself (G06, :func:`fumbled`): location,
+    #: wound, marks added to his track and his saves.
+    own: HitResult | None = None
     ally_hit: str | None = None
     #: How far a miss fell short (defence - attack), only when the caller asked (miss_floor).
     missed_by: int = 0
@@ -244,7 +252,7 @@ def _damage_dice(sit: AttackSituation, plan: Plan, hits: int) -> tuple[int, int,
 
 def _wound_spec(
     sit: AttackSituation,
-    plan: Plan,
+    plan: Plan | None,
     target: Combatant,
     hits: int,
     location: Location,
@@ -254,7 +262,10 @@ def _wound_spec(
 ) -> WoundSpec:
     h = sit.house
     w = sit.attacker.armed()
-    n, die, bonus = _damage_dice(sit, plan, hits)
+    if plan is None:
+        n, die, bonus = w.damage_dice + (hits - 1), w.damage_die, w.damage_bonus
+    else:
+        n, die, bonus = _damage_dice(sit, plan, hits)
     per_level = h.shotgun_cover_sp_per_level if w.kind == "shotgun" else h.cover_sp_per_level
     armour = target.armour.sp(location)
     if w.ammo.armour_piercing:
@@ -358,9 +369,6 @@ def _after_wound(
         if wound.crippled and not wound.killed_outright and after <= sit.house.mortal_above:
             dice.record(Note("crippled limb: a one-time death save at -0", "G22"))
     return added, resolve_saves(dice, spec)
-
-
-HitResult = tuple[Location, Wound, int, Saves]
 
 
 def _saves_weights(
@@ -557,6 +565,89 @@ def _allies_dodge(dice: DiceSource, sit: AttackSituation, attack_total: int) -> 
     return lowest
 
 
+def fumbled(
+    dice: DiceSource,
+    sit: AttackSituation,
+    severity: int,
+    attacker_luck: int,
+    target_luck: int | None,
+    missed_by: int,
+    cache: dict[Any, Any],
+) -> AttackOutcome:
+    """A critical failure (G06): the reliability roll, the consequence ``severity`` steps down
+    the weapon's list and, where it hurts the attacker himself (:func:`.contest.own_hit`), that
+    wound resolved on him as any hit is: location, cover and armour SP, BTM, his track and his
+    saves, with his luck choices."""
+    consequence, failed = critical_failure(dice, sit, severity)
+    hurt = own_hit(sit, consequence)
+    own = None
+    if hurt is not None:
+        own = _own_stage(dice, sit, hurt, attacker_luck, cache)
+        attacker_luck = own[3].luck_left
+    return _outcome(
+        critical=consequence,
+        jammed=failed,
+        own=own,
+        missed_by=missed_by,
+        attacker_luck=attacker_luck,
+        target_luck=target_luck,
+    )
+
+
+def _own_situation(sit: AttackSituation, cache: dict[Any, Any]) -> AttackSituation:
+    """The attacker as the target of his own fumble: as he stands, out of cover, with his own
+    luck choices (G17), hit at arm's length (the d10 location table, G24)."""
+    own = cache.get("own situation")
+    if own is None:
+        a = sit.attacker
+        still = a.stance.model_copy(update={"moves": 0})
+        me = a.model_copy(update={"cover": Cover(), "stance": still})
+        own = cache["own situation"] = sit.model_copy(
+            update={
+                "target": me,
+                "attack": AttackSpec.model_construct(mode="single", range_m=1.0),
+                "luck": Luck.model_construct(attacker=sit.luck.attacker, target=sit.luck.attacker),
+            }
+        )
+    assert isinstance(own, AttackSituation)
+    return own
+
+
+def _own_stage(
+    dice: DiceSource, sit: AttackSituation, hurt: OwnHit, luck: int, cache: dict[Any, Any]
+) -> HitResult:
+    """The fumble's wound to the attacker (:func:`fumbled`) as one kept sub-rule: location
+    (fixed, or rolled with his luck), wound, marks on his track and his saves."""
+    own = _own_situation(sit, cache)
+    me = own.target
+
+    def run(d: DiceSource) -> HitResult:
+        if hurt.location is None:
+            location, _, left = _locate(d, own, 1, luck)
+        else:
+            location, left = hurt.location, luck
+            if not d.is_exact:
+                d.record(Note(f"{me.name}'s {location.replace('_', ' ')} is hurt", "G06"))
+        spec = _wound_spec(own, None, me, 1, location, False, 2, left)
+        spec = replace(
+            spec,
+            dice=hurt.dice,
+            die=hurt.die,
+            bonus=hurt.bonus,
+            damage_type=hurt.damage_type,
+            armour_sp=spec.armour_sp if hurt.armour else 0,
+            can_graze=hurt.graze and spec.can_graze,
+            btm=-spec.btm if hurt.btm_added else spec.btm,
+        )
+        wound = resolve_wound(d, spec)
+        added, saves = _after_wound(d, own, me, wound)
+        return location, wound, added, saves
+
+    key = ("own hit", content_key(own), hurt, luck)
+    result: HitResult = dice.derive("the fumble's wound to the attacker", run, key, keep=True)
+    return result
+
+
 def resolve_outcome(
     sit: AttackSituation,
     dice: DiceSource,
@@ -614,14 +705,7 @@ def _until_hit(
     c = contest(dice, sit, plan, cap, keep_total, cache, miss_floor, mode != "full_auto")
     short = -c.margin if (miss_floor < -1 and c.margin < 0) else 0
     if c.critical is not None:
-        consequence, jammed = critical_failure(dice, sit, c.critical)
-        return _outcome(
-            critical=consequence,
-            jammed=jammed,
-            missed_by=short,
-            attacker_luck=c.attacker_luck,
-            target_luck=c.target_luck,
-        )
+        return fumbled(dice, sit, c.critical, c.attacker_luck, c.target_luck, short, cache)
     if c.margin < 0:
         if not dice.is_exact:
             dice.record(Note("miss", "G04"))
@@ -779,7 +863,18 @@ def _summary(sit: AttackSituation, o: AttackOutcome) -> dict[str, Any]:
     }
     if o.critical:
         out["critical failure"] = o.critical
-        out["jammed"] = o.jammed
+        w = sit.attacker.armed()
+        if w.kind != "unarmed":  # G06: no reliability roll for bare hands
+            out["jammed" if w.is_firearm else "broken"] = o.jammed
+    if o.own is not None:
+        location, wound, added, saves = o.own
+        a = sit.attacker
+        mine = a.wounds.marks + added
+        out["attacker hurt"] = f"{location.replace('_', ' ')}: {wound.kind}"
+        out["attacker's wound track"] = f"{a.wounds.marks} -> {mine} ({wound_state(mine)})"
+        out["attacker stunned"] = saves.stunned
+        if saves.death_save_needed:
+            out["attacker's death save failed"] = saves.death_save_failed
     if o.ally_hit:
         out["ally hit"] = o.ally_hit
     return out

@@ -20,33 +20,32 @@ from firefight.dice import NATURAL_ONE, DiceSource, Weighted, exact, exact_tagge
 from firefight.errors import present
 from firefight.rulesets.graydawn.checks import D10X, LuckUse
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Combatant, content_key
+from firefight.rulesets.graydawn.models import Combatant, DamageType, Location, content_key
 from firefight.rulesets.graydawn.plan import Plan
 from firefight.rulesets.graydawn.situation import AttackSituation, LuckChoices
 
 #: G06 critical failure consequences, mildest first; severity = how far the total fell below 1.
+#: The fight applies the ones its state can hold (:func:`.encounter_fire.attacker_left`) and
+#: :func:`own_hit` says which hurt the attacker himself.
+SHOOTS_HIMSELF = "shoots himself (normal damage)"
 FIREARM_FUMBLES = (
     "simply misses",
     "dumps the magazine",
     "critical weapon failure (repairs after the fight)",
-    "shoots himself (normal damage)",
+    SHOOTS_HIMSELF,
     "shoots at an ally (as suppressing fire)",
     "wrong fire selection / cook-off",
 )
-MELEE_FUMBLES = (
-    "drops the weapon",
-    "the weapon slips: 1d3 damage to the attacker's hands",
-    "swings wild and hits himself (full damage + BTM bonus)",
-    "swings wild and hits a nearby ally",
-    "the weapon lodges in the scenery",
-)
-UNARMED_FUMBLES = (
-    "overextends: next attack at -3",
-    "falls down (no dodge/cover while prone)",
-    "hits the scenery: punch/kick damage to the own limb",
-    "swings wild and hits a nearby ally",
-    "a fist or leg is stuck in the scenery",
-)
+DROPS = "drops the weapon"
+SLIPS = "the weapon slips: 1d3 damage to the attacker's hands"
+HITS_HIMSELF = "swings wild and hits himself (full damage + BTM bonus)"
+LODGED = "the weapon lodges in the scenery"
+MELEE_FUMBLES = (DROPS, SLIPS, HITS_HIMSELF, "swings wild and hits a nearby ally", LODGED)
+OVEREXTENDS = "overextends: next attack at -3"
+FALLS = "falls down (no dodge/cover while prone)"
+SCENERY = "hits the scenery: punch/kick damage to the own limb"
+STUCK = "a fist or leg is stuck in the scenery"
+UNARMED_FUMBLES = (OVEREXTENDS, FALLS, SCENERY, "swings wild and hits a nearby ally", STUCK)
 RELIABILITY = ("very_reliable", "standard", "unreliable")
 
 
@@ -410,3 +409,43 @@ def critical_failure(dice: DiceSource, sit: AttackSituation, severity: int) -> t
     if not dice.is_exact:
         dice.record(Note(f"critical failure: {consequence}", "G06"))
     return consequence, jammed
+
+
+@dataclass(frozen=True)
+class OwnHit:
+    """What a critical failure does to the attacker's own body (G06), as the text gives it: one
+    wound, resolved as any hit is (:func:`.attack.fumbled`)."""
+
+    #: Where it lands: fixed (the hands, the striking limb) or None, rolled on the d10 table.
+    location: Location | None
+    dice: int
+    die: int
+    bonus: int
+    damage_type: DamageType
+    #: Armour on the location counts (the hands are bare: none of the catalog's armour covers
+    #: them).
+    armour: bool
+    #: A graze roll may lessen it (G25); the text's "full damage" never is.
+    graze: bool
+    #: The attacker's BTM is added to the damage instead of taken off (house ``own_blow_btm``).
+    btm_added: bool
+
+
+def own_hit(sit: AttackSituation, consequence: str) -> OwnHit | None:
+    """The wound a critical failure's ``consequence`` deals the attacker (G06), or None:
+    a shot into himself rolls as normal (location, armour, graze); a wild swing into himself is
+    the weapon's full damage (no graze) with his BTM as a bonus; a slipping weapon is 1d3 to the
+    hands, a punch into scenery the punch's damage to the arm (bare: no armour, no graze)."""
+    w, h = sit.attacker.armed(), sit.house
+    kind = w.damage_type
+    if consequence == SHOOTS_HIMSELF:
+        return OwnHit(None, w.damage_dice, w.damage_die, w.damage_bonus, kind, True, True, False)
+    if consequence == HITS_HIMSELF:
+        added = h.own_blow_btm == "added"
+        return OwnHit(None, w.damage_dice, w.damage_die, w.damage_bonus, kind, True, False, added)
+    if consequence == SLIPS:
+        return OwnHit(h.fumble_hand, 1, 3, 0, kind, False, False, False)
+    if consequence == SCENERY:
+        hand = h.fumble_hand
+        return OwnHit(hand, w.damage_dice, w.damage_die, w.damage_bonus, kind, False, False, False)
+    return None

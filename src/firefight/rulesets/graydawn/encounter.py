@@ -19,14 +19,25 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Stage, Turns, Unread, evolve
+from firefight.core.turns import (
+    Action,
+    FightState,
+    GmField,
+    ScenarioSpec,
+    Stage,
+    Turns,
+    Unread,
+    evolve,
+)
 from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import encounter_fire as fire
+from firefight.rulesets.graydawn import encounter_gm as gm
 from firefight.rulesets.graydawn import tactics
 from firefight.rulesets.graydawn.checks import roll_under
 from firefight.rulesets.graydawn.contest import luck_use
@@ -240,6 +251,9 @@ class GraydawnTurns(Turns):
     ) -> FightState:
         """``name``'s turn up to its decision (acting set) or, a turn nobody chooses, done."""
         f = self._turn_starts(state.combatant(name))
+        if f.prone and self.house.stand_up == "free_move" and not f.out:
+            dice.record(StateChange(name, "prone", True, False, "G06; up with the free move, G34"))
+            f = evolve(f, prone=False)
         state = put(state, f)
         if f.out or f.suppressing:
             return end_turn(self, state, name, dice)
@@ -411,6 +425,25 @@ class GraydawnTurns(Turns):
         board = Board(board.distances, asked, declared)
         return evolve(state, board=board, acting=None)
 
+    # -- the GM's hand (encounter_gm) ---------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        return gm.gm_fields(self, state, name)
+
+    def busy(self, state: FightState) -> str | None:
+        return gm.busy(state) or super().busy(state)
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.pass_turn(self, state, dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.end_round(self, state, dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        return gm.joined(state, newcomer, start)
+
+    def left(self, state: FightState, name: str) -> FightState:
+        return gm.left(state, name)
+
     # -- what the engine reads -----------------------------------------------------------------
     def can_fight(self, combatant: Any) -> bool:
         return not combatant.out
@@ -442,6 +475,11 @@ class GraydawnTurns(Turns):
             gun += " jammed" if f.jammed else ""
             gun += " broken" if f.broken else ""
             gun += "" if f.ready else " slung"
+        weapon = w.name
+        if w.kind == "melee":  # G06: what a fumble left of it
+            weapon += " broken" if f.broken else ("" if f.ready else " dropped")
+        weapon += " lodged" if f.lodged else ""
+        weapon += " (next attack -3)" if f.overextended else ""
         return {
             "status": f.status + (" (panicked)" if f.panicked else ""),
             "wound track": f"{f.marks} marks",
@@ -451,9 +489,10 @@ class GraydawnTurns(Turns):
             "crippled": ", ".join(f.crippled) or "-",
             "severed": ", ".join(f.severed) or "-",
             "luck points": f.luck,
+            "weapon": weapon,
             "ammunition": gun,
             "initiative": f.initiative,
-            "stance": f.stance.replace("_", " "),
+            "stance": f.stance.replace("_", " ") + (" (prone)" if f.prone else ""),
             "cover": "behind it"
             if f.cover_m == 0
             else ("none" if f.cover_m < 0 else f"{f.cover_m} m away"),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from firefight.core.turns import Action, FightState
 from firefight.errors import InputError
+from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn.encounter_state import Fighter
 from firefight.rulesets.graydawn.ranges import range_band
 from firefight.rulesets.graydawn.suppression import AUTOMATIC_KINDS, unsuitable_reason
@@ -180,6 +181,12 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
     forced_full = f.check in ("fail", "fumble") and f.in_cover
     foes = enemies(t, state, f)
     shooting = can_shoot(t, f) and not forced_full
+    if f.prone:  # G06, house stand_up = "action": getting up is the turn
+        return (
+            Action("stand_up", name, f"{name} gets up", "move"),
+            Action("wait", name, f"{name} waits", "wait"),
+        )
+    hand = fire.in_hand(e, f)
     if f.grappled_by is not None:
         out.append(
             Action(
@@ -192,6 +199,11 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
         )
     if f.jammed:
         out.append(Action("clear_jam", name, f"{name} clears the jam", "reload"))
+    if f.lodged:
+        what = "its fist" if w.kind == "unarmed" or f.broken or not f.ready else f"the {w.name}"
+        out.append(Action("free_weapon", name, f"{name} frees {what} from the scenery", "ready"))
+    if w.kind == "melee" and not f.ready and not f.broken:
+        out.append(Action("pick_up", name, f"{name} picks up the {w.name}", "ready"))
     if w.is_firearm and not f.jammed and not f.broken and f.ammo < w.magazine and f.spares > 0:
         out.append(Action("reload", name, f"{name} reloads (the round's only action)", "reload"))
     if shooting and not f.ready:
@@ -287,26 +299,26 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
                         target=foe.name,
                     )
                 )
+    held = f.grappled_by is not None
     for foe in foes:
         metres = state.board.distance(name, foe.name)
-        if (
-            not w.is_firearm
-            and f.ready
-            and f.grappled_by is None
-            and metres <= 1 + 3 * e.combatant.stats.MA
-        ):
+        # G38: a hold stops a gun firing, not a blade or a fist (a held fighter cannot close in)
+        reach_m = 1 if held else 1 + 3 * e.combatant.stats.MA
+        if hand is not None and not f.lodged and metres <= reach_m:
             out.append(
                 Action(
                     act_id("strike", foe.name),
                     name,
-                    f"{name} attacks {foe.name} with the {w.name}"
+                    f"{name} attacks {foe.name} "
+                    + (f"with the {hand.name}" if hand is w else "bare-handed")
                     + (" after closing in" if metres > 1 else ""),
                     "attack",
                     target=foe.name,
                 )
             )
         if (
-            f.grappled_by is None
+            not held
+            and not f.lodged
             and metres <= 1 + 2 * e.combatant.stats.MA
             and foe.grappled_by != name
         ):
@@ -337,8 +349,6 @@ def turn_actions(t: GraydawnTurns, state: FightState, f: Fighter) -> tuple[Actio
                     target=foe.name,
                 )
             )
-    if not w.is_firearm and not f.ready and w.kind != "unarmed":  # G06: a dropped weapon
-        out.append(Action("shoulder", name, f"{name} picks up the {w.name}", "ready"))
     if e.cover is not None and f.cover_m > 0 and math.ceil(f.cover_m / e.combatant.stats.MA) <= 3:
         out.append(
             Action(
@@ -386,17 +396,20 @@ def _mode_text(mode: str) -> str:
 
 
 def _default_first(out: list[Action], f: Fighter, t: GraydawnTurns) -> list[Action]:
-    """The sensible default first: clear a jam, reload an empty gun, get out of the open into
-    reachable cover, else attack the nearest enemy with the heaviest mode; defensive moves only
-    when nothing else is open."""
+    """The sensible default first: clear a jam, reload an empty gun, free or pick up the
+    weapon (G06), get out of the open into reachable cover, break a hold that keeps the gun
+    from firing (G38; held, a blade still strikes), else attack the nearest enemy with the
+    heaviest mode; defensive moves only when nothing else is open."""
+    hand = fire.in_hand(t.entries[f.name], f)
+    armed = hand is not None and hand.kind == "melee" and not f.lodged
 
     def rank(a: Action) -> int:
-        if a.id == "clear_jam" or (a.id == "reload" and f.ammo == 0):
+        if a.id in ("clear_jam", "free_weapon", "pick_up") or (a.id == "reload" and f.ammo == 0):
             return 0
         if a.id == "take_cover" and f.stance == "open":  # G34: no strolling in the open
             return 1
         if a.id == "break_grapple":
-            return 1
+            return 3 if armed else 1
         if a.kind == "attack" and a.id.split(":")[0] in ("fire", "shoulder_fire", "strike"):
             return 2
         if a.kind in ("attack", "melee"):

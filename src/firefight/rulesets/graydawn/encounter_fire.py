@@ -19,6 +19,14 @@ from firefight.dice import DiceSource
 from firefight.rulesets.graydawn import suppression_actions as actions
 from firefight.rulesets.graydawn import suppression_round as round_
 from firefight.rulesets.graydawn.attack import AttackOutcome, resolve_hits, resolve_outcome
+from firefight.rulesets.graydawn.contest import (
+    DROPS,
+    FALLS,
+    FIREARM_FUMBLES,
+    LODGED,
+    OVEREXTENDS,
+    STUCK,
+)
 from firefight.rulesets.graydawn.damage import Saves, Wound, mortal_turn, track_increase
 from firefight.rulesets.graydawn.encounter_setup import Entry
 from firefight.rulesets.graydawn.encounter_state import Declared, Fighter
@@ -48,8 +56,32 @@ from firefight.rulesets.graydawn.suppression_situation import (
 #: Status severity: a new wound never lowers it (G18/G19).
 RANK = {"ready": 0, "stunned": 1, "unconscious": 2, "stable": 2, "dying": 3, "dead": 4}
 LIMIT = 20_000
-#: G36/G38: a grapple is a close-combat attack with the hands (CQB + brawling).
-GRAPPLE = Weapon(name="grapple", kind="unarmed", skill="brawling", damage="1d6", rof=1, magazine=0)
+#: G36/G38: a grapple is a close-combat attack with the hands (CQB + brawling); a punch
+#: into the scenery (G06) does the catalog's punch damage.
+GRAPPLE = Weapon(
+    name="grapple",
+    kind="unarmed",
+    skill="brawling",
+    damage="1d6",
+    damage_type="blunt",
+    rof=1,
+    magazine=0,
+    reliability="very_reliable",
+)
+#: A fighter whose melee weapon is out of its hands (G06: dropped, broken, lodged) fights with
+#: its fists (the catalog's punch), attacking and defending with brawling (G04).
+FISTS = GRAPPLE.model_copy(update={"name": "fists"})
+
+
+def in_hand(entry: Entry, f: Fighter) -> Weapon | None:
+    """The weapon ``f`` fights with now: its own, or its fists when a melee weapon is out of its
+    hands (G06); None for a firearm (its state is the gun's: ammunition, jams, slung)."""
+    w = entry.combatant.armed()
+    if w.is_firearm:
+        return None
+    if w.kind == "melee" and (f.broken or not f.ready or f.lodged):
+        return FISTS
+    return w
 
 
 def combatant_now(
@@ -69,15 +101,17 @@ def combatant_now(
     stance = Stance.model_construct(
         bracing=f.stance == "bracing",
         moves=f.moves,
-        prone=False,
+        prone=f.prone,
         incapacitated=f.status != "ready",
         flanked=attacker is not None and attacker in f.flanked_by,
         ambushed=f.ambushed,
         suppressed=f.levels > 0,
     )
-    return entry.combatant.model_copy(
-        update={"wounds": f.track, "luck_points": f.luck, "cover": cover, "stance": stance}
-    )
+    update = {"wounds": f.track, "luck_points": f.luck, "cover": cover, "stance": stance}
+    hand = in_hand(entry, f)
+    if hand is not None and hand is not entry.combatant.weapon:
+        update["weapon"] = hand
+    return entry.combatant.model_copy(update=update)
 
 
 class Situations:
@@ -104,9 +138,11 @@ class Situations:
         close_quarters: bool = False,
         aim: str | None = None,
         grapple: bool = False,
+        attack_roll: bool = True,
     ) -> tuple[AttackSituation, dict[str, Any]]:
         """The attack file's situation for ``a`` attacking ``t`` now; ``grapple``: the close
-        combat roll of a grapple, bare-handed with brawling (G36/G38)."""
+        combat roll of a grapple, bare-handed with brawling (G36/G38); not an ``attack_roll``
+        (breaking a hold): an overextension waits for the next attack (G06)."""
         key = (
             a,
             t,
@@ -119,6 +155,7 @@ class Situations:
             point_blank,
             aim,
             grapple,
+            attack_roll,
         )
         found = self._attacks.get(key)
         if found is not None:
@@ -127,6 +164,9 @@ class Situations:
         mods: tuple[NamedModifier, ...] = ()
         if penalty:
             mods = (NamedModifier(name="suppression penalty (G10/G11)", value=-penalty),)
+        if a.overextended and attack_roll:  # G06: the next attack roll after overextending
+            value = self.house.overextension_penalty
+            mods = (*mods, NamedModifier(name="overextended (G06)", value=value))
         spec = AttackSpec.model_construct(
             mode=cast(FireMode, mode),
             range_m=metres,
@@ -361,37 +401,62 @@ def status_marks(f: Fighter, hit: Taken, house: GraydawnHouse) -> tuple[str, int
     return status_after(f.status, dead, hit.death_save_failed, hit.stunned, marks, house), marks
 
 
-def attacker_after(a: Fighter, o: AttackOutcome) -> Fighter:
-    """Luck the attacker spent (G17) and a fumbled weapon (G06: jammed, broken, dumped)."""
-    return attacker_left(a, o.attacker_luck, o.critical, o.jammed)
-
-
 #: What a shot applies of an attack's outcome (:func:`shot_read`): the attacker's luck left,
-#: its critical failure and jam (:func:`attacker_left`), how far a miss fell short (G11) and
-#: the target's hit (:func:`outcome_hit`). Plain values: outcomes alike here apply alike.
-ShotRead = tuple[int | None, str | None, bool, int, Hit]
+#: its critical failure, whether the weapon failed its reliability roll and the fumble's
+#: wound to the attacker (:func:`attacker_left`), how far a miss fell short (G11) and the
+#: target's hit (:func:`outcome_hit`). Plain values: outcomes alike here apply alike.
+ShotRead = tuple[int | None, str | None, bool, "Taken | None", int, Hit]
 
 
 def shot_read(o: AttackOutcome) -> ShotRead:
     """What a shot applies of the attack's outcome ``o``."""
-    return o.attacker_luck, o.critical, o.jammed, o.missed_by, outcome_hit(o)
+    own = None
+    if o.own is not None:
+        location, wound, _, saves = o.own
+        own = taken(location, wound, saves, saves.luck_left)
+    return o.attacker_luck, o.critical, o.jammed, own, o.missed_by, outcome_hit(o)
 
 
-def attacker_left(a: Fighter, luck: int | None, critical: str | None, jammed: bool) -> Fighter:
-    """:func:`attacker_after` from the outcome's attacker luck left, critical and jam."""
+def attacker_left(
+    a: Fighter,
+    luck: int | None,
+    critical: str | None,
+    failed: bool,
+    own: Taken | None,
+    house: GraydawnHouse,
+) -> Fighter:
+    """The attacker after its attack: the luck it spent (G17) and what a critical failure
+    left it with (G06), as far as the fight's state holds it: a failed reliability roll jams a
+    gun and breaks a melee weapon (gone for the fight: it fights with its fists); a dumped
+    magazine; a critical weapon failure; a dropped weapon (a pick-up action); a weapon or fist
+    lodged in the scenery (an action frees it); an overextension (the next attack at -3); a
+    fall (prone); and the fumble's wound to the attacker himself (:func:`take_wound`). The shot
+    at an ally, a wild swing into one and the cook-off stay notes: which ally and which fire
+    are the Ref's."""
     out = a if luck is None else evolve(a, luck=luck)
     if critical is None:
         return out
-    if jammed:
-        out = evolve(out, jammed=True)
-    text = critical
-    if "dumps the magazine" in text:
-        out = evolve(out, ammo=0)
-    elif "critical weapon failure" in text or ("breaks" in text):
-        out = evolve(out, broken=True)
-    elif "drops the weapon" in text:
-        out = evolve(out, ready=False)
-    return out
+    changes: dict[str, Any] = {}
+    if failed:
+        changes["jammed" if critical in FIREARM_FUMBLES else "broken"] = True
+    change = _FUMBLED.get(critical)
+    if change is not None:
+        changes.update(change)
+    if changes:
+        out = evolve(out, **changes)
+    return out if own is None else take_wound(out, own, house)
+
+
+#: The fighter's fields a critical failure's consequence sets (G06).
+_FUMBLED: dict[str, dict[str, Any]] = {
+    "dumps the magazine": {"ammo": 0},
+    "critical weapon failure (repairs after the fight)": {"broken": True},
+    DROPS: {"ready": False},
+    LODGED: {"lodged": True},
+    STUCK: {"lodged": True},
+    OVEREXTENDS: {"overextended": True},
+    FALLS: {"prone": True},
+}
 
 
 def record_status(dice: DiceSource, before: Fighter, after: Fighter) -> None:

@@ -17,24 +17,19 @@ from typing import TYPE_CHECKING, Any
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, evolve
 from firefight.dice import DiceSource, Weighted
-from firefight.dice.sources import derived_distribution, kept_value, reduced
+from firefight.dice.sources import derived_distribution, reduced
 from firefight.errors import present
 from firefight.rulesets.graydawn import encounter_fire as fire
 from firefight.rulesets.graydawn import tactics
-from firefight.rulesets.graydawn.attack import AttackOutcome, hits_read, outcome_read, resolve_hits
+from firefight.rulesets.graydawn.attack import AttackOutcome, fumbled, outcome_read
 from firefight.rulesets.graydawn.checks import roll_over
-from firefight.rulesets.graydawn.contest import contest, critical_failure
+from firefight.rulesets.graydawn.contest import contest
 from firefight.rulesets.graydawn.encounter_actions import can_shoot, modes
 from firefight.rulesets.graydawn.encounter_state import Fighter, put
 from firefight.rulesets.graydawn.encounter_turn import (
-    _NOT_HIT,
     _carrying,
-    _hits_table,
-    _hits_taken,
     _hunker,
-    _kept_of,
     _move,
-    _taken,
     brief_shot,
     may_tell_briefly,
     over_common,
@@ -42,7 +37,7 @@ from firefight.rulesets.graydawn.encounter_turn import (
     take_fire,
 )
 from firefight.rulesets.graydawn.models import content_key
-from firefight.rulesets.graydawn.plan import plan_attack
+from firefight.rulesets.graydawn.plan import plan_attack, stat_penalty
 from firefight.rulesets.graydawn.reload import reload_outcome
 from firefight.rulesets.graydawn.situation import AttackSituation, AttackSpec, ReloadSpec
 
@@ -83,6 +78,15 @@ def resolve_turn(
     if head == "shoulder":
         dice.record(StateChange(name, "weapon", "slung", "shouldered", "G39"))
         return put(state, evolve(f, ready=True))
+    if head == "pick_up":  # G06: a dropped weapon back in hand, the turn's action
+        dice.record(StateChange(name, "weapon", "dropped", "in hand", "G06"))
+        return put(state, evolve(f, ready=True))
+    if head == "free_weapon":  # G06: out of the scenery, the turn's action, no roll (reading)
+        dice.record(StateChange(name, "weapon", "lodged", "free", "G06"))
+        return put(state, evolve(f, lodged=False))
+    if head == "stand_up":  # G06 (house stand_up = "action"): getting up is the turn
+        dice.record(StateChange(name, "prone", True, False, "G06"))
+        return put(state, evolve(f, prone=False))
     if head in ("stabilise", "first_aid"):
         patient = present(target, f"action {head} names no one to treat")
         return _medic(t, state, f, state.combatant(patient), head, dice)
@@ -193,23 +197,24 @@ def shoot(
     floor = -per * room - (per - 1) if room else -1
     used = {"full_auto": rounds or 0, "burst": t.house.burst_rounds}.get(mode_name, 1)
 
+    spent = evolve(a, ammo=max(0, a.ammo - used), overextended=False)
+
     def applied(read: fire.ShotRead) -> _Shot:
         """The attack's outcome (as the shot reads it, :func:`.encounter_fire.shot_read`) on
-        both fighters (before a fumble's shot into the attacker)."""
-        luck, critical, jammed, missed_by, hit = read
-        new_a = fire.attacker_left(evolve(a, ammo=max(0, a.ammo - used)), luck, critical, jammed)
+        both fighters: a fumble's consequences and wound on the attacker, the hit on the
+        target."""
+        luck, critical, failed, own, missed_by, hit = read
+        new_a = fire.attacker_left(spent, luck, critical, failed, own, t.house)
         new_t = fire.take_hit(tgt, hit, t.house)
         return new_a, new_t, (missed_by // per if a.levels > 0 else 0)
 
     def once(d: DiceSource) -> _Shot:
         o = fire.attack(d, sit, cache, floor)
         new_a, new_t, hits = applied(fire.shot_read(o))
-        d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
+        if w.is_firearm:
+            d.record(StateChange(name, "rounds in magazine", a.ammo, new_a.ammo, "G27/G28"))
         fire.record_status(d, tgt, new_t)
-        if _shoots_himself(o.critical):
-            hurt = _own_shot(t, new_a, d)
-            fire.record_status(d, new_a, hurt)
-            new_a = hurt
+        fire.record_status(d, a, new_a)
         return new_a, new_t, hits
 
     # one sub-rule per shot, keyed by what it depends on: exact dice branch on the states it
@@ -284,19 +289,9 @@ def _shot_path(
     return new_a, new_t, hits
 
 
-def _shoots_himself(critical: str | None) -> bool:
-    return bool(critical and "shoots himself" in critical)
-
-
 def _attack_read(attack: Callable[[DiceSource], AttackOutcome], dice: DiceSource) -> fire.ShotRead:
     """The attack's outcome as the shot reads it (:func:`.encounter_fire.shot_read`)."""
     return fire.shot_read(attack(dice))
-
-
-def _own_shot(t: GraydawnTurns, f: Fighter, dice: DiceSource) -> Fighter:
-    """A fumble's shot into the attacker (G06): one hit, exposed, at 1 m."""
-    own, own_cache = t.sits.attack(f, f, mode="single", metres=1.0, exposed=True)
-    return fire.take_outcome(f, resolve_hits(own, dice, 1, own_cache), t.house)
 
 
 def _shot_table(
@@ -310,33 +305,23 @@ def _shot_table(
     """A shot told briefly (:func:`_told`) from the kept distributions of the attack's outcome
     as the shot reads it (:func:`.encounter_fire.shot_read`, by the situation's content: every
     state that meets it shares it; :func:`.attack.outcome_read`: outcomes alike there, a
-    location not crippled, a graze, are one) and of a fumble's shot into the attacker (by the
-    attacker), each applied as the shot applies it: a few hundred, not a replay per path,
-    told alike merged, each fighter told briefly carrying its marks' exact mean there
-    (integer sums over common denominators)."""
+    location not crippled, a graze, are one; a fumble's wound to the attacker among them),
+    each applied as the shot applies it: a few hundred, not a replay per path, told alike
+    merged, each fighter told briefly carrying its marks' exact mean there (integer sums over
+    one denominator)."""
     a, tgt, too = fighters
     outcomes = derived_distribution(attack, attack_key, exact=attack_table)
     #: (outcome told, attacker told briefly, target told briefly) -> denominator -> sums of
     #: the weights, the attacker's marks and the target's marks times the weights
     acc: dict[Any, dict[int, list[int]]] = {}
-    for o, w in outcomes.items():
-        new_a, new_t, hits = applied(o)
-        branches = [(new_a, w, outcomes.total)]
-        if _shoots_himself(o[1]):
-            # keyed by what the wound reads of the attacker (no rounds, jams or luck spent
-            # elsewhere), which are put back after it (as :func:`.encounter_turn.take_fire`)
-            core = evolve(new_a, **_NOT_HIT, levels=min(new_a.levels, 1))
-            hurt = _own_shot_table(t, core, told=hits == 0)
-            kept = _kept_of(new_a)
-            den = outcomes.total * hurt.total
-            branches = [(evolve(h, **kept), w * x, den) for h, x in hurt.items()]
-        for new_a, x, den in branches:
-            told, marks_a, marks_t = _told(t.house, a, tgt, (new_a, new_t, hits), too)
-            slot = acc.setdefault((told, marks_a is not None, marks_t is not None), {})
-            sums = slot.setdefault(den, [0, 0, 0])
-            sums[0] += x
-            sums[1] += x * (marks_a[0] if marks_a else 0)
-            sums[2] += x * (marks_t[0] if marks_t else 0)
+    den = outcomes.total
+    for o, x in outcomes.items():
+        told, marks_a, marks_t = _told(t.house, a, tgt, applied(o), too)
+        slot = acc.setdefault((told, marks_a is not None, marks_t is not None), {})
+        sums = slot.setdefault(den, [0, 0, 0])
+        sums[0] += x
+        sums[1] += x * (marks_a[0] if marks_a else 0)
+        sums[2] += x * (marks_t[0] if marks_t else 0)
     common, rows = over_common(acc)
     out: dict[_Shot, int] = {}
     for ((new_a, new_t, hits), brief_a, brief_t), (w, m_a, m_t) in rows:
@@ -346,40 +331,6 @@ def _shot_table(
             new_t = _carrying(new_t, Fraction(m_t, w))
         out[new_a, new_t, hits] = w
     return reduced(list(out), list(out.values()), common)
-
-
-def _own_shot_table(t: GraydawnTurns, core: Fighter, told: bool) -> Weighted[Fighter]:
-    """The wound :func:`_own_shot` makes on ``core`` (one exposed hit at 1 m from its own
-    weapon): the kept table take_fire's sub-rule has, shared with it. ``told``: as a shot told
-    briefly reads it (:func:`_told`, no hits under fire to follow), kept: fighters with the
-    same status and marks are told alike, so each such class is one branch (the first met,
-    the class's weight), read from the hit's table (:func:`.encounter_fire.status_marks`) with
-    a fighter made for each class only, except where status and marks are ``core``'s own (the
-    wound may have left it as it was, which :func:`_told` does not tell)."""
-    args = (t, core, core, 1.0, 1, True)
-    key = ("take fire", t.token, *args[1:])
-    if not told:
-        return derived_distribution(
-            partial(_hits_taken, *args), key, exact=partial(_hits_table, args, key)
-        )
-
-    def alike() -> Weighted[Fighter]:
-        sit, cache = fire.fire_situation(t.sits, core, core, 1.0, True)
-        hits = hits_read(sit, 1, cache, _taken, _taken)
-        own = (core.status, core.marks)
-        first: dict[tuple[str, int], Fighter] = {}
-        weights: dict[Fighter, int] = {}
-        for hit, w in hits.items():
-            read = fire.status_marks(core, hit, t.house)
-            one = first.get(read) if read != own else None
-            if one is None:
-                one = fire.take_wound(core, hit, t.house)
-                if read != own:
-                    first[read] = one
-            weights[one] = weights.get(one, 0) + w
-        return Weighted(weights, hits.total)
-
-    return kept_value(("told alike", key), alike)
 
 
 def _release(state: FightState, fallen: str) -> FightState:
@@ -467,10 +418,13 @@ def _close_in(
         penalty=fire.penalty(a, not a.in_cover, t.house),
     )
     c = contest(dice, sit, plan_attack(sit), 2, False, cache)
-    state = put(state, evolve(a, luck=c.attacker_luck))
-    if c.critical is not None:
-        critical_failure(dice, sit, c.critical)
-        return state
+    a = evolve(a, luck=c.attacker_luck, overextended=False)
+    state = put(state, a)
+    if c.critical is not None:  # G06: the unarmed list, the same rule as a strike's
+        o = fumbled(dice, sit, c.critical, c.attacker_luck, None, 0, cache)
+        new_a = fire.attacker_left(a, *fire.shot_read(o)[:4], t.house)
+        fire.record_status(dice, a, new_a)
+        return put(state, new_a)
     if c.margin < 0:
         dice.record(Note(f"{name} fails to grapple {target}", "G36"))
         return state
@@ -488,7 +442,7 @@ def _break(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) ->
     holding a gun) against the grappler's."""
     holder = present(f.grappled_by, f"{f.name} is not grappled")
     h = state.combatant(holder)
-    sit, cache = t.sits.attack(f, h, mode="melee", metres=1.0, grapple=True)
+    sit, cache = t.sits.attack(f, h, mode="melee", metres=1.0, grapple=True, attack_roll=False)
     c = contest(dice, sit, plan_attack(sit), 2, False, cache)
     if c.critical is None and c.margin >= 0:
         dice.record(StateChange(f.name, "grappled by", holder, None, "G38"))
@@ -529,12 +483,14 @@ def _reload(
 
 def _clear_jam(t: GraydawnTurns, state: FightState, f: Fighter, dice: DiceSource) -> FightState:
     """G06: an action and an easy (10) weaponsmith check or a standard (15) weapon-skill check
-    (the better chance is taken); clearing loses 1d3 rounds as the action is cycled."""
+    (the better chance is taken); clearing loses 1d3 rounds as the action is cycled. The
+    weaponsmith check is TECH's (a CP2020 TECH skill), the weapon skill REF's, less the wound
+    state's REF penalty (G20: TECH takes none), as the reload check (G40)."""
     c = t.entries[f.name].combatant
     w = c.armed()
     h = t.house
     smith = c.stats.TECH + c.skill("weaponsmith")
-    skill = c.stats.REF + c.skill(w.skill)
+    skill = c.stats.REF + stat_penalty(c.stats.REF, f.marks) + c.skill(w.skill)
     if (
         c.skill("weaponsmith") > 0
         and h.jam_clear_weaponsmith_tn - smith <= h.jam_clear_skill_tn - skill

@@ -17,15 +17,14 @@ Encounter fields of a combatant (all optional):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from firefight.core.catalog import load_catalog, lookup
-from firefight.core.loading import field_path
+from firefight.core.files import source_folder
+from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
-from firefight.errors import InputError
 from firefight.rulesets.graydawn.house import GraydawnHouse
 from firefight.rulesets.graydawn.models import Combatant, Cover, Model
 from firefight.rulesets.graydawn.situation import LuckChoices, combatant_entry
@@ -73,22 +72,12 @@ class Entry:
         return w is not None and w.kind in AUTOMATIC_KINDS
 
 
-def _fail(spec: ScenarioSpec, where: str, err: ValidationError) -> InputError:
-    first = err.errors()[0]
-    field = field_path(first["loc"])
-    tip = {
-        "missing": f"add {field}",
-        "extra_forbidden": f"remove {field} or check its spelling",
-    }.get(first["type"], "see docs/rules/graydawn.md, Encounters")
-    return spec.fail(where, f"field {field}: {first['msg']}", tip)
-
-
 def read_entries(spec: ScenarioSpec, house: GraydawnHouse) -> tuple[Entry, ...]:
     """Every combatant validated with the situation files' model; one line on the first error."""
     extra_files = spec.extra.get("catalogs", [])
     if not isinstance(extra_files, list) or not all(isinstance(x, str) for x in extra_files):
         raise spec.fail("catalogs", "must be a list of catalog file paths")
-    folder = Path(spec.source).parent if Path(spec.source).exists() else None
+    folder = source_folder(spec.source)
     catalog = load_catalog("firefight.rulesets.graydawn", extra_files, folder)
     ambush = spec.extra.get("ambush")
     if ambush is not None and ambush not in {s.name for s in spec.sides}:
@@ -108,13 +97,13 @@ def read_entries(spec: ScenarioSpec, house: GraydawnHouse) -> tuple[Entry, ...]:
             skills = dict(raw["skills"])
             medical = {k: skills.pop(k) for k in MEDICAL_SKILLS if k in skills}
             raw["skills"] = skills
-        prepared = combatant_entry(raw, catalog, f"{spec.source}: {e.where}")
-        try:
-            combatant = Combatant.model_validate(prepared)
-            extra = EncounterFields.model_validate(fight)
-            care = _Medical.model_validate(medical)
-        except ValidationError as err:
-            raise _fail(spec, e.where, err) from None
+        where = f"{spec.source}: {e.where}"
+        prepared = combatant_entry(raw, catalog, where)
+        # core validation: the strict pass refuses what pydantic would quietly convert
+        # (BODY = true read as 1)
+        combatant = validate(Combatant, prepared, where)
+        extra = validate(EncounterFields, fight, where)
+        care = validate(_Medical, medical, where)
         if medical:
             skills = {**combatant.skills, **care.model_dump(exclude_defaults=True)}
             combatant = combatant.model_copy(update={"skills": skills})

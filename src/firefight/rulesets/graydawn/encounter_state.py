@@ -53,8 +53,15 @@ class Fighter:
     ammo: int = 0
     spares: int = 0
     jammed: bool = False
+    #: Gone for the fight (G06): a gun's critical weapon failure, a melee weapon's failed
+    #: reliability roll.
     broken: bool = False
+    #: A long gun shouldered (G39); a melee weapon in hand, not dropped (G06).
     ready: bool = True
+    #: G06: the weapon (or a fist) stuck in the scenery: an action frees it.
+    lodged: bool = False
+    #: G06: an unarmed fumble's overextension: the next attack roll at -3.
+    overextended: bool = False
     # -- initiative (G33) --------------------------------------------------------------------
     initiative: int = 0
     #: Roll initiative again at the next round's start (G33: a total <= 0, a lost action).
@@ -66,6 +73,9 @@ class Fighter:
     #: Movement actions in its last turn: the defence bonus lasts until its next turn (G34).
     moves: int = 0
     flanked_by: tuple[str, ...] = ()
+    #: G06: fell down fumbling an unarmed attack: no dodge/cover skill in defence until it
+    #: gets up.
+    prone: bool = False
     ambushed: bool = False
     grappled_by: str | None = None
     # -- this round (G10-G16) ----------------------------------------------------------------

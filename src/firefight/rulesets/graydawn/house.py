@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from firefight.core.house import HouseRules
+from firefight.rulesets.graydawn.models import Location
 
 
 class SuppressionHouse(HouseRules):
@@ -172,6 +173,22 @@ class GraydawnHouse(HouseRules):
     # G06 jam clearing
     jam_clear_weaponsmith_tn: int = 10
     jam_clear_skill_tn: int = 15
+    # G06 what a fumble does to the attacker himself (readings: docs/rules/graydawn.md)
+    own_blow_btm: Literal["added", "taken_off"] = Field(
+        "added",
+        description="G06 'hitting himself (full damage + BTM bonus)': his BTM is added to the "
+        "damage (added) or taken off as from any wound (taken_off: the 'BTM bonus' read as "
+        "CP2020's strength bonus, which the handout never gives)",
+    )
+    fumble_hand: Location = Field(
+        "right_arm", description="G06: the hands a slipping weapon or a punch into scenery hurt"
+    )
+    overextension_penalty: int = Field(-3, description="G06: overextended, next attack -3")
+    stand_up: Literal["free_move", "action"] = Field(
+        "free_move",
+        description="G06 a fighter who fell down: gets up with the free move of its next turn "
+        "(G34), or standing up is that turn's whole action",
+    )
     # G33 initiative in an encounter: rolled once for the fight (the handout's streamlined
     # system) or every round (the traditional CP2020 one)
     initiative: Literal["streamlined", "traditional"] = Field(

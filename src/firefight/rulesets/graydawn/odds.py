@@ -49,6 +49,8 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
     wounds: dict[Wound, int] = {}
     saves: dict[Saves, int] = {}
     attacks: dict[tuple[bool, bool, bool, bool, bool, str | None], int] = {}
+    #: the fumble's wound to the attacker (G06): (marks added, stunned) -> weight
+    own: dict[tuple[int, bool], int] = {}
 
     def bump(name: str, weight: int, flag: bool = True) -> None:
         if flag:
@@ -80,6 +82,9 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
             o.location,
         )
         attacks[what] = attacks.get(what, 0) + weight
+        if o.own is not None:
+            hurt = (o.own[2], o.own[3].stunned)
+            own[hurt] = own.get(hurt, 0) + weight
     for wound, weight in wound_objects.values():
         wounds[wound] = wounds.get(wound, 0) + weight
     for save, weight in save_objects.values():
@@ -117,8 +122,25 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
         "p_stunned": p("stunned"),
         "p_death_save_needed": p("death needed"),
         "p_death_save_failed": p("death failed"),
-        "p_jammed": p("jammed"),
     }
+    w = a.armed()
+    if w.kind != "unarmed":  # G06: the reliability roll failed
+        probabilities["p_jammed" if w.is_firearm else "p_broken"] = p("jammed")
+    distributions = {
+        "hits": Dist.from_mapping(hits, dist.total),
+        "damage": Dist.from_mapping(damage, dist.total),
+    }
+    if own:
+        probabilities["p_attacker_hurt"] = Fraction(
+            sum(wt for (marks, _), wt in own.items() if marks), dist.total
+        )
+        probabilities["p_attacker_stunned"] = Fraction(
+            sum(wt for (_, stunned), wt in own.items() if stunned), dist.total
+        )
+        mine: dict[int, int] = {0: dist.total - sum(own.values())}
+        for (marks, _), wt in own.items():
+            mine[marks] = mine.get(marks, 0) + wt
+        distributions["attacker damage"] = Dist.from_mapping(mine, dist.total)
     if sit.attack.allies_in_melee:
         probabilities["p_ally_hit"] = p("ally")
     location_table: dict[str, Fraction] = {k: Fraction(v, dist.total) for k, v in locations.items()}
@@ -134,10 +156,7 @@ def attack_odds(sit: AttackSituation) -> OddsReport:
             "hit, grazed": p("grazed"),
             "hit, wound": p("wound"),
         },
-        distributions={
-            "hits": Dist.from_mapping(hits, dist.total),
-            "damage": Dist.from_mapping(damage, dist.total),
-        },
+        distributions=distributions,
         tables={"location": location_table, "wound_kind": kind_table},
         probabilities=probabilities,
         truncated_mass=dist.truncated_mass,

@@ -7,12 +7,12 @@ every option the text names is a field here (S03). See docs/rules/graydawn.md fo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.files import source_folder
 from firefight.core.loading import validate
 from firefight.core.validation import check_name, shown
 from firefight.errors import InputError
@@ -238,7 +238,7 @@ def file_catalog(data: Mapping[str, Any], source: str) -> Catalog:
             f"{source}: field catalogs: must be a list of file paths",
             tip='e.g. catalogs = ["my_guns.toml"]',
         )
-    relative = Path(source).parent if source and Path(source).exists() else None
+    relative = source_folder(source)
     return load_catalog("firefight.rulesets.graydawn", extra, relative)
 
 

@@ -14,11 +14,22 @@ Readings where the text is silent are in docs/rules/quality_d100.md ("Encounters
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
+
+from pydantic import Field
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, shift_round
+from firefight.core.turns import (
+    Action,
+    FightState,
+    GmField,
+    ScenarioSpec,
+    Turns,
+    evolve,
+    shift_round,
+)
+from firefight.core.validation import MAX_NUMBER
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.errors import present
 from firefight.rulesets.quality_d100.encounter_actions import decisions, status_words, turn_actions
@@ -129,6 +140,41 @@ class QualityTurns(Turns):
     def in_progress(self, state: FightState) -> bool:
         """An exchange waits on the defender's choice (or a riposte): previews follow it."""
         return board_of(state).pending is not None
+
+    # -- the GM's hand ------------------------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """FT and EN (0 up to the figure's own), its status, the lasting conditions (stunned,
+        knocked down, disarmed, evading, a parry's passed action, withdrawing) and the distance
+        to each other figure (``range.NAME``: "engaged", "close" or hexes apart)."""
+        m = self.profiles[name].model
+        fields: dict[str, GmField] = {
+            "ft": GmField(Annotated[int, Field(ge=0, le=m.fatigue)]),
+            "en": GmField(Annotated[int, Field(ge=0, le=m.endurance)]),
+            "status": GmField(Literal["ready", "unconscious", "dead"]),
+        }
+        for flag in ("stunned", "prone", "disarmed", "evading", "passes", "withdrawing"):
+            fields[flag] = GmField(bool)
+        band = Literal["engaged", "close"] | Annotated[int, Field(ge=1, le=MAX_NUMBER)]
+        for other in state.names():
+            if other != name:
+                fields[f"range.{other}"] = GmField(band, _put_range(other))
+        return fields
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        """Its pulse passes without an action; the next figure in the order acts."""
+        return self._next_turn(state, state.decider(), dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        """The round's end as the last action brings it: withdrawals step out (Q05)."""
+        return self._end_round(state, dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        """The newcomer acts after everyone this round and rolls initiative with the rest at
+        the next (Q08); its distances come from the battlefield."""
+        rows = tuple(d for d in board_of(start).distances if newcomer.name in d[:2])
+        board = board_of(state)
+        joined = super().joined(state, newcomer, start)
+        return evolve(joined, board=Board(board.distances + rows, board.pending))
 
     def legal_actions(self, state: FightState) -> tuple[Action, ...]:
         board = board_of(state)
@@ -526,3 +572,10 @@ def _put(state: FightState, new: Fighter) -> FightState:
     """``state.with_combatant(new)``, quicker."""
     combatants = tuple(new if c.name == new.name else c for c in state.combatants)
     return _replace(state, combatants=combatants)
+
+
+def _put_range(other: str) -> Callable[[FightState, str, Any], FightState]:
+    def put(state: FightState, name: str, band: Any) -> FightState:
+        return evolve(state, board=board_of(state).with_distance(name, other, band))
+
+    return put

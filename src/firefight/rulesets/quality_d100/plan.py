@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from firefight.core.catalog import load_catalog, lookup
+from firefight.core.files import source_folder
 from firefight.core.loading import validate
 from firefight.core.transcript import Modifier
 from firefight.dice import exact
@@ -178,7 +178,7 @@ def _damage(
 
 def make_plan(sit: AttackSituation, house: QualityD100House, source: str) -> Plan:
     check_flags(sit, source)
-    where = Path(source).parent if source and Path(source).exists() else None
+    where = source_folder(source)
     catalog = load_catalog(PACKAGE, sit.catalogs, where)
     weapon = _weapon(sit, catalog, source)
     armour = _armour(sit, catalog, source)

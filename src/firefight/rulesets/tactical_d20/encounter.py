@@ -17,13 +17,15 @@ The legal actions are listed in ``encounter_actions`` (the base class), the stat
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, shift_round
+from firefight.core.turns import Action, FightState, GmField, shift_round
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.errors import present
+from firefight.rulesets.tactical_d20 import encounter_gm as gm
 from firefight.rulesets.tactical_d20.attack import AttackOutcome, roll_attack
 from firefight.rulesets.tactical_d20.contests import prepare_contest, roll_contest
 from firefight.rulesets.tactical_d20.encounter_actions import TacticalBase, remember
@@ -100,6 +102,25 @@ class TacticalTurns(TacticalBase):
         if f.disarmed:
             out["conditions"] = ", ".join(x for x in ("disarmed", out["conditions"]) if x != "none")
         return out
+
+    # -- the GM's hand (encounter_gm) -------------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        return gm.gm_fields(self, state, name)
+
+    def busy(self, state: FightState) -> str | None:
+        return gm.busy(state)
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.pass_turn(self, state, dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        return gm.end_round(self, state, dice)
+
+    def joined(self, state: FightState, newcomer: Any, start: FightState) -> FightState:
+        return gm.joined(state, newcomer, start)
+
+    def left(self, state: FightState, name: str) -> FightState:
+        return gm.left(self, state, name)
 
     # -- rounds and turns -----------------------------------------------------------------------
     def start_round(self, state: FightState, dice: DiceSource) -> FightState:

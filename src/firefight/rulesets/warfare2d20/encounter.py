@@ -27,10 +27,14 @@ reads it as follows (each reading is named in ``docs/rules/warfare2d20.md``, Enc
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field
 
 from firefight.core.transcript import Note, StateChange
-from firefight.core.turns import Action, FightState, ScenarioSpec, Turns, Unread
+from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, Unread
+from firefight.core.validation import field_type
 from firefight.dice import DiceSource, ScriptedDice
 from firefight.errors import present
 from firefight.rulesets.warfare2d20.attack import TargetOutcome
@@ -50,7 +54,13 @@ from firefight.rulesets.warfare2d20.fatigue import (
 )
 from firefight.rulesets.warfare2d20.house import Warfare2d20House
 from firefight.rulesets.warfare2d20.initiative import acting_order, roll_initiative
-from firefight.rulesets.warfare2d20.roster import catalog_for, check_ranges, load_fighters
+from firefight.rulesets.warfare2d20.models import Status
+from firefight.rulesets.warfare2d20.roster import (
+    FighterFields,
+    catalog_for,
+    check_ranges,
+    load_fighters,
+)
 
 
 class Warfare2d20Turns(Actions, Turns):
@@ -356,6 +366,42 @@ class Warfare2d20Turns(Actions, Turns):
         if f.mortar:
             out["mortar rounds"] = c.mortar_rounds
         return out
+
+    # -- the GM's hand ------------------------------------------------------------------------
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """Hit points (1 up to the combatant's own; a GM who puts one down sets ``status``),
+        stamina, the W09 status, stance and cover (the covers it knows: held at the start or
+        reached by a move), suppression (until the end of a round), aim, grenades, rounds."""
+        f = self.fighters[name]
+        covers = tuple(p.name for p in (f.cover_start, f.cover_nearby) if p is not None)
+        fields = {
+            "hit_points": GmField(Annotated[int, Field(ge=1, le=f.stats.hit_points)]),
+            "stamina": GmField(Annotated[int, Field(ge=0, le=f.stats.stamina)]),
+            "status": GmField(Status),
+            "stance": GmField(Literal["none", "moving to cover", "taking cover"]),
+            "suppressed_until": GmField(Annotated[int, Field(ge=0, le=10_000)]),
+            "aiming": GmField(bool),
+            "smoke_grenades": GmField(field_type(FighterFields, "smoke_grenades")),
+            "mortar_rounds": GmField(field_type(FighterFields, "mortar_rounds")),
+        }
+        if covers:
+            fields["cover"] = GmField(Literal[covers] | None)
+        return fields
+
+    def busy(self, state: FightState) -> str | None:
+        if isinstance(state.board, Volley):
+            return f"{state.board.shooter.name}'s {state.board.kind} is resolved target by target"
+        return None
+
+    def pass_turn(self, state: FightState, dice: DiceSource) -> FightState:
+        """As "done": the combatant takes no more actions this round (W11)."""
+        me = state.combatant(state.decider())
+        return self._pass_on(put(state, updated(me, done=True)), me.name, dice)
+
+    def end_round(self, state: FightState, dice: DiceSource) -> FightState:
+        """The round's end as the last action brings it: fatigue, cover reached, suppression
+        and smoke lifted (W03, W05, W11, W13)."""
+        return self._end_round(state, dice)
 
     # -- rounds ------------------------------------------------------------------------------
     def _initiative(

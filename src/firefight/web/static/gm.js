@@ -6,6 +6,8 @@
   const error = document.getElementById("error");
   let busy = false;
   let generation = 0;  // one per refresh: odds of an older refresh are not shown
+  let version = 0;     // the version of the state shown: every write names it
+  let heard = 0;       // the newest version the live stream announced
 
   if (link.player) {
     const a = document.getElementById("player-link");
@@ -23,10 +25,34 @@
     error.textContent = "";
     document.body.dataset.busy = "1";
     try { await work(); } catch (err) { error.textContent = err.message; }
-    finally { busy = false; delete document.body.dataset.busy; }
+    finally {
+      busy = false;
+      delete document.body.dataset.busy;
+      if (heard > version) guarded(refresh);  // a change announced while busy
+    }
+  }
+
+  // A write names the version shown; refused as stale (409: the fight moved on), the page
+  // shows the fresh state under the refusal's line.
+  async function write(method, path, body = {}) {
+    try {
+      await call(method, path, { ...body, version });
+    } catch (err) {
+      if (err.status === 409) await refresh();
+      throw err;
+    }
+    await refresh();
+  }
+
+  function options(select, values, keep) {
+    const was = keep ?? select.value;
+    select.replaceChildren(...values.map((v) => el("option", { value: v }, v)));
+    if (values.includes(was)) select.value = was;
   }
 
   function renderState(state) {
+    version = state.version;
+    document.body.dataset.version = String(version);
     document.getElementById("title").textContent = state.title;
     document.getElementById("ruleset").textContent = `${state.ruleset} · ${state.steps} steps`;
     document.getElementById("turn").textContent = Tracker.verdict(state);
@@ -34,6 +60,7 @@
     Tracker.order(document.getElementById("order"), state.order, state.turn);
     document.getElementById("redo").disabled = !state.redo;
     document.getElementById("undo").disabled = !state.steps;
+    renderHand(state);
     const ending = document.getElementById("ending");
     ending.replaceChildren();
     if (state.ending) {
@@ -42,18 +69,28 @@
     }
   }
 
+  // The GM's hand: each combatant's settable fields, the order, the sides.
+  let editable = {};
+  function renderHand(state) {
+    editable = state.editable || {};
+    const who = document.getElementById("edit-who");
+    options(who, Object.keys(editable));
+    options(document.getElementById("edit-field"), editable[who.value] || []);
+    options(document.getElementById("add-side"), state.sides || []);
+    document.getElementById("order-names").value = state.order.join(", ");
+    document.getElementById("start-dice").hidden = state.steps > 0 || state.redo > 0;
+    for (const id of ["skip", "end-round", "reorder"]) document.getElementById(id).disabled = !!state.ending;
+  }
+
   function renderActions(actions, state) {
     const box = document.getElementById("actions");
     document.getElementById("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
     box.replaceChildren();
     for (const action of actions) {
       const faces = el("input", { placeholder: "faces, e.g. 4,8,11", "aria-label": "table dice for " + action.label });
-      const roll = () => guarded(async () => { await call("POST", "/act", { action: action.id }); await refresh(); });
-      const table = () => guarded(async () => {
-        const dice = faces.value.split(/[\s,]+/).filter(Boolean).map((f) => (/^[+-]?\d+$/.test(f) ? Number(f) : f));
-        await call("POST", "/act", { action: action.id, dice });
-        await refresh();
-      });
+      const chosen = { action: action.id, actor: action.actor };
+      const roll = () => guarded(() => write("POST", "/act", chosen));
+      const table = () => guarded(() => write("POST", "/act", { ...chosen, dice: faceList(faces.value) }));
       faces.addEventListener("keydown", (event) => { if (event.key === "Enter") table(); });
       box.append(el("div", { class: "action", "data-action": action.id },
         el("div", { class: "label" }, action.label),
@@ -63,6 +100,17 @@
           faces,
           el("button", { onclick: table, "data-table": action.id }, "table dice"))));
     }
+  }
+
+  function faceList(text) {
+    return text.split(/[\s,]+/).filter(Boolean).map((f) => (/^[+-]?\d+$/.test(f) ? Number(f) : f));
+  }
+
+  // A value as typed: JSON where it reads as JSON (14, true, ["prone"]), else the text itself.
+  function typed(text) {
+    const t = text.trim();
+    if (t === "none") return null;
+    try { return JSON.parse(t); } catch (_) { return t; }
   }
 
   function renderLog(log) {
@@ -84,6 +132,7 @@
     renderLog(log);
     renderActions(actions, state);
     document.getElementById("enemy-detail").value = settings.enemy_detail;
+    options(document.getElementById("players-side"), state.sides || [], settings.players_side);
     document.body.dataset.steps = String(state.steps);
     fillOdds(++generation);
   }
@@ -104,14 +153,36 @@
     box.dataset.odds = "ready";
   }
 
-  document.getElementById("undo").addEventListener("click", () => guarded(async () => { await call("POST", "/undo"); await refresh(); }));
-  document.getElementById("redo").addEventListener("click", () => guarded(async () => { await call("POST", "/redo"); await refresh(); }));
-  document.getElementById("enemy-detail").addEventListener("change", (event) =>
-    guarded(() => call("PUT", "/settings", { enemy_detail: event.target.value })));
-  document.getElementById("export").addEventListener("click", () => guarded(async () => {
+  const byId = (id) => document.getElementById(id);
+  const on = (id, work) => byId(id).addEventListener("click", () => guarded(work));
+  on("undo", () => write("POST", "/undo"));
+  on("redo", () => write("POST", "/redo"));
+  on("skip", () => write("POST", "/skip"));
+  on("end-round", () => write("POST", "/end-round"));
+  on("edit-set", () => write("POST", "/edit",
+    { combatant: byId("edit-who").value, field: byId("edit-field").value, value: typed(byId("edit-value").value) }));
+  on("edit-remove", () => write("POST", "/remove", { combatant: byId("edit-who").value }));
+  on("reorder", () => write("POST", "/order",
+    { order: byId("order-names").value.split(",").map((n) => n.trim()).filter(Boolean) }));
+  on("add", () => write("POST", "/add", { side: byId("add-side").value, combatant: byId("add-table").value }));
+  on("start-use", () => write("POST", "/start", { dice: faceList(byId("start-faces").value) }));
+  byId("edit-who").addEventListener("change", () => options(byId("edit-field"), editable[byId("edit-who").value] || []));
+  byId("enemy-detail").addEventListener("change", (event) =>
+    guarded(() => write("PUT", "/settings", { enemy_detail: event.target.value })));
+  byId("players-side").addEventListener("change", (event) =>
+    guarded(() => write("PUT", "/settings", { players_side: event.target.value })));
+  on("export", async () => {
     const record = await call("GET", "/record");
     const a = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), download: `encounter-${link.id}.json` });
     a.click();
-  }));
+  });
+
+  // The live stream, as the players' page follows it: a change made in another tab or on
+  // another device shows here at once.
+  const events = new EventSource(`${base}/events?token=${encodeURIComponent(link.gm)}`);
+  events.onmessage = (event) => {
+    heard = Math.max(heard, Number(event.data) || 0);
+    if (heard > version) guarded(refresh);
+  };
   guarded(refresh);
 })();

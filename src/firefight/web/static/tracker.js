@@ -18,7 +18,11 @@ const Tracker = {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
-    if (!response.ok) throw new Error(data.detail || response.statusText);
+    if (!response.ok) {
+      const err = new Error(data.detail || response.statusText);
+      err.status = response.status;
+      throw err;
+    }
     return data;
   },
 
