@@ -50,19 +50,21 @@ class Grid:
     right: tuple[int, ...] = ()
 
     def rich(self) -> Any:
-        """A ``rich.table.Table`` of it."""
+        """A ``rich.table.Table`` of it; every text printed as written (never read as markup or
+        emoji codes, whatever the console)."""
         from rich.table import Table
+        from rich.text import Text
 
         table = Table(
-            title=self.title or None,
+            title=Text(self.title) if self.title else None,
             title_justify="left",
-            caption=self.caption or None,
+            caption=Text(self.caption) if self.caption else None,
             caption_justify="left",
         )
         for i, column in enumerate(self.columns):
-            table.add_column(column, justify="right" if i in self.right else "left")
+            table.add_column(Text(column), justify="right" if i in self.right else "left")
         for row in self.rows:
-            table.add_row(*row)
+            table.add_row(*(Text(cell) for cell in row))
         return table
 
     def html(self) -> str:
