@@ -11,7 +11,8 @@ it. In short:
   ``dice.derive(...)``, ``dice.record(Note(...))``), so it runs on seeded dice, on the faces a
   table rolled, and exactly;
 - **whole fights** come from a :class:`Turns` subclass (or :class:`SimpleTurns` with its
-  defaults) over frozen, hashable combatant states inside a :class:`FightState`;
+  defaults) over frozen, hashable combatant states inside a :class:`FightState`; the fields a
+  GM may set are :class:`GmField` values (``Turns.gm_fields``), typed with :func:`field_type`;
 - **errors** a user can fix are :class:`InputError` / :class:`RuleError` with a ``tip``.
 
 Layer: this module sits with ``core`` (it imports only ``dice``, ``core`` and ``errors``), so
@@ -37,6 +38,7 @@ from firefight.core.turns import (
     Battlefield,
     CombatantEntry,
     FightState,
+    GmField,
     ScenarioSpec,
     SideSpec,
     Turns,
@@ -45,7 +47,7 @@ from firefight.core.turns import (
     state_from_json,
     state_to_json,
 )
-from firefight.core.validation import validate
+from firefight.core.validation import field_type, validate
 from firefight.dice.dist import Dist, Weighted
 from firefight.dice.sources import (
     DiceSource,
@@ -72,6 +74,7 @@ __all__ = [
     "Dist",
     "FightState",
     "FirefightError",
+    "GmField",
     "HouseRule",
     "HouseRules",
     "InputError",
@@ -97,6 +100,7 @@ __all__ = [
     "derived_distribution",
     "enumerate_outcomes",
     "evolve",
+    "field_type",
     "fraction_text",
     "house_events",
     "outcome_distribution",

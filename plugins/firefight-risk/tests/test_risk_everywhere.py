@@ -59,6 +59,30 @@ def test_fight_and_a_saved_encounter(tmp_path: Path) -> None:
     assert json.loads(cli("encounter", "show", saved, "--json")[1])["ending"] == "terminated"
 
 
+def test_the_gms_hand(tmp_path: Path) -> None:
+    """The GM sets armies (reinforcements) and calls the attack off; a third army is refused in
+    the ruleset's words; everything undoes."""
+    saved = tmp_path / "battle.json"
+    assert cli("encounter", "start", BATTLE, "--save", saved, "--seed", "1")[0] == 0
+    assert cli("encounter", "edit", saved, "Defender.armies=7")[0] == 0
+    state = json.loads(cli("encounter", "show", saved, "--json")[1])
+    assert state["combatants"]["Defender"]["armies"] == 7
+    code, _, err = cli("encounter", "edit", saved, "Defender.armies=-1")
+    assert code == 2 and "armies" in err and len(err.splitlines()) == 1
+    code, _, err = cli("encounter", "edit", saved, "Defender.stopped=true")
+    assert code == 2 and "stopped" in err
+    ally = '{name = "Ally", armies = 2}'
+    code, _, err = cli("encounter", "add", saved, "--side", "Attacker", "--combatant", ally)
+    assert code == 2 and "two combatants on two sides" in err
+    assert cli("encounter", "edit", saved, "Attacker.stopped=true")[0] == 0
+    state = json.loads(cli("encounter", "show", saved, "--json")[1])
+    assert state["ending"] == "terminated" and state["winner"] == "Defender"
+    assert cli("encounter", "undo", saved)[0] == 0
+    assert cli("encounter", "undo", saved)[0] == 0
+    state = json.loads(cli("encounter", "show", saved, "--json")[1])
+    assert state["combatants"]["Defender"]["armies"] == 3 and state["ending"] is None
+
+
 def test_simulate_fast_reference_and_exact_agree() -> None:
     code, out, _ = cli("simulate", BATTLE, "--exact", "--json")
     assert code == 0
@@ -111,6 +135,8 @@ def tracker(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_the_tracker_runs_a_battle(tracker) -> None:  # type: ignore[no-untyped-def]
+    from firefight.encounter.edits import SetField
+
     made = tracker.create(scenario=BATTLE.read_text(encoding="utf-8"), seed=1)
     actions = tracker.actions(made.id)
     assert actions[0]["id"] == "attack"
@@ -118,9 +144,14 @@ def test_the_tracker_runs_a_battle(tracker) -> None:  # type: ignore[no-untyped-
     assert odds["exact"]
     # 3 dice against 2: the defender loses 2 * 2890/7776 + 2611/7776 armies in the mean
     assert odds["expected_harm"]["Defender"] == pytest.approx((2 * 2890 + 2611) / 7776)
-    after = tracker.act(made.id, "attack", dice=[6, 6, 6, 1, 1])
+    version = tracker.version(made.id)
+    after = tracker.act(made.id, "attack", dice=[6, 6, 6, 1, 1], version=version)
     assert after["combatants"]["Defender"]["armies"] == 1
     player = tracker.player(made.id)
     assert "armies" in json.dumps(player)
-    tracker.undo(made.id)
+    reinforced = SetField(combatant="Defender", field="armies", value=4)
+    after = tracker.edit(made.id, reinforced, version=tracker.version(made.id))
+    assert after["combatants"]["Defender"]["armies"] == 4
+    tracker.undo(made.id, version=tracker.version(made.id))
+    tracker.undo(made.id, version=tracker.version(made.id))
     assert tracker.state(made.id)["combatants"]["Defender"]["armies"] == 3

@@ -6,7 +6,7 @@ A ruleset must give its situation models and their rule code; everything else ha
   are its rule code's outcomes enumerated exactly and labelled (:func:`outcome_odds`), and whose
   summary is the outcome's label;
 - :class:`SimpleTurns`: a turn structure where every combatant who can fight acts once a round
-  in the scenario's order, no dice, the turn passed on by :meth:`SimpleTurns.next_turn`, and the
+  in the scenario's order, no dice, the turn passed on by ``pass_turn`` (the protocol's), and the
   combatant's view read off its fields.
 
 Nothing here is needed: a ruleset may fill a :class:`~firefight.core.ruleset.SituationKind` row
@@ -90,8 +90,8 @@ def simple_kind(
 class SimpleTurns(Turns):
     """A turn structure with defaults (see the module docstring). A ruleset writes
     :meth:`combatant` (a scenario entry as its frozen state), ``legal_actions``, ``act`` (ending
-    with ``return self.next_turn(state)``), ``can_fight`` and ``harm``; it may change the order
-    of a round (:meth:`round_order`) and the view (:meth:`view`)."""
+    with ``return self.pass_turn(state, dice)``), ``can_fight`` and ``harm``; it may change the
+    order of a round (:meth:`round_order`) and the view (:meth:`view`)."""
 
     @abstractmethod
     def combatant(self, entry: CombatantEntry) -> Any:
@@ -119,16 +119,6 @@ class SimpleTurns(Turns):
             order=order,
             acting=order[0] if order else None,
         )
-
-    def next_turn(self, state: FightState) -> FightState:
-        """The turn passed to the next in this round's order who can still fight, or the round
-        over (``acting`` None) when nobody is left to act."""
-        order = state.order
-        here = order.index(state.acting) if state.acting in order else len(order)
-        for name in order[here + 1 :]:
-            if self.can_fight(state.combatant(name)):
-                return evolve(state, acting=name)
-        return evolve(state, acting=None, phase="between rounds")
 
     def view(self, combatant: Any) -> dict[str, Any]:
         """The combatant's fields (``name`` and ``side`` left out) and ``status``: ``fighting``,

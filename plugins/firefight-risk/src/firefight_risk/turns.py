@@ -13,14 +13,16 @@ holds a round number: one kernel serves a position in every round (:meth:`shift_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from firefight.api import (
     Action,
     CombatantEntry,
     DiceSource,
     FightState,
+    GmField,
     Note,
     ScenarioSpec,
     SimpleTurns,
@@ -119,7 +121,7 @@ class RiskTurns(SimpleTurns):
         me = state.combatant(self.attacker)
         if action.kind == "stop":
             dice.record(Note(f"{self.attacker} stops the attack", "R05"))
-            return self.next_turn(state.with_combatant(evolve(me, stopped=True)))
+            return self.pass_turn(state.with_combatant(evolve(me, stopped=True)), dice)
         them = state.combatant(self.defender)
         n = attacker_dice(me.armies, self.house, action.param("dice"))
         losses = roll(dice, n, defender_dice(them.armies, self.house), self.house)
@@ -129,7 +131,15 @@ class RiskTurns(SimpleTurns):
                 if not dice.is_exact:
                     dice.record(StateChange(army.name, "armies", army.armies, after.armies, "R04"))
                 state = state.with_combatant(after)
-        return self.next_turn(state)
+        return self.pass_turn(state, dice)
+
+    def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
+        """The GM may set either side's armies (reinforcements, a card's bonus), and call the
+        attacker's attack off or on again."""
+        fields = {"armies": GmField(Annotated[int, Field(ge=0, le=MOST_ARMIES)])}
+        if name == self.attacker:
+            fields["stopped"] = GmField(bool)
+        return fields
 
     def shift_rounds(self, state: FightState, delta: int) -> FightState | None:
         """Nothing reads the round: a position plays the same in every round."""
