@@ -29,7 +29,7 @@ def combatant(name: str, side: str, hp: int = 1) -> str:
         (TWO_SIDES.replace('[[sides]]\nname = "blue"\n', "") + combatant("A", "red"), "sides"),
         (
             TWO_SIDES + combatant("A", "red") + combatant("B", "blue", 0),
-            r"combatants\[1\] \(B\).hp",
+            r"combatants\.B\.hp",
         ),
         (
             'color = "x"\n' + TWO_SIDES + combatant("A", "red") + combatant("B", "blue"),
@@ -93,9 +93,7 @@ def test_a_ruleset_without_encounters_is_refused(tmp_path, monkeypatch) -> None:
     monkeypatch.setitem(REGISTRY, "single_only", "single_only")
     path = tmp_path / "s.toml"
     path.write_text(
-        TWO_SIDES.replace('"toy"', '"single_only"')
-        + combatant("A", "red")
-        + combatant("B", "blue")
+        TWO_SIDES.replace('"toy"', '"single_only"') + combatant("A", "red") + combatant("B", "blue")
     )
     with pytest.raises(InputError, match="does not run whole fights"):
         read_scenario(path)
@@ -126,3 +124,18 @@ def test_a_turn_structure_refuses_another_rulesets_house_rules(example: str, oth
     foreign = dataclasses.replace(scenario.spec, house=get_ruleset(other).house_model())
     with pytest.raises(FirefightError, match="house"):
         get_ruleset(ruleset).encounter(foreign)
+
+
+def test_set_house_reads_the_file_beside_the_scenario(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--set house=FILE`` reads FILE (relative to the scenario, as ``house = "FILE"`` in the
+    file is); a file that is not there is refused by name."""
+    from pathlib import Path
+
+    source = Path(__file__).parents[2] / "examples" / "dragonwarriors2" / "encounters"
+    path = tmp_path / "duel.toml"
+    path.write_text((source / "goblin_duel.toml").read_text().replace("house = {", "# {"))
+    (tmp_path / "hard.toml").write_text("stun_target_bonus = 3\nknock_out_margin = 2\n")
+    house = read_scenario(path, ["house=hard.toml"]).spec.house
+    assert (house.stun_target_bonus, house.knock_out_margin) == (3, 2)  # type: ignore[attr-defined]
+    with pytest.raises(InputError, match="missing.toml"):
+        read_scenario(path, ["house=missing.toml"])

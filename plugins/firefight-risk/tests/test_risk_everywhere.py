@@ -35,7 +35,10 @@ def test_attack_and_odds_on_one_roll() -> None:
     assert json.loads(out)["outcomes"]["each loses 1"] == "2611/7776"
     code, _, err = cli("attack", "risk", ROLL, "--dice", "6,5,1,6")
     assert code == 2
-    assert err.startswith("error: scripted dice ran out")
+    assert err.startswith(
+        "error: --dice gave 4 faces; this resolution needs 5 in all: 5 1d6 for "
+        "\"defender's dice (R03)\""
+    )
 
 
 def test_fight_and_a_saved_encounter(tmp_path: Path) -> None:

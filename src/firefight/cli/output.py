@@ -7,24 +7,34 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from firefight.core.files import write_atomically
-from firefight.display import percent, probability
-from firefight.errors import InputError
+from firefight.display import (
+    adds_up,
+    outcome_groups,
+    percent,
+    plural,
+    probability,
+    value_words,
+    words,
+)
 
 __all__ = [
     "MAX_TABLE_ROWS",
     "TextConsole",
+    "adds_up",
     "count_bar",
+    "outcome_groups",
     "percent",
     "plain_console",
     "plain_lines",
-    "plot_bars",
+    "plural",
     "print_json",
     "probability",
     "styled",
+    "value_words",
+    "words",
     "write_atomically",
 ]
 
@@ -210,34 +220,3 @@ def _plain_width() -> int | None:
         except (AttributeError, ValueError, OSError):
             pass
     return 80
-
-
-def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], title: str) -> Path:
-    """A bar chart per named distribution, saved as PNG (matplotlib imported only here)."""
-    if not str(path).lower().endswith(".png"):
-        raise InputError(f"--plot {path}: plots are written as PNG", tip="name the file *.png")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    names = [n for n, pts in series.items() if pts]
-    fig, axes = plt.subplots(len(names) or 1, 1, figsize=(8, 2.8 * max(1, len(names))))
-    axes_list = list(axes) if len(names) > 1 else [axes]
-    for ax, name in zip(axes_list, names, strict=False):
-        pts = series[name]
-        ax.bar([v for v, _ in pts], [p * 100 for _, p in pts], color="#4a78b5")
-        ax.set_title(name)
-        ax.set_ylabel("%")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.suptitle(title)
-    fig.tight_layout()
-
-    def save(tmp: Path) -> None:
-        fig.savefig(tmp, format="png")
-
-    try:
-        return write_atomically(path, save)
-    finally:
-        plt.close(fig)

@@ -15,7 +15,17 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
-from firefight.display import Display, Grid, Shown, percent, probability
+from firefight.display import (
+    Display,
+    Grid,
+    Shown,
+    adds_up,
+    outcome_groups,
+    percent,
+    probability,
+    value_words,
+    words,
+)
 
 T = TypeVar("T", bound=Hashable)
 
@@ -51,6 +61,9 @@ class OddsReport(Shown):
     probabilities: Mapping[str, Fraction] = field(default_factory=dict)
     truncated_mass: Fraction = Fraction(0)
     notes: tuple[str, ...] = ()
+    #: Names of a distribution's values where the text names them (quality levels 0..6 are
+    #: Poor..Fantastic): tables and plots show the names, JSON keeps the numbers.
+    value_names: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The shared JSON shape (see the module docstring); absent parts are left out."""
@@ -72,7 +85,8 @@ class OddsReport(Shown):
 
     def display(self) -> Display:
         """The tables ``firefight odds`` prints: outcomes (one table per target or combatant),
-        events, named tables, distributions (each value and "or more"), then notes."""
+        events, named tables, distributions (each value and "or more"), then notes; keys in
+        people's words (``--json`` keeps them)."""
         lines = []
         if self.p_hit is not None:
             lines.append(f"P(hit) = {percent(self.p_hit)}  ({probability(self.p_hit)})")
@@ -81,10 +95,10 @@ class OddsReport(Shown):
                 f"outcomes: {who}" if who else "outcomes",
                 ("outcome", "probability", "%"),
                 tuple((label, probability(p), percent(p)) for label, p in rows.items()),
-                _caption(rows, self.truncated_mass),
+                adds_up(rows, self.truncated_mass),
                 right=(1, 2),
             )
-            for who, rows in _groups(self.outcomes)
+            for who, rows in outcome_groups(self.outcomes)
         ]
         if self.probabilities:
             grids.append(
@@ -92,7 +106,7 @@ class OddsReport(Shown):
                     "events",
                     ("event", "probability", "%"),
                     tuple(
-                        (label, probability(p), percent(p))
+                        (words(label), probability(p), percent(p))
                         for label, p in self.probabilities.items()
                     ),
                     "each event is a chance on its own; events overlap, so they do not add up",
@@ -100,34 +114,12 @@ class OddsReport(Shown):
                 )
             )
         for name, table in self.tables.items():
-            rows = tuple((label, percent(p)) for label, p in table.items())
-            grids.append(Grid(name, ("result", "%"), rows, _caption(table), right=(1,)))
+            rows = tuple((value_words(label), percent(p)) for label, p in table.items())
+            grids.append(Grid(words(name), ("result", "%"), rows, adds_up(table), right=(1,)))
         for name, d in self.distributions.items():
-            grids.append(d.grid(name, exact_column=False))
+            names = self.value_names.get(name, {})
+            grids.append(d.grid(words(name), exact_column=False, names=names))
         after: tuple[str, ...] = ()
         if self.truncated_mass:
             after = (f"mass left out by depth limits: {float(self.truncated_mass):.3g}",)
         return Display(self.title, tuple(lines), tuple(grids), self.notes, after)
-
-
-def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
-    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
-    groups: dict[str, dict[str, Fraction]] = {}
-    for label, p in outcomes.items():
-        who, sep, rest = label.partition(": ")
-        key = who if sep else ""
-        groups.setdefault(key, {})[rest if sep else label] = p
-    if len(groups) == 1 or "" in groups:
-        return [("", dict(outcomes))]
-    return list(groups.items())
-
-
-def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
-    """What the rows of a table add up to, so nobody adds overlapping chances."""
-    total = sum(rows.values(), Fraction(0))
-    slack = left_out + Fraction(1, 10**9)
-    if abs(total - 1) <= slack:
-        return "exactly one row happens: the rows add up to 100%"
-    if total < 1:
-        return f"at most one row happens; none of them: {percent(1 - total)}"
-    return "each row is a chance on its own: rows overlap and do not add up"

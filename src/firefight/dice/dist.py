@@ -126,14 +126,27 @@ class Dist(Shown):
         self._fractions: dict[int, Fraction] = {}
         self._cdfs: dict[int, Fraction] = {}
 
-    def grid(self, title: str = "", *, exact_column: bool = True) -> Grid:
+    def grid(
+        self,
+        title: str = "",
+        *,
+        exact_column: bool = True,
+        names: Mapping[int, str] | None = None,
+    ) -> Grid:
         """The distribution as a table: each value's chance (with its exact fraction unless
-        ``exact_column`` is False), and the chance of that value or more."""
+        ``exact_column`` is False), and the chance of that value or more; a value the text
+        names (``names``: quality levels) shows as ``name (value)``."""
+        names = names or {}
         columns: tuple[str, ...] = ("value", "probability", "%", "or more %")
         if not exact_column:
             columns = ("value", "%", "or more %")
         rows = tuple(
-            (str(v), *([probability(p)] if exact_column else []), percent(p), percent(or_more))
+            (
+                f"{names[v]} ({v})" if v in names else str(v),
+                *([probability(p)] if exact_column else []),
+                percent(p),
+                percent(or_more),
+            )
             for (v, p), or_more in zip(self.probabilities(), self._or_more(), strict=True)
         )
         caption = "%: this value exactly; or more %: this value or higher"

@@ -21,7 +21,7 @@ process only (tests, notebooks), over what is installed.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -286,3 +286,29 @@ def _as_error(entry: Entry) -> PluginError:
     except PluginError as err:  # a conflict always is one
         return err
     raise AssertionError(f"{entry.id}: a conflict loaded")  # pragma: no cover
+
+
+def is_scenario(data: Mapping[str, Any]) -> bool:
+    """Whether TOML data is a scenario (``fight``, ``simulate``, ``encounter``): a scenario
+    names its ruleset, a situation (``attack``, ``odds``) never does."""
+    return "ruleset" in data
+
+
+def rulesets_loading(data: Mapping[str, Any], source: str, but: str = "") -> list[tuple[str, str]]:
+    """The rulesets (other than ``but``) whose situation files ``data`` is valid as, each with
+    the command that resolves it: asked only once a file is refused, to say "this is a
+    warfare2d20 file"."""
+    found: list[tuple[str, str]] = []
+    for rid in available():
+        if rid == but:
+            continue
+        try:
+            ruleset = get_ruleset(rid)
+        except PluginError:  # a broken plugin is no candidate: its line is in `rulesets`
+            continue
+        try:
+            situation = ruleset.load_situation(data, source=source, house=ruleset.house_model())
+        except Exception:  # a probe: any refusal means "not this ruleset's file"
+            continue
+        found.append((rid, ruleset.kind(situation).command))
+    return found

@@ -46,7 +46,7 @@ class CombatantSpec(_Model):
     #: Catalog names; no weapon means no weapon modifiers (as in the text's example).
     weapon: str | None = None
     shield: str | None = None
-    armour: str | None = None
+    armour: str | None = Field(None, examples=["leather"])
     stance: Stance = "normal"
     #: When this combatant ripostes after winning as defender (D05).
     riposte: RiposteRule = "margin"

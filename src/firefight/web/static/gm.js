@@ -35,13 +35,30 @@
   // A write names the version shown; refused as stale (409: the fight moved on), the page
   // shows the fresh state under the refusal's line.
   async function write(method, path, body = {}) {
+    await thenRefresh(() => call(method, path, { ...body, version }));
+  }
+
+  async function thenRefresh(work) {
     try {
-      await call(method, path, { ...body, version });
+      await work();
     } catch (err) {
       if (err.status === 409) await refresh();
       throw err;
     }
     await refresh();
+  }
+
+  // The table's dice asked for group by group (POST `ask`), then committed (POST `commit` with
+  // every face as `dice`). Each question and the commit name the version shown when the dialog
+  // opened: if the fight moves on meanwhile, the dialog closes with the 409's line and the page
+  // shows the fresh state, as a stale click does.
+  async function askTable(title, ask, commit, fields = {}) {
+    const shown = version;
+    await thenRefresh(() => DiceDialog.open({
+      title,
+      answer: (faces, roll) => call("POST", ask, { ...fields, faces, roll, version: shown }),
+      done: (dice) => call("POST", commit, { ...fields, dice, version: shown }),
+    }));
   }
 
   function options(select, values, keep) {
@@ -90,7 +107,12 @@
       const faces = el("input", { placeholder: "faces, e.g. 4,8,11", "aria-label": "table dice for " + action.label });
       const chosen = { action: action.id, actor: action.actor };
       const roll = () => guarded(() => write("POST", "/act", chosen));
-      const table = () => guarded(() => write("POST", "/act", { ...chosen, dice: faceList(faces.value) }));
+      const table = () => guarded(() => {
+        const dice = faceList(faces.value);
+        // nothing typed: the dialog asks for the table's dice group by group
+        if (!dice.length) return askTable(action.label, "/dice", "/act", chosen);
+        return write("POST", "/act", { ...chosen, dice });
+      });
       faces.addEventListener("keydown", (event) => { if (event.key === "Enter") table(); });
       box.append(el("div", { class: "action", "data-action": action.id },
         el("div", { class: "label" }, action.label),
@@ -165,7 +187,12 @@
   on("reorder", () => write("POST", "/order",
     { order: byId("order-names").value.split(",").map((n) => n.trim()).filter(Boolean) }));
   on("add", () => write("POST", "/add", { side: byId("add-side").value, combatant: byId("add-table").value }));
-  on("start-use", () => write("POST", "/start", { dice: faceList(byId("start-faces").value) }));
+  on("start-use", () => {
+    const dice = faceList(byId("start-faces").value);
+    // nothing typed: the dialog asks for round 1's initiative rolls group by group
+    if (!dice.length) return askTable("round 1's initiative", "/start/dice", "/start");
+    return write("POST", "/start", { dice });
+  });
   byId("edit-who").addEventListener("change", () => options(byId("edit-field"), editable[byId("edit-who").value] || []));
   byId("enemy-detail").addEventListener("change", (event) =>
     guarded(() => write("PUT", "/settings", { enemy_detail: event.target.value })));

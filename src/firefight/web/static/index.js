@@ -13,7 +13,18 @@
   async function start(body, title) {
     error.textContent = "";
     try {
-      const made = await Tracker.api("POST", "/api/encounters", null, body);
+      let made;
+      if (document.getElementById("table-initiative").checked && !body.record) {
+        // round 1's initiative on the table's dice: asked for group by group, then created on them
+        const committed = await DiceDialog.open({
+          title: `${title}: round 1's initiative`,
+          answer: (faces, roll) => Tracker.api("POST", "/api/start/dice", null, { ...body, faces, roll }),
+          done: async (faces) => { made = await Tracker.api("POST", "/api/encounters", null, { ...body, dice: faces }); },
+        });
+        if (!committed) return;
+      } else {
+        made = await Tracker.api("POST", "/api/encounters", null, body);
+      }
       remember(made, title);
       location.href = `/gm/${made.id}#gm=${made.gm_token}&player=${made.player_token}`;
     } catch (err) {
