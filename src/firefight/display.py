@@ -30,7 +30,11 @@ def percent(p: Fraction | float) -> str:
     return f"{value:.{decimals}f}%"
 
 
-def probability(p: Fraction, limit: int = 24) -> str:
+#: The longest exact fraction ("n/d") a table shows; longer ones stay in the JSON.
+FRACTION_WIDTH = 24
+
+
+def probability(p: Fraction, limit: int = FRACTION_WIDTH) -> str:
     """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
     so those show as a float in the table (``--json`` always keeps the exact fraction)."""
     if p.denominator == 1:

@@ -36,8 +36,18 @@ from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset
 from firefight.core.validation import validate
 from firefight.dice import Dist, ScriptedDice, SeededDice
-from firefight.display import Display, Grid, Shown, percent
+from firefight.display import (
+    FRACTION_WIDTH,
+    Display,
+    Grid,
+    Shown,
+    percent,
+    plural,
+    value_words,
+    words,
+)
 from firefight.encounter import Encounter, Engine, Scenario, fight_json, read_scenario
+from firefight.encounter.fight import combatants_json
 from firefight.errors import InputError
 
 __all__ = [
@@ -206,29 +216,32 @@ class FightLog(Shown):
         return fight_json(self.encounter, self.seed)
 
     def display(self) -> Display:
+        """The steps, how it ended and each combatant's state, in the words ``firefight
+        fight`` and ``encounter show`` use."""
         enc = self.encounter
         engine = enc.engine
         spec = engine.scenario.spec
         steps = tuple((str(s.round), s.label, "; ".join(s.lines)) for s in enc.steps)
         state = enc.state
-        standing = tuple(
-            (
-                c.name,
-                c.side,
-                "out" if not engine.turns.can_fight(c) else "fighting",
-                ", ".join(f"{k} {v}" for k, v in engine.turns.view(c).items()),
-            )
-            for c in state.combatants
-        )
-        won = f"won by {state.winner}" if state.winner else "nobody won"
+        standing = []
+        for name, entry in combatants_json(engine, state).items():
+            rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
+            flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
+            detail = ", ".join(f"{words(k)} {value_words(v)}" for k, v in rest.items())
+            standing.append((name, str(entry["side"]), f"{flag}; {detail}" if detail else flag))
+        if state.ending == "truncated":
+            verdict = f"stopped at max_rounds ({engine.max_rounds}): no winner yet"
+        else:
+            won = f"won by {state.winner}" if state.winner else "nobody left standing"
+            verdict = f"fight over after round {state.round}: {won}"
         return Display(
-            f"{spec.title} ({spec.ruleset}, seed {self.seed})",
-            (f"{state.ending} after round {state.round}: {won}",),
+            f"{spec.title} ({spec.ruleset}, seed {self.seed}, {plural(len(enc.steps), 'step')})",
+            (verdict,),
             (
                 Grid("steps", ("round", "action", "what happened"), steps, right=(0,)),
-                Grid("combatants", ("name", "side", "", "state"), standing),
+                Grid("combatants", ("name", "side", "state"), tuple(standing)),
             ),
-            after=tuple(engine.turns.after_fight(state)),
+            after=tuple(f"after the fight: {line}" for line in engine.turns.after_fight(state)),
         )
 
 
@@ -287,39 +300,57 @@ class FightReport(Shown):
         return data
 
     def display(self) -> Display:
+        """Who wins and who falls, in the words ``firefight simulate`` uses."""
         data = self.to_json()
-        rows = []
-        outcomes = [(f"{s} wins", data["sides"][s]["win"]) for s in self.sides]
-        outcomes += [("draw (nobody left)", data["draw"]), ("truncated", data["truncated"])]
-        for label, share in outcomes:
-            lo, hi = share["ci95"]
-            extra = share.get("fraction", "") if self.exact else f"{percent(lo)} .. {percent(hi)}"
-            rows.append((label, percent(share["p"]), extra))
+        outcomes = [(f"won by {s}", data["sides"][s]["win"]) for s in self.sides]
+        outcomes += [("draw (nobody left)", data["draw"])]
+        outcomes += [("stopped at max_rounds", data["truncated"])]
+        rows = tuple((label, percent(share["p"]), self._spread(share)) for label, share in outcomes)
         sim = self.simulation
-        how = "exact" if self.exact else f"{sim.n:,} fights, seed {sim.seed}"
+        how = "exact" if self.exact else f"{plural(sim.n, 'fight')}, seed {sim.seed}"
         spec = self.scenario.spec
         combatants = tuple(
-            (name, percent(c["p_out"]), f"{c['mean_dealt']:.2f}", f"{c['mean_taken']:.2f}")
+            (
+                name,
+                percent(c["p_out"]),
+                percent(c["p_dead"]),
+                f"{c['mean_dealt']:.2f}",
+                f"{c['mean_taken']:.2f}",
+            )
             for name, c in data["combatants"].items()
         )
+        long = self.exact and any(self._spread(share) == _LONG for _, share in outcomes)
         return Display(
             f"{spec.title} ({spec.ruleset}, {how})",
             (f"rounds to finish: mean {data['rounds']['mean']:.2f}",),
             (
                 Grid(
-                    "who wins",
-                    ("outcome", "probability", "fraction" if self.exact else "95% interval"),
-                    tuple(rows),
+                    "who wins (exact)" if self.exact else "who wins (95% interval)",
+                    ("outcome", "probability", "exact fraction" if self.exact else "95% interval"),
+                    rows,
+                    "fractions too long to show here are in to_json()" if long else "",
                     right=(1, 2),
                 ),
                 Grid(
                     "combatants",
-                    ("name", "out of the fight", "mean harm dealt", "mean harm taken"),
+                    ("name", "out of the fight", "dead", "mean harm dealt", "mean harm taken"),
                     combatants,
-                    right=(1, 2, 3),
+                    right=(1, 2, 3, 4),
                 ),
             ),
         )
+
+    def _spread(self, share: Mapping[str, Any]) -> str:
+        """The exact fraction where it fits (as ``simulate`` shows it), else the interval."""
+        if self.exact:
+            fraction = str(share.get("fraction", ""))
+            return fraction if len(fraction) <= FRACTION_WIDTH else _LONG
+        lo, hi = share["ci95"]
+        return f"{percent(lo)} .. {percent(hi)}"
+
+
+#: What a table shows for an exact fraction longer than :data:`FRACTION_WIDTH`.
+_LONG = "in to_json()"
 
 
 def simulate(
@@ -383,11 +414,12 @@ class SweepTable(Shown):
             for r in self.rows
         )
         how = "exact" if plan.exact else f"{plan.n:,} fights a cell, seed {plan.seed}"
-        columns = (*varied, *(f"{s} wins" for s in sides))
+        columns = (*varied, *(f"won by {s}" for s in sides))
         grids = [Grid("cells", columns, rows, right=tuple(range(len(columns))))]
         if len(varied) == 2 and sides:
             grids.append(self._pivot(sides[0]))
-        return Display(f"{plan.title} ({len(plan.tasks)} cells, {how})", (), tuple(grids))
+        count = plural(len(plan.tasks), "cell")
+        return Display(f"{plan.title} ({count}, {how})", (), tuple(grids))
 
     def _pivot(self, side: str) -> Grid:
         first, second = self.result.plan.varies
@@ -396,7 +428,7 @@ class SweepTable(Shown):
             for a, row in zip(first.values, self.grid(side), strict=True)
         )
         return Grid(
-            f"{side} wins: {first.column} down, {second.column} across",
+            f"{side} wins (%): {first.column} down, {second.column} across",
             ("", *(str(b) for b in second.values)),
             rows,
             right=tuple(range(len(second.values) + 1)),

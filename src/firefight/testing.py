@@ -15,12 +15,14 @@ pytest then runs the checks below as tests. Each is also a plain function raisin
 - :func:`check_protocol`: the registered object is a ruleset (id, title, situation kinds, house
   model, turn structure with every method), found by its id;
 - :func:`check_situation`: a situation file loads; a seeded resolution is repeatable, has a
-  transcript and a JSON form; its faces replayed as scripted dice give the same resolution; its
+  transcript and a JSON form; its faces replayed as scripted dice give the same resolution, and
+  so do they given group by group as the table's dice are asked for (:func:`check_asked`); its
   odds are a probability distribution with a JSON form; the exact distribution of its outcomes
   matches seeded sampling (:func:`check_sampling`); a misspelt key is refused in one line;
 - :func:`check_scenario`: a scenario plays to its end on seeded dice; every state on the way
-  survives the JSON round trip; the record replays to the same state; a misspelt key is refused
-  in one line;
+  survives the JSON round trip; the record replays to the same state; its start and first
+  :data:`ASKED_STEPS` steps, asked for roll by roll on their faces, record the same; a misspelt
+  key is refused in one line;
 - :func:`check_processes`: the same seeds give the same resolutions and fights in a new process
   (another hash seed);
 - :func:`check_house_file`: a house-rule file loads into the ruleset's model.
@@ -41,17 +43,19 @@ import math
 import subprocess
 import sys
 import tomllib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from firefight.core.house import HouseRules, load_house
 from firefight.core.loading import read_toml
 from firefight.core.ruleset import AnyRuleset, protocol_problems
 from firefight.core.turns import state_from_json, state_to_json
 from firefight.dice import ScriptedDice, SeededDice, Weighted, enumerate_outcomes
+from firefight.dice.asking import Asked, ask
 from firefight.dice.sources import TooManyPaths
 from firefight.errors import FirefightError
 
@@ -68,6 +72,8 @@ MAX_PATHS = 5_000
 SEED = 2026
 #: Seconds a child process may take to replay the examples.
 PROCESS_TIMEOUT = 300
+#: Steps of each example fight (after its start) asked for roll by roll as the table's dice.
+ASKED_STEPS = 5
 
 
 # ------------------------------------------------------------------------------- the ruleset
@@ -130,6 +136,13 @@ def check_situation(
     assert first.transcript.rolls(), f"{path}: the transcript names no roll"
     json.dumps(first.to_json())
     _check_scripted(ruleset, situation, first_dice.tape, first, path)
+    asked = check_asked(partial(ruleset.resolve, situation), first_dice.tape, str(path))
+    assert asked.result is not None and asked.result.outcome == first.outcome, (
+        f"{path}: its faces asked for group by group give another outcome"
+    )
+    assert asked.result.transcript.lines() == first.transcript.lines(), (
+        f"{path}: its faces asked for group by group give another transcript"
+    )
     _check_odds(ruleset, situation, path)
     chi = check_sampling(ruleset, situation, samples=samples, seed=seed, where=str(path))
     house = load_house(ruleset.house_model, None)
@@ -152,6 +165,41 @@ def _check_scripted(
         f"{path}: its faces replayed give another transcript"
     )
     assert not scripted_dice.unused, f"{path}: its faces replayed leave {scripted_dice.unused}"
+
+
+T = TypeVar("T")
+
+
+def check_asked(run: Callable[[Any], T], faces: Sequence[int], where: str) -> Asked[T]:
+    """``faces`` given to ``run`` as a table gives them when asked roll by roll
+    (:func:`firefight.dice.asking.ask`, what ``--ask``, ``encounter dice`` and the tracker's
+    dialog use): each group asked for answered from ``faces``, until the rule is complete. It
+    must end on exactly ``faces``; the caller compares the result with the one ``--dice``
+    gives."""
+    given: list[int] = []
+
+    def answer() -> Asked[T]:
+        try:
+            return ask(run, given)
+        except FirefightError as err:  # faces left over or impossible: the runs disagree
+            raise AssertionError(f"{where}: asked for group by group: {err.one_line()}") from None
+
+    asked = answer()
+    for _ in range(len(faces)):
+        if asked.complete:
+            break
+        group = asked.next
+        assert group is not None and group.start == len(given), (
+            f"{where}: the table is asked for faces from {group and group.start}, "
+            f"having given {len(given)}"
+        )
+        given.extend(faces[group.start : group.start + group.count])
+        asked = answer()
+    assert asked.complete, f"{where}: still asking for {asked.next} after its {len(faces)} faces"
+    assert list(asked.faces) == list(faces), (
+        f"{where}: asked for group by group, it ends on faces {list(asked.faces)}, not {faces}"
+    )
+    return asked
 
 
 def _check_odds(ruleset: AnyRuleset, situation: Any, path: Path) -> None:
@@ -309,6 +357,7 @@ def check_scenario(path: Path, *, seed: int = SEED) -> ScenarioCheck:
     record = json.loads(json.dumps(enc.to_json()))
     replayed = Encounter.from_json(record, str(path))
     assert replayed.state == state, f"{path}: the record replays to another state"
+    _check_asked_fight(enc, path)
     for c in state.combatants:
         json.dumps(engine.turns.view(c))
     data = dict(scenario.data)
@@ -319,6 +368,30 @@ def check_scenario(path: Path, *, seed: int = SEED) -> ScenarioCheck:
         lambda d: build_scenario({**data, "combatants": [d, *rest]}, source), dict(first), path
     )
     return ScenarioCheck(path, str(state.ending), state.round, len(enc.steps), len(states))
+
+
+def _check_asked_fight(enc: Any, path: Path) -> None:
+    """The fight's start and first :data:`ASKED_STEPS` steps, their faces given group by group
+    as the table's dice are asked for, record what the seeded fight recorded."""
+    from firefight.encounter import Encounter
+    from firefight.encounter.table_dice import ask_start, ask_step
+
+    engine = enc.first_engine
+    start = check_asked(lambda d: Encounter.begin(engine, d), enc.start_faces, f"{path}: start")
+    assert ask_start(engine, list(enc.start_faces)).complete
+    table = start.result
+    assert table is not None and table.start_lines == enc.start_lines, (
+        f"{path}: the start asked for roll by roll tells another story"
+    )
+    for i, step in enumerate(enc.steps[:ASKED_STEPS], start=1):
+        if step.is_edit:
+            return
+        where = f"{path}: step {i} ({step.action})"
+        asked = check_asked(partial(table.trial, step.action), step.faces, where)
+        assert ask_step(table, step.action, list(step.faces)).result == asked.result
+        assert asked.result == step, f"{where}: asked for roll by roll, it records another step"
+        table.act(step.action, ScriptedDice(list(step.faces)), faces_of_this_step=True)
+    assert table.states == enc.states[: len(table.states)], f"{path}: the asked fight differs"
 
 
 # ------------------------------------------------------------------------- other processes

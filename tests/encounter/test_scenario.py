@@ -137,5 +137,5 @@ def test_set_house_reads_the_file_beside_the_scenario(tmp_path) -> None:  # type
     (tmp_path / "hard.toml").write_text("stun_target_bonus = 3\nknock_out_margin = 2\n")
     house = read_scenario(path, ["house=hard.toml"]).spec.house
     assert (house.stun_target_bonus, house.knock_out_margin) == (3, 2)  # type: ignore[attr-defined]
-    with pytest.raises(InputError, match="missing.toml"):
+    with pytest.raises(InputError, match=r"missing\.toml"):
         read_scenario(path, ["house=missing.toml"])

@@ -37,7 +37,7 @@ def test_attack_and_odds_on_one_roll() -> None:
     assert code == 2
     assert err.startswith(
         "error: --dice gave 4 faces; this resolution needs 5 in all: 5 1d6 for "
-        "\"defender's dice (R03)\""
+        '"defender\'s dice (R03)"'
     )
 
 

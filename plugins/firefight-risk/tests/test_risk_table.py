@@ -2,13 +2,22 @@
 counting the one left behind) against 1..10 defending armies, exact, from firefight's exact
 fight odds on the plugin's rule code.
 
-Held two ways: as fractions equal to an independent computation here (every ordering of the
-dice enumerated, a plain recursion over armies), and rounded to three places equal to the table
-Osborne published (J. A. Osborne, "Markov Chains for the RISK Board Game Revisited",
-Mathematics Magazine 76(2), 2003, table 3: rows are the attacker's armies, columns the
-defender's). Two cells are also held to exact fractions published elsewhere (2 against 3:
-692225/3359232, 2 against 4: 5520775/60466176) and one to a published float (9 against 10:
-0.47993525647768026).
+What each value is checked against:
+
+- every cell, as a fraction, against an independent computation here (:func:`one_roll`
+  enumerates every ordering of the dice; :func:`takes` is a plain recursion over armies): this
+  is the check that can find a wrong rule;
+- every cell, rounded to three places, against :data:`OSBORNE_TABLE_3`, the table of J. A.
+  Osborne, "Markov Chains for the RISK Board Game Revisited", Mathematics Magazine 76(2), 2003
+  (table 3: rows the attacker's armies, columns the defender's). Those 100 figures were typed
+  from memory, not copied from the paper, which was not at hand: that they equal the rounded
+  independent values shows they are the correct table, not that each is the figure printed.
+  Where a printed cell could differ: a figure within a few millionths of a rounding boundary
+  (3 against 8 is 0.0535023, 4 against 6 is 0.2525027) prints otherwise from any computation
+  less exact than that, and 1.000 and 0.000 (8-10 against 1, 1 against 6-10) may be printed in
+  another form (the values are 0.99962-0.99996 and 0.0000019-0.00045);
+- three cells against literal values (two fractions and a float) recorded with the table and,
+  like it, not checked against a source here: they hold the independent computation itself.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ OSBORNE_TABLE_3 = """
 1.000 0.990 0.967 0.930 0.873 0.808 0.726 0.646 0.558 0.480
 1.000 0.994 0.981 0.954 0.916 0.861 0.800 0.724 0.650 0.568
 """
-PUBLISHED = [line.split() for line in OSBORNE_TABLE_3.strip().splitlines()]
+TYPED = [line.split() for line in OSBORNE_TABLE_3.strip().splitlines()]
 
 
 @cache
@@ -79,13 +88,13 @@ def test_the_exact_table_is_the_independent_one_and_osbornes() -> None:
             assert isinstance(p, Fraction), (a, d)
             assert p == takes(a, d), (a, d)
             assert report.p_win("Defender") == 1 - p
-            assert f"{float(p):.3f}" == PUBLISHED[a - 1][d - 1], (a, d, float(p))
+            assert f"{float(p):.3f}" == TYPED[a - 1][d - 1], (a, d, float(p))
 
 
-def test_cells_published_exactly() -> None:
+def test_cells_held_as_literals() -> None:
     assert takes(2, 3) == Fraction(692225, 3359232)
     assert takes(2, 4) == Fraction(5520775, 60466176)
-    assert abs(float(takes(9, 10)) - 0.47993525647768026) < 1e-15  # published from floats
+    assert abs(float(takes(9, 10)) - 0.47993525647768026) < 1e-15
 
 
 def test_the_independent_rolls_are_the_classic_figures() -> None:

@@ -13,6 +13,7 @@ from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
 from firefight.cli.output import count_bar, percent, plain_console, plural, print_json, styled
 from firefight.cli.plots import check_png, simulate_plot
+from firefight.display import FRACTION_WIDTH
 
 
 def run(
@@ -87,10 +88,6 @@ def _with_progress(
             workers=workers,
             progress=advance,
         )
-
-
-#: Longest exact fraction a table cell shows (longer ones are in ``--json``).
-FRACTION_WIDTH = 24
 
 
 def _ci(share: dict[str, Any], exact: bool) -> str:
