@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import io
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,22 @@ def test_results_show_as_html_and_rich(monkeypatch: pytest.MonkeyPatch) -> None:
             assert grid.columns[0] in text
     escaped = Grid("a<b", ("x&y",), (("<td>",),)).html()
     assert "a&lt;b" in escaped and "x&amp;y" in escaped and "&lt;td&gt;" in escaped
+
+
+def test_an_odds_report_shows_what_firefight_odds_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One table type behind both: the report's rich form is the command's output, word for
+    word (quality levels by name, keys in words, an events table and a named table)."""
+    from rich.console import Console
+    from typer.testing import CliRunner
+
+    import firefight as ff
+    from firefight.cli.app import app
+
+    monkeypatch.chdir(ROOT)
+    trip = "examples/quality_d100/trip.toml"
+    printed = CliRunner().invoke(app, ["odds", "quality_d100", trip], env={"COLUMNS": "90"})
+    assert printed.exit_code == 0
+    assert "Poor (0)" in printed.stdout and "result quality" in printed.stdout
+    console = Console(width=90, record=True, color_system=None, file=io.StringIO())
+    console.print(ff.odds(ff.load_situation("quality_d100", trip)))
+    assert console.export_text() == printed.stdout
