@@ -37,6 +37,14 @@ def _merge_into(base: Catalog, data: Mapping[str, Any], source: str) -> None:
             slot[name.lower()] = {"name": name, **entry}
 
 
+def from_catalog(section: str, default: Any = ...) -> Any:
+    """A model field that names an entry of the catalog's ``section``: its JSON schema says
+    ``"catalog": section``, so a form offers that section's names (``Ruleset.combatant_model``)."""
+    from pydantic import Field
+
+    return Field(default, json_schema_extra={"catalog": section})
+
+
 def load_catalog(
     package: str, extra: Iterable[str | Path] = (), relative_to: Path | None = None
 ) -> Catalog:
