@@ -129,10 +129,12 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
             gm.locator("[data-testid=undo]").click()
             _steps(gm, steps)
             _steps(players, steps)
+            gm.locator("[data-testid=dice-mode]").click()  # the table's dice
             row = gm.locator(f'[data-action="{action}"]')
             row.locator("input").fill(", ".join(str(f) for f in faces))
             row.locator("[data-table]").click()
             _steps(gm, steps + 1)
+            gm.locator("[data-testid=dice-mode]").click()  # the program's again
             again = _gm_api(server, encounter, gm_token)
             assert again["version"] == rolled["version"] + 2  # (the undo between)
             assert {**again, "version": 0} == {**rolled, "version": 0}  # typed faces, same result
@@ -152,6 +154,7 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
     assert state["round"] == 3 and not state["ending"]  # two whole rounds played
 
     # a bad face is refused in one line and changes nothing
+    gm.locator("[data-testid=dice-mode]").click()
     row = gm.locator("[data-action]").first
     row.locator("input").fill("x")
     row.locator("[data-table]").click()

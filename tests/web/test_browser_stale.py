@@ -100,6 +100,9 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
     players.goto(f"{server.url}/play/{made['id']}#{made['player_token']}")
     expect(players.locator("[data-testid=live]")).to_have_text("live", timeout=WAIT_MS)
 
+    gm.locator("#hand-panel > summary").click()  # the GM's hand, folded until wanted
+    gm.locator("#table-panel > summary").click()
+
     def set_field(who: str, field: str, value: str, steps: int) -> None:
         gm.locator("[data-testid=edit-who]").select_option(who)
         gm.locator("[data-testid=edit-field]").select_option(field)
@@ -115,7 +118,7 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
     )
     expect(insurgent).not_to_contain_text("hit points")
     set_field("Insurgent", "stance", "taking cover", 2)  # public: shown
-    expect(insurgent.locator('[data-field="stance"]')).to_have_text("stance: taking cover")
+    expect(insurgent.locator('[data-field="stance"]')).to_have_text("taking cover")
     expect(players.locator('[data-step="2"]')).to_contain_text(
         "Insurgent: stance none -> taking cover"
     )
