@@ -217,7 +217,9 @@ const Builder = (() => {
     refusal.textContent = "";
     const lines = [...formLines(), ...byId("b-toml").value.split("\n").map((l) => l.trim()).filter(Boolean)];
     const side = byId("b-side").value;
-    const block = ["", "[[combatants]]", `side = ${Toml.value(side)}`, ...lines].join("\n");
+    const named = lines.findIndex((l) => /^name\s*=/.test(l)) + 1;  // its side after its name
+    lines.splice(named, 0, `side = ${Toml.value(side)}`);
+    const block = ["", "[[combatants]]", ...lines].join("\n");
     try {
       draft = await check(text(draft) + block + "\n", true);
     } catch (err) {
@@ -256,7 +258,7 @@ const Builder = (() => {
         if (cover.value.trim()) draft.battlefield.cover[c.name] = cover.value.trim();
         else delete draft.battlefield.cover[c.name];
       });
-      const rest = Object.entries(c).filter(([k]) => k !== "name" && k !== "side").map(([k, v]) => `${words(k)} ${Tracker.shown(v)}`).join(", ");
+      const rest = Object.entries(c).filter(([k]) => k !== "name" && k !== "side").map(([k, v]) => `${words(k)} ${typeof v === "object" ? Toml.value(v) : Tracker.shown(v)}`).join(", ");
       return el("li", { "data-name": c.name },
         el("p", {}, el("b", {}, c.name), ` (${c.side})`, el("span", { class: "hint" }, rest)),
         el("div", { class: "controls" },
@@ -302,7 +304,7 @@ const Builder = (() => {
     drawForm();
     const preset = byId("b-preset");
     preset.replaceChildren(el("option", { value: "" }, "(none: fill in the form)"),
-      form.examples.map((e, i) => el("option", { value: String(i) }, `${e.name} (${e.example})`)));
+      ...form.examples.map((e, i) => el("option", { value: String(i) }, `${e.name} (${e.example})`)));
     byId("b-covers").replaceChildren(...catalogNames("cover").map((v) => el("option", { value: v })));
     drawDraft();
     document.body.dataset.builder = id;

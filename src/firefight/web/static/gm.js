@@ -49,6 +49,7 @@
   // rest of the page. Refused as stale (409: the fight moved on), the page shows the fresh
   // state under the refusal's line.
   async function write(method, path, body = {}) {
+    generation++;  // previews of the state shown stop being asked for
     let state;
     try {
       state = await call(method, path, { ...body, version });
@@ -301,8 +302,8 @@
       try {
         found = await call("GET", "/odds?action=" + encodeURIComponent(action.id));
       } catch (err) {
-        if (generation === mine) Tracker.refuse(err.message);
-        return;
+        if (generation !== mine) return;  // the fight moved on: a refresh follows
+        found = { exact: false, note: "no odds: " + err.message };
       }
       if (generation !== mine) return;  // the page was refreshed meanwhile
       odds.set(action.id, found);
