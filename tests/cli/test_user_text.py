@@ -68,7 +68,7 @@ def test_names_ids_and_titles_print_as_written(tmp_path: Path, rich_only: bool) 
     scenario.write_text(SCENARIO, encoding="utf-8")
     save = str(tmp_path / "enc.json")
     club = str(ROOT / "examples" / "graydawn" / "melee_club.toml")
-    named = ["--set", "attacker.name=Runner", "--set", f"target.name={KID}"]
+    named = ["--set", "attacker.name=Runner", "--set", f"target.name={KID!r}"]
     out = run(["attack", "graydawn", club, "--seed", "1", *named], rich_only)
     assert f"BTM ({KID}; G01/G24)" in out and f"{KID}: stunned no -> yes (G18)" in out
     out = run(["odds", "graydawn", club, *named], rich_only)
