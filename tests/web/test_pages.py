@@ -290,7 +290,7 @@ FORMS: dict[str, tuple[dict[str, str], str]] = {
 
 @pytest.mark.parametrize("ruleset", sorted(FORMS))
 def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
-    browser: Browser, server: Server, tmp_path: Path, ruleset: str
+    browser: Browser, server: Server, artifacts: Path, tmp_path: Path, ruleset: str
 ) -> None:
     """One combatant from the form drawn from the ruleset's model, one copied from its
     examples, a range, the players' side and a seed: the encounter the page starts equals the
@@ -330,10 +330,15 @@ def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
     expect(roster).to_have_count(2, timeout=WAIT_MS)
     page.select_option("[data-testid=b-players]", "enemies")
     page.fill("[data-testid=seed]", "4")
-    with page.expect_download() as downloading:
+    with page.expect_download(timeout=WAIT_MS) as downloading:
         page.click("[data-testid=b-download]")
     file = tmp_path / "built.toml"
     downloading.value.save_as(file)
+    form = page.evaluate(
+        "() => { const r = document.getElementById('builder').getBoundingClientRect();"
+        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }"
+    )
+    page.screenshot(path=str(artifacts / f"page-builder-{ruleset}.png"), full_page=True, clip=form)
     page.click("[data-testid=b-start]")
     page.wait_for_url("**/gm/**", timeout=WAIT_MS)
     built = {

@@ -223,8 +223,7 @@ const Builder = (() => {
     try {
       draft = await check(text(draft) + block + "\n", true);
     } catch (err) {
-      refusal.textContent = err.message;
-      Tracker.refuse(err.message);
+      refusal.textContent = err.message;  // beside the button, where the GM looks
       return;
     }
     byId("b-preset").value = "";
@@ -314,14 +313,12 @@ const Builder = (() => {
   async function whole(work) {
     const refusal = byId("b-refusal");
     refusal.textContent = "";
-    Tracker.refuse("");
     try {
       const scenario = text(draft);
       await check(scenario, false);
       await work(scenario);
     } catch (err) {
       refusal.textContent = err.message;
-      Tracker.refuse(err.message);
     }
   }
 

@@ -249,7 +249,7 @@
     const changes = undone ? [] : changed(before.combatants, state.combatants);
     const more = changes.length > 4 ? [`and ${changes.length - 4} more`] : [];
     result.replaceChildren(el("b", {}, undone ? `undone: ${step.label}` : `${state.steps}. ${step.label}`),
-      changes.length ? el("span", {}, ": " + [...changes.slice(0, 4), ...more].join("; ")) : undone ? "" : el("span", {}, ": nothing changed"));
+      changes.length ? el("span", {}, ": " + [...changes.slice(0, 4), ...more].join("; ")) : undone ? "" : el("span", {}, ": no combatant changed"));
     result.hidden = false;
   }
 

@@ -175,6 +175,7 @@ const Tracker = {
     if (!toast) return;
     document.getElementById("error").textContent = text;
     toast.hidden = !text;
+    document.body.classList.toggle("toasting", !!text);  // room to scroll what it covers
   },
 
   wireToast() {
