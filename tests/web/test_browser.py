@@ -3,7 +3,7 @@
 A GM uploads a scenario file on the start page, plays two rounds on the program's dice and on
 typed table dice, and undoes a step; the players' page, open beside it, shows each step live and
 never an enemy's hidden field. Screenshots of both pages are saved as test artifacts
-(``$FIREFIGHT_ARTIFACTS``, default the test's temporary folder; ``docs/img`` makes the docs').
+(``$FIREFIGHT_ARTIFACTS``, default the test's temporary folder).
 """
 
 from __future__ import annotations

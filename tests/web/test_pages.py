@@ -155,11 +155,23 @@ def test_a_ruleset_at_a_phones_a_tablets_and_a_laptops_size(
         # the combatants as cards: the ruleset's vital tracks as bars beside their words
         assert gm.locator("[data-combatant] .vital .meter").count() >= 2
         # a full step through the actions on the program's dice: the last group's (waiting,
-        # passing, delaying) where the fight must go on, the first group's (an attack) last
+        # passing, delaying) where the fight must go on, the first one reached by the keyboard
+        # (an attack) last
         groups = gm.locator("[data-action]")
-        group = groups.first if size == "laptop" else groups.last
-        label = group.locator(".label").inner_text()
-        group.locator("[data-roll]").click()
+        if size == "laptop":  # by the keyboard alone: "skip to the actions", Tab, Enter
+            gm.focus("a.skip")
+            gm.keyboard.press("Enter")
+            for _ in range(12):
+                gm.keyboard.press("Tab")
+                if gm.evaluate("() => document.activeElement.matches('[data-roll]')"):
+                    break
+            chosen = gm.evaluate("() => document.activeElement.dataset.roll")
+            label = gm.locator(f'[data-action="{chosen}"] .label').inner_text()
+            gm.keyboard.press("Enter")
+        else:
+            group = groups.last
+            label = group.locator(".label").inner_text()
+            group.locator("[data-roll]").click()
         steps(gm, n + 1)
         steps(players, n + 1)
         result = gm.locator("[data-testid=result]")
@@ -212,6 +224,23 @@ def test_the_long_list_keeps_the_refusal_and_the_result_in_sight(
     expect(result).to_contain_text(label)
     assert in_sight(gm, result)
     gm.screenshot(path=str(artifacts / "page-long-list-result-phone.png"))
+    # the fight's evaluation, where the API gives one, in the page's words, and the best by it
+    told = gm.evaluate(
+        """() => {
+          const w = Actions.winOf({win: {p: {operators: 0.62}, ci95: {operators: [0.58, 0.66]},
+            exact: false, fights: 2000}}, null, "operators");
+          const odds = new Map([["a", {effect: 3}], ["b", {effect: 9}]]);
+          const acts = [{id: "a", win: {p: 0.7, exact: true}},
+            {id: "b", win: {p: 0.4, exact: true}}];
+          return [Actions.winText(w, "operators"), Actions.best(acts, odds, "operators"),
+            Actions.best([{id: "a"}, {id: "b"}], odds, "operators")];
+        }"""
+    )
+    assert told == [
+        "operators win the fight ~62% (58-66%), from 2,000 fights",
+        {"id": "a", "why": "best chance to win"},
+        {"id": "b", "why": "most harm to the other side"},
+    ]
     gm.close()
 
 
