@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -27,13 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from perfdoc import write_table
-from tests.web.serving import Server
-from tests.web.test_browser import CHROMIUM_ARGS
+from tests.web.serving import Server, chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## The GM's page in Chromium"
@@ -122,11 +120,8 @@ def main() -> None:
     shown: dict[str, list[float]] = {"phone": [], "laptop": []}
     times: dict[str, list[float]] = {}
     worst: list[tuple[float, str]] = []
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is needed: apt-get install -y chromium"
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+    with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
         server = Server(Path(tmp) / "bench.sqlite3")
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             for example in examples:
                 for size, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
@@ -154,7 +149,6 @@ def main() -> None:
                     print(line, flush=True)
                     page.close()
         finally:
-            browser.close()
             server.stop()
     every = [ms for values in times.values() for ms in values]
     over = sorted((w for w in worst if w[0] >= 200), reverse=True)

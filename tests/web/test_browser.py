@@ -9,40 +9,25 @@ never an enemy's hidden field. Screenshots of both pages are saved as test artif
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from firefight.encounter import read_scenario
 from tests.web.conftest import EXAMPLE_IDS, EXAMPLES
-from tests.web.serving import Server
+from tests.web.serving import Server, chromium
 
-#: Chromium's flags for a closed network and a root user (no sandbox), as the machine docs say.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 30_000
 
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is needed: apt-get install -y chromium (.ci/run does)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, timeout=60_000)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -9,17 +9,16 @@ Screenshots go to ``$FIREFIGHT_ARTIFACTS`` (default: the test's temporary folder
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.web.serving import Server
-from tests.web.test_browser import CHROMIUM_ARGS, WAIT_MS
+from tests.web.serving import Server, chromium
+from tests.web.test_browser import WAIT_MS
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
@@ -37,12 +36,8 @@ EXAMPLES = [
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is needed: apt-get install -y chromium (.ci/run does)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, timeout=60_000)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
