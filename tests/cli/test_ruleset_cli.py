@@ -18,7 +18,7 @@ def test_summary_renders_tables_and_flags_for_people() -> None:
         app, ["attack", "dragonwarriors2", str(path), "--dice", ROLF_VS_LENNOX]
     )
     assert res.exit_code == 0, res.output
-    assert "wounds 16, stunned yes, knocked_out no, dead no" in res.stdout
+    assert "wounds 16, stunned yes, knocked out no, dead no" in res.stdout
     assert "{'" not in res.stdout
 
 
@@ -41,7 +41,7 @@ def test_unused_scripted_faces_are_refused() -> None:
         app, ["attack", "warfare2d20", str(path), "--dice", "4,8,11,4,2,2,1,9,9,9"]
     )
     assert res.exit_code == 2, res.output
-    assert "3 face(s) more than this resolution rolls: [9, 9, 9] (it rolls 7)" in res.stderr
+    assert "3 faces more than this resolution rolls: [9, 9, 9] (it rolls 7)" in res.stderr
     assert res.stdout == ""
 
 

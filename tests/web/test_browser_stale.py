@@ -65,16 +65,16 @@ def test_a_tab_that_is_behind_shows_the_409_and_the_fresh_state(
         expect(page.locator("[data-testid=turn]")).to_contain_text("Rivera to act")
 
     # Rivera takes cover in one tab...
-    ahead.locator('[data-roll="take cover"]').click()
+    ahead.locator('[data-roll="take_cover"]').click()
     _version(ahead, 2)
     expect(ahead.locator("[data-testid=turn]")).to_contain_text("Insurgent to act")
     _version(follows, 2)  # ...a tab on the live stream follows at once
     expect(follows.locator("[data-testid=turn]")).to_contain_text("Insurgent to act")
 
-    # ...and the tab that is behind, still showing Rivera's turn, clicks "take cover" too:
+    # ...and the tab that is behind, still showing Rivera's turn, clicks "take_cover" too:
     # the same action id, now the Insurgent's; refused, never applied to him
     expect(behind.locator("[data-testid=turn]")).to_contain_text("Rivera to act")
-    behind.locator('[data-roll="take cover"]').click()
+    behind.locator('[data-roll="take_cover"]').click()
     expect(behind.locator("[data-testid=error]")).to_have_text(
         "the fight moved on: Rivera acted since you looked "
         "(tip: reload to see the fight as it is now, then choose again)",

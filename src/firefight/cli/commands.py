@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from firefight.cli.errors import FORMATS, user_errors
-from firefight.cli.group import OneLineGroup
+from firefight.cli.group import ArgumentNames, OneLineGroup
 
 app = typer.Typer(
     name="firefight",
@@ -51,8 +51,9 @@ SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
-        metavar="KEY=VALUE",
-        help="Override a field of the file, e.g. target.armour=none (repeatable).",
+        metavar="PATH=VALUE",
+        help="Change a field of the file: attack.range_m=250, combatants.Rivera.weapon=M9 "
+        "(combatants and sides by name); PATH= removes it (target.armour=). Repeatable.",
     ),
 ]
 HouseOpt = Annotated[
@@ -225,11 +226,13 @@ PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
-        help="SIDE=NAME: who chooses for a side (first, random, aggressive, cautious). Repeatable.",
+        metavar="SIDE=NAME",
+        help="Who chooses for a side: first, random, aggressive or cautious. Repeatable.",
     ),
 ]
 MaxRoundsOpt = Annotated[
-    int | None, typer.Option("--max-rounds", help="Stop the fight after this many rounds.")
+    int | None,
+    typer.Option("--max-rounds", metavar="N", help="Stop the fight after this many rounds."),
 ]
 
 
@@ -253,7 +256,8 @@ def fight(
 def simulate(
     scenario: ScenarioArg,
     n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="How many fights (default 10,000).")
+        int | None,
+        typer.Option("-n", "--fights", metavar="N", help="How many fights (default 10,000)."),
     ] = None,
     seed: SeedOpt = None,
     policy: PolicyOpt = None,
@@ -267,7 +271,8 @@ def simulate(
         bool, typer.Option("--reference", help="Play fight by fight (slow; for checking).")
     ] = False,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes (default: all cores for big runs).")
+        int | None,
+        typer.Option("--workers", metavar="N", help="Processes (default: all cores for big runs)."),
     ] = None,
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
@@ -298,41 +303,55 @@ def sweep(
         list[str],
         typer.Option(
             "--vary",
-            help="PATH=VALUES: a field and its values, a range (10..16, 0..30:5) or a list "
+            metavar="PATH=VALUES",
+            help="A field and its values: a range (10..16, 0..30:5) or a list "
             "(leather,chain,plate); PATH like combatants.Rolf.attack. Repeatable.",
         ),
     ],
     n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="Fights per cell (default 10,000).")
+        int | None,
+        typer.Option("-n", "--fights", metavar="N", help="Fights per cell (default 10,000)."),
     ] = None,
     seed: SeedOpt = None,
     exact: Annotated[
         bool, typer.Option("--exact", help="Solve each cell exactly (small fights).")
     ] = False,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="PATH=VALUE: a fixed change, addressed like --vary."),
-    ] = None,
+    set_: SetOpt = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the table: FILE.parquet or FILE.csv.")
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write the table: FILE.parquet or FILE.csv."),
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", help="PNG: lines with 95% bands (one field), heatmaps (two)."),
+        typer.Option(
+            "--plot",
+            metavar="FILE.png",
+            help="Lines with 95% bands (one field), heatmaps (two).",
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", help="A Dask scheduler's address (default: a local cluster)."),
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="A Dask scheduler's address (default: this process, or a local cluster when "
+            "the sweep is big enough to gain from one).",
+        ),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Local cluster processes (default: cores).")
+        int | None,
+        typer.Option(
+            "--workers", metavar="N", help="Run on a local cluster of N processes (always)."
+        ),
     ] = None,
     no_cluster: Annotated[
-        bool, typer.Option("--no-cluster", help="Run the cells in this process (tiny sweeps).")
+        bool, typer.Option("--no-cluster", help="Run every cell in this process (always).")
     ] = False,
     timeout: Annotated[
         float | None,
-        typer.Option("--timeout", help="Seconds to wait for the scheduler (default 10)."),
+        typer.Option(
+            "--timeout", metavar="SECONDS", help="Wait this long for the scheduler (default 10)."
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -368,11 +387,19 @@ def serve(
             "folder, $XDG_DATA_HOME/firefight).",
         ),
     ] = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="Port (0 to 65535).")
+    ] = 8000,
     examples: Annotated[
         Path | None,
-        typer.Option("--examples", help="Folder of example scenarios (default: the bundled ones)."),
+        typer.Option(
+            "--examples",
+            metavar="FOLDER",
+            help="Folder of example scenarios (default: the bundled ones).",
+        ),
     ] = None,
 ) -> None:
     """The GM's web tracker: encounters in a database, a GM page and a players' page."""
@@ -383,6 +410,7 @@ def serve(
 
 
 encounter_app = typer.Typer(
+    cls=ArgumentNames,
     help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -393,7 +421,9 @@ app.add_typer(encounter_app, name="encounter")
 @encounter_app.command("start")
 def encounter_start(
     scenario: ScenarioArg,
-    save: Annotated[Path, typer.Option("--save", help="File to save the encounter in (JSON).")],
+    save: Annotated[
+        Path, typer.Option("--save", metavar="FILE", help="File to save the encounter in (JSON).")
+    ],
     seed: SeedOpt = None,
     policy: PolicyOpt = None,
     max_rounds: MaxRoundsOpt = None,
@@ -421,7 +451,9 @@ def encounter_actions(file: RecordArg, as_json: JsonOpt = False) -> None:
 @encounter_app.command("act")
 def encounter_act(
     file: RecordArg,
-    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    action_id: Annotated[
+        str, typer.Argument(metavar="ACTION", help="An id from `encounter actions`.")
+    ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
 ) -> None:
@@ -436,7 +468,8 @@ def encounter_act(
 def encounter_auto(
     file: RecordArg,
     steps: Annotated[
-        int | None, typer.Option("--steps", help="Stop after this many steps (default: the end).")
+        int | None,
+        typer.Option("--steps", metavar="N", help="Stop after this many steps (default: the end)."),
     ] = None,
     seed: SeedOpt = None,
 ) -> None:

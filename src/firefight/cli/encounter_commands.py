@@ -16,8 +16,15 @@ from typing import Any
 
 import typer
 
-from firefight.cli.output import TextConsole, count_bar, plain_console, print_json
-from firefight.core.transcript import words
+from firefight.cli.output import (
+    TextConsole,
+    count_bar,
+    plain_console,
+    plural,
+    print_json,
+    value_words,
+    words,
+)
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     ESTIMATE_PLAYS,
@@ -108,16 +115,21 @@ def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
             console.print(f"    {line}")
 
 
-def _print_end(console: TextConsole, enc: Encounter) -> None:
+def _verdict(enc: Encounter) -> str:
+    """How a finished fight ended, in a few words."""
     state = enc.state
-    if state.ending == "terminated":
-        verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
-        console.print((f"fight over after round {state.round}: {verdict}", "bold"))
-    elif state.ending == "truncated":
-        console.print((f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet", "bold"))
+    if state.ending == "truncated":
+        return f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet"
+    verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
+    return f"fight over after round {state.round}: {verdict}"
+
+
+def _print_end(console: TextConsole, enc: Encounter) -> None:
+    if enc.state.ending is not None:
+        console.print((_verdict(enc), "bold"))
     _print_combatants(console, enc)
-    if state.ending:
-        for line in enc.engine.turns.after_fight(state):
+    if enc.state.ending:
+        for line in enc.engine.turns.after_fight(enc.state):
             console.print(f"after the fight: {line}")
 
 
@@ -132,7 +144,7 @@ def _print_combatants(console: TextConsole, enc: Encounter) -> None:
     for name, entry in entries.items():
         rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
         flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
-        detail = ", ".join(f"{k} {words(v)}" for k, v in rest.items())
+        detail = ", ".join(f"{words(k)} {value_words(v)}" for k, v in rest.items())
         table.add_row(name, str(entry["side"]), f"{flag}; {detail}" if detail else flag)
     console.print(table)
 
@@ -169,6 +181,15 @@ def start(
 def actions(file: Path, as_json: bool) -> None:
     enc = load_record(file)
     engine, state = enc.engine, enc.state
+    if state.ending is not None:  # an answer, not a mistake: nobody acts any more
+        if as_json:
+            print_json([])
+        else:
+            TextConsole().print(
+                f"{_verdict(enc)}; no actions left "
+                "(`firefight encounter undo FILE` takes back the last step)"
+            )
+        return
     listed = engine.legal_actions(state)
     odds, interrupted = _previews(engine, state, listed, quiet=as_json)
     rows: list[dict[str, Any]] = [
@@ -411,7 +432,7 @@ def show(file: Path, as_json: bool) -> None:
         return
     console = TextConsole()
     spec = enc.engine.scenario.spec
-    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {len(enc.steps)} steps)")
+    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {plural(len(enc.steps), 'step')})")
     for step in enc.steps[-5:]:
         console.print(f"  round {step.round}: {step.label}")
     if enc.state.ending is None:

@@ -88,7 +88,7 @@ def one_line_error(res, text: str) -> None:  # type: ignore[no-untyped-def]
         (['weapon="pistol"', 'mode="double_burst"', "distance=10"], "double burst"),
         (["loaded=2"], "has 2 loaded"),
         (['region="nose"'], "field region"),
-        (['weapon="smgg"'], "did you mean smg"),
+        (['weapon="smgg"'], "did you mean 'smg'"),
         (["distance=-5"], "field distance"),
         (['kind="duel"'], "unknown situation kind 'duel'"),
         (['attacker={use="operator",skills={firearms="four"}}'], "skills.firearms"),

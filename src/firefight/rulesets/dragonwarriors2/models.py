@@ -48,7 +48,7 @@ class CombatantSpec(_Model):
     #: Catalog names; no weapon means no weapon modifiers (as in the text's example).
     weapon: str | None = from_catalog("weapon", None)
     shield: str | None = from_catalog("shield", None)
-    armour: str | None = from_catalog("armour", None)
+    armour: str | None = from_catalog("armour", None, examples=["leather"])
     stance: Stance = "normal"
     #: When this combatant ripostes after winning as defender (D05).
     riposte: RiposteRule = "margin"

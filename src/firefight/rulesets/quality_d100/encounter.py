@@ -360,8 +360,10 @@ class QualityTurns(Turns):
             record_plan(plan, dice)
         out = self._derive(dice, "strike", key, lambda d: Effect.of(strike(plan, d)))
         state = self._apply(state, p, out, dice)
-        rip = state.combatant(p.target)
-        if out.parry == "disarm + riposte" and self.can_fight(rip) and not rip.disarmed:
+        rip, foe = state.combatant(p.target), state.combatant(p.attacker)
+        # no riposte at an attacker the parry itself put out of the fight (its EN, Q07)
+        riposte = self.can_fight(rip) and not rip.disarmed and self.can_fight(foe)
+        if out.parry == "disarm + riposte" and riposte:
             again = Pending("riposte", p.target, p.attacker, p.turn_of, withdraws=p.withdraws)
             board = _replace(board_of(state), pending=again)
             return _replace(state, board=board, acting=p.target, phase="riposte")

@@ -62,7 +62,7 @@ class FighterFields(_Model):
     aim: str = from_catalog("sights", "aiming")
     #: The pace kept every round (W02, W11): sets the heart rate's base and the delta of shots.
     movement: Movement = "still"
-    armour: Named | None = from_catalog("armour", None)
+    armour: Named | None = from_catalog("armour", None, examples=["body armour"])
     visibility: Visibility = "clearly visible"
     hit_points_left: int | None = Field(None, gt=0)
     stamina_left: int | None = Field(None, ge=0)
@@ -139,20 +139,20 @@ def load_fighters(
         where = f"{spec.source}: {entry.where}"
         f = validate(FighterFields, dict(entry.fields), where)
         stats: Combatant = _entry(
-            catalog, "combatants", f.combatant, Combatant, f"{where} combatant", entry.name
+            catalog, "combatants", f.combatant, Combatant, f"{where}.combatant", entry.name
         )
         stats = stats.model_copy(update={"name": entry.name})
-        weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, f"{where} weapon", "weapon")
+        weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, f"{where}.weapon", "weapon")
         armour = None
         if f.armour is not None:
-            armour = _entry(catalog, "armour", f.armour, Protection, f"{where} armour", "armour")
+            armour = _entry(catalog, "armour", f.armour, Protection, f"{where}.armour", "armour")
         level = f.aim
         if f.aim not in AIM_LEVELS:
-            sight: Sight = _entry(catalog, "sights", f.aim, Sight, f"{where} aim", "sight")
+            sight: Sight = _entry(catalog, "sights", f.aim, Sight, f"{where}.aim", "sight")
             level = sight.aim
         nearby = None
         if f.cover_nearby is not None:
-            nearby = cover_entry(catalog, f.cover_nearby, f"{where} cover_nearby")
+            nearby = cover_entry(catalog, f.cover_nearby, f"{where}.cover_nearby")
         shell = None
         if f.mortar is not None:
             shells = {k.lower(): k for k in house.mortar_shells}
