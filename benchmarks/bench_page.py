@@ -121,6 +121,7 @@ def main() -> None:
     times: dict[str, list[float]] = {}
     worst: list[tuple[float, str]] = []
     with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
+        engine = f"Chromium {browser.version}"
         server = Server(Path(tmp) / "bench.sqlite3")
         try:
             for example in examples:
@@ -187,9 +188,10 @@ def main() -> None:
         print(f"{what}: {measured} (goal {goal})")
     print(f"load average {os.getloadavg()[0]:.1f}")
     if not args.no_write and not args.only:
-        import playwright
+        from importlib.metadata import version
 
-        write_table(SECTION, "bench_page.py", f"Playwright {playwright.__version__}", rows)
+        versions = f"Playwright {version('playwright')}, {engine}"
+        write_table(SECTION, "bench_page.py", versions, rows)
 
 
 if __name__ == "__main__":
