@@ -166,7 +166,9 @@ const Tracker = {
         el("div", { class: "step" }, el("pre", {}, start.join("\n")))));
     }
     box.replaceChildren(...blocks);
-    box.scrollTop = 0;
+    box.scrollTop = 0;  // the newest step in sight, where the log or its column scrolls
+    const column = box.closest(".panel");
+    if (column) column.scrollTop = 0;
   },
 
   // A refusal that stays until read: the toast at the bottom of the screen, over everything.
