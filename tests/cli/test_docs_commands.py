@@ -46,12 +46,14 @@ class Example:
 
 def _runnable(line: str) -> bool:
     """A whole command, not a synopsis (``[--json]``), a placeholder (``FILE``, ``...``), a
-    pipeline or a server that runs until stopped (tests/web starts ``serve`` for real)."""
+    pipeline, a server that runs until stopped (tests/web starts ``serve`` for real) or a
+    prompt at a terminal (tests/cli/test_ask_pty.py drives ``--ask`` on a real pty)."""
     words = line.split()
     return not (
         re.search(r"\[-|\bFILE\b|SCENARIO|PATH=|\.\.\.|&&|\|", line)
         or words[1] == "serve"
         or "--scheduler" in words
+        or "--ask" in words
     )
 
 

@@ -46,10 +46,17 @@ def test_unused_scripted_faces_are_refused() -> None:
 
 
 def test_too_few_scripted_faces_say_how_many_in_all() -> None:
+    """Not "at least 3", then "at least 5": how many in all, and what each missing die is for."""
     path = EXAMPLES / "warfare2d20" / "b_ak47_ambush.toml"
-    res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", "10,17"])
+    faces = "10,17,20,16,10,8,3,8,8"
+    res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", faces])
     assert res.exit_code == 2
-    assert "it rolls 12 dice in all (you gave 2)" in res.stderr
+    assert res.stderr == (
+        "error: --dice gave 9 faces; this resolution needs 10 to 12 in all, depending on what "
+        "they show: next 10 1d10 for 'soak body armour 3d10 (W06)' (2 of its 3 dice given), then "
+        "for example 11-12 2d10 for 'endurance check for point man: 2d10 vs 13 (W09)' (tip: give "
+        "every face in transcript order, or use --ask to be asked roll by roll)\n"
+    )
 
 
 def test_seed_and_dice_together_are_refused() -> None:

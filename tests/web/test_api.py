@@ -274,7 +274,7 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
     ("body", "says"),
     [
         ({"action": "no-such-action"}, "has no action 'no-such-action'"),
-        ({"action": "FIRST", "dice": [99]}, "impossible on a d"),
+        ({"action": "FIRST", "dice": [99]}, "the table's die 1 shows 99, which a d20 for"),
         ({"action": "FIRST", "dice": ["x"]}, "dice face 1 is 'x'"),
         # JSON that is no face: never read as one (true was a natural 1, 10.0 a 10)
         ({"action": "FIRST", "dice": [True]}, "dice face 1 is true, not a face of a die"),
@@ -284,7 +284,7 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
         ({"action": "FIRST", "dice": ["17 2"]}, 'dice face 1 is "17 2", not a face'),
         ({"action": "FIRST", "dice": [[3]]}, "dice face 1 is [3], not a face"),
         ({"action": "FIRST", "dice": [3] * 40}, "left unused"),
-        ({"action": "FIRST", "dice": []}, "scripted dice ran out: die 1 (a d20"),
+        ({"action": "FIRST", "dice": []}, "dice gave 0 faces; this resolution needs 1 to 3 in all"),
         ({"action": "FIRST", "dice": [3], "seed": 1}, "dice and seed both given"),
         ({"action": "FIRST", "seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"action": "FIRST", "colour": "red"}, "colour: Extra inputs are not permitted"),

@@ -32,6 +32,7 @@ Run = Callable[[list[Any], dict[str, Any]], None]
 RESOLVE: Options = {
     "--seed": "int",
     "--dice": "text",
+    "--ask": "flag",
     "--set": "text*",
     "--house": "path",
     "--json": "flag",
@@ -63,6 +64,7 @@ def _resolve(kind: Command) -> Run:
             opts.get("--house"),
             "--json" in opts,
             kind,
+            "--ask" in opts,
         )
 
     return run
@@ -81,6 +83,10 @@ def _odds(args: list[Any], opts: dict[str, Any]) -> None:
     )
 
 
+#: Options that are flags: a boolean, False when not given.
+_FLAGS = ("--json", "--ask")
+
+
 def _encounter(name: str, *options: str) -> Run:
     """``encounter NAME FILE ...``: the saved file, then the arguments and options in the
     order :mod:`firefight.cli.encounter_commands` takes them (flags as booleans)."""
@@ -88,7 +94,7 @@ def _encounter(name: str, *options: str) -> Run:
     def run(args: list[Any], opts: dict[str, Any]) -> None:
         from firefight.cli import encounter_commands
 
-        values = [opts.get(o, False) if o == "--json" else opts.get(o) for o in options]
+        values = [opts.get(o, False) if o in _FLAGS else opts.get(o) for o in options]
         getattr(encounter_commands, name)(*args, *values)
 
     return run
@@ -108,8 +114,8 @@ QUICK: dict[tuple[str, ...], tuple[tuple[str, ...], Options, Run]] = {
     ),
     ("encounter", "act"): (
         ("path", "text"),
-        {"--seed": "int", "--dice": "text"},
-        _encounter("act", "--seed", "--dice"),
+        {"--seed": "int", "--dice": "text", "--ask": "flag"},
+        _encounter("act", "--seed", "--dice", "--ask"),
     ),
     ("encounter", "actions"): (("path",), {"--json": "flag"}, _encounter("actions", "--json")),
     ("encounter", "auto"): (

@@ -47,6 +47,14 @@ DiceOpt = Annotated[
         help="Faces the table rolled, in transcript order, e.g. 4,8,11,4 (instead of --seed).",
     ),
 ]
+AskOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ask",
+        help="Ask at the terminal for each roll the table makes, group by group (Enter: the "
+        "program rolls it; back: take back the last; Ctrl-C: stop).",
+    ),
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -140,12 +148,15 @@ def attack(
     set_: SetOpt = None,
     house: HouseOpt = None,
     as_json: JsonOpt = False,
+    ask: AskOpt = False,
 ) -> None:
     """Resolve one attack with a transcript of every roll and modifier."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "attack")
+        ruleset_commands.resolve(
+            ruleset, file, seed, dice, set_ or [], house, as_json, "attack", ask
+        )
 
 
 @app.command()
@@ -161,12 +172,15 @@ def suppress(
     set_: SetOpt = None,
     house: HouseOpt = None,
     as_json: JsonOpt = False,
+    ask: AskOpt = False,
 ) -> None:
     """Resolve suppressing fire (and the target's check) with a transcript."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "suppress")
+        ruleset_commands.resolve(
+            ruleset, file, seed, dice, set_ or [], house, as_json, "suppress", ask
+        )
 
 
 @app.command()
@@ -431,12 +445,15 @@ def encounter_start(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing --save file.")
     ] = False,
+    ask: AskOpt = False,
 ) -> None:
-    """Start an encounter: roll round 1's initiative and save it."""
+    """Start an encounter: roll round 1's initiative (or ask the table's, --ask) and save it."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.start(scenario, save, seed, policy or [], max_rounds, set_ or [], force)
+        encounter_commands.start(
+            scenario, save, seed, policy or [], max_rounds, set_ or [], force, ask
+        )
 
 
 @encounter_app.command("actions")
@@ -456,12 +473,33 @@ def encounter_act(
     ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
+    ask: AskOpt = False,
 ) -> None:
-    """Resolve one action on the program's dice (--seed) or the table's (--dice), and save."""
+    """Resolve one action on the program's dice (--seed) or the table's (--dice, or asked for
+    roll by roll with --ask), and save."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.act(file, action_id, seed, dice)
+        encounter_commands.act(file, action_id, seed, dice, ask)
+
+
+@encounter_app.command("dice")
+def encounter_dice(
+    file: RecordArg,
+    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    faces: Annotated[
+        str | None,
+        typer.Option(
+            "--faces", metavar="FACES", help="The faces rolled so far, e.g. 4,8 (default: none)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The next group of dice the action needs from the table (for scripts); saves nothing."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.dice(file, action_id, faces, as_json)
 
 
 @encounter_app.command("auto")

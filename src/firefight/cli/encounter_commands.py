@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,7 @@ def start(
     max_rounds: int | None,
     overrides: list[str],
     force: bool,
+    ask: bool = False,
 ) -> None:
     from firefight.core.files import check_replaceable
 
@@ -168,8 +170,29 @@ def start(
         raise InputError(
             f"{save} exists already", tip="choose another --save file or add --force to replace it"
         )
+    if ask and seed is not None:
+        raise InputError("--seed and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal("--seed, then `firefight encounter act` steps with --dice")
     engine = _engine(scenario, policies, max_rounds, overrides)
-    dice = SeededDice(fresh_seed() if seed is None else seed)
+    if ask:
+        from firefight.cli.table_dice import ask_or_stop
+        from firefight.encounter.table_dice import ask_start, start_people
+
+        asked = ask_or_stop(
+            lambda faces, program: ask_start(engine, faces, program=program),
+            start_people(engine),
+        )
+        if save.exists() and not force:  # made meanwhile, by another process
+            raise InputError(
+                f"{save} was made while the dice were asked for; nothing saved",
+                tip="choose another --save file or add --force to replace it",
+            )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = SeededDice(fresh_seed() if seed is None else seed)
     enc = Encounter.begin(engine, dice)
     save_record(enc, save)
     console = TextConsole()
@@ -263,11 +286,35 @@ def _odds_text(odds: dict[str, Any]) -> str:
     return text
 
 
-def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
+def act(
+    file: Path, action_id: str, seed: int | None, dice_text: str | None, ask: bool = False
+) -> None:
+    if ask and (seed is not None or dice_text is not None):
+        given = "--seed" if seed is not None else "--dice"
+        raise InputError(f"{given} and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"--dice (`firefight encounter dice {file} ID` says what comes next)")
+    from firefight.cli.table_dice import TOO_FEW_TIP
+    from firefight.dice.asking import AskingDice, too_few_faces_explained
+
     opened = open_record(file)
     enc = opened.enc
-    dice = _dice(seed, dice_text)
-    step = enc.act(action_id, dice, faces_of_this_step=True)
+    if ask:
+        from firefight.cli.table_dice import ask_or_stop
+        from firefight.encounter.table_dice import ask_step, step_people
+
+        people = step_people(enc, action_id)
+        asked = ask_or_stop(
+            lambda faces, program: ask_step(enc, action_id, faces, program=program), people
+        )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = _dice(seed, dice_text, table=AskingDice)
+    faces = dice.faces if isinstance(dice, ScriptedDice) else []
+    with too_few_faces_explained(partial(enc.trial, action_id), faces, "--dice", TOO_FEW_TIP):
+        step = enc.act(action_id, dice, faces_of_this_step=True)
     save_over(opened)
     console = TextConsole()
     console.print((step.label, "bold"))
@@ -275,14 +322,31 @@ def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> 
     _print_turn(console, enc)
 
 
-def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
+def _dice(
+    seed: int | None, dice_text: str | None, table: Callable[[list[int]], DiceSource] = ScriptedDice
+) -> DiceSource:
+    """The program's dice (``seed``, or fresh) or the table's faces (``--dice``) as ``table``
+    dice (:class:`AskingDice` where too few faces are explained die by die)."""
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
     if dice_text is not None:
         from firefight.dice.faces import parse_faces
 
-        return ScriptedDice(parse_faces(dice_text))
+        return table(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)
+
+
+def dice(file: Path, action_id: str, faces_text: str | None, as_json: bool) -> None:
+    """``encounter dice``: the next group the action needs, given the faces so far."""
+    from firefight.cli.table_dice import print_asked
+    from firefight.dice.faces import parse_faces
+    from firefight.encounter.table_dice import ask_step, step_people
+
+    enc = load_record(file)
+    faces = parse_faces(faces_text, "--faces") if faces_text is not None else []
+    asked = ask_step(enc, action_id, faces)
+    lines = asked.result.lines if asked.result is not None else ()
+    print_asked(asked, step_people(enc, action_id), lines, as_json)
 
 
 def auto(file: Path, steps: int | None, seed: int | None) -> None:

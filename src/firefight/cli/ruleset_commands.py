@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +26,9 @@ from firefight.core.paths import removal_tip
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
 from firefight.core.validation import clip, clip_path
-from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
 from firefight.rulesets import REGISTRY, available, get_ruleset, is_scenario, rulesets_loading
-
-
-class _CountingDice(ScriptedDice):
-    """The given faces, then a middle face for every further die (it never explodes), counting
-    how many dice the resolution rolls in all; other faces may lead to more or fewer rolls."""
-
-    def _face(self, sides: int) -> int:
-        if self.used >= len(self.faces):
-            self.faces.append(sides // 2 + 1)
-        return super()._face(sides)
-
-
-def _faces_needed(ruleset: AnyRuleset, situation: Any, faces: list[int]) -> int | None:
-    counting = _CountingDice(faces)
-    try:
-        ruleset.resolve(situation, counting)
-    except FirefightError:
-        return None
-    return counting.used
 
 
 def load(
@@ -103,8 +84,11 @@ def resolve(
     house: Path | None,
     as_json: bool,
     command: Command,
+    ask: bool = False,
 ) -> None:
+    from firefight.cli.table_dice import TOO_FEW_TIP
     from firefight.dice import SeededDice
+    from firefight.dice.asking import AskingDice, too_few_faces_explained
 
     ruleset = get_ruleset(ruleset_id)
     if not any(k.command == command for k in ruleset.kinds):
@@ -112,29 +96,30 @@ def resolve(
             f"ruleset {ruleset.id} has no {_RULES[command]} rules",
             tip=f"it resolves: {', '.join(ruleset.situation_kinds)}",
         )
-    if seed is not None and dice_text is not None:
-        raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
+    chosen = (("--seed", seed is not None), ("--dice", dice_text is not None), ("--ask", ask))
+    given = [name for name, yes in chosen if yes]
+    if len(given) > 1:
+        together = "both given" if len(given) == 2 else "all given"
+        raise InputError(
+            f"{' and '.join(given)} {together}", tip="use one: program dice or table dice"
+        )
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"firefight {command} {ruleset.id} {clip_path(file)} --dice 4,8,...")
     situation = load(ruleset, file, overrides, house, command)
-    scripted = ScriptedDice(parse_faces(dice_text)) if dice_text is not None else None
+    faces = parse_faces(dice_text) if dice_text is not None else None
+    if ask:
+        faces = _asked_faces(ruleset, situation, file, overrides)
+    scripted = AskingDice(faces) if faces is not None else None
     if scripted is None and seed is None:
         import numpy as np
 
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dice = scripted if scripted is not None else SeededDice(seed)
-    try:
-        result = ruleset.resolve(situation, dice)
-    except ScriptError as err:
-        if scripted is None or "ran out" not in err.message:
-            raise
-        given = len(scripted.faces)
-        needed = _faces_needed(ruleset, situation, scripted.faces)
-        if needed is None:
-            raise
-        raise ScriptError(
-            f"{err.message}; with middle faces after yours it rolls {needed} dice in all "
-            f"(you gave {given})",
-            tip=f"give at least {needed} faces in transcript order (other rolls may need more)",
-        ) from None
+    run = partial(ruleset.resolve, situation)
+    with too_few_faces_explained(run, faces or [], "--dice", TOO_FEW_TIP):
+        result = run(dice)
     leftover = scripted.unused if scripted is not None else []
     if leftover:
         raise ScriptError(
@@ -147,7 +132,23 @@ def resolve(
         out["dice"] = "scripted" if scripted is not None else {"seed": seed}
         print_json(out)
     else:
-        render_resolution(result, f"seed {seed}" if scripted is None else "scripted dice")
+        shown = ",".join(map(str, scripted.faces)) if scripted is not None else ""
+        note = f"seed {seed}" if scripted is None else f"the table's dice: {shown or 'none'}"
+        render_resolution(result, note)
+
+
+def _asked_faces(
+    ruleset: AnyRuleset, situation: Any, file: Path, overrides: list[str]
+) -> list[int]:
+    """The faces of the resolution, asked for group by group at the terminal (``--ask``)."""
+    from firefight.cli.table_dice import ask_or_stop
+    from firefight.core.table_dice import people_in_situation
+    from firefight.dice.asking import ask
+
+    people = people_in_situation(apply_overrides(read_toml(file), overrides))
+    run = partial(ruleset.resolve, situation)
+    asked = ask_or_stop(lambda faces, program: ask(run, faces, program=program), people)
+    return list(asked.faces)
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkabl
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.nodes import Node, Sorted
 from firefight.dice.parse import as_node
-from firefight.dice.rolling import Rolled, Value, roll_tree
+from firefight.dice.rolling import DieTeller, Rolled, Value, roll_tree
 from firefight.errors import DiceError, ScriptError
 
 if TYPE_CHECKING:
@@ -139,6 +139,10 @@ class DiceSource(Protocol):
 class _RollingDice:
     """Shared body of the sources that roll real faces (seeded and scripted)."""
 
+    #: Told of each die before its face is asked (the table's dice asked roll by roll); None:
+    #: nobody listens.
+    _tell: DieTeller | None = None
+
     def __init__(self) -> None:
         self._events: list[Any] = []
         self._pending_why = ""
@@ -168,7 +172,7 @@ class _RollingDice:
         """Roll every die of ``expr``, tape its faces and record the roll."""
         node = as_node(expr)
         self._pending_why = why
-        rolled = roll_tree(node, self._taped)
+        rolled = roll_tree(node, self._taped, self._tell)
         result = Roll(str(node), why, rolled.value, rolled.tags, rolled)
         self._events.append(result)
         return result
@@ -202,6 +206,11 @@ class SeededDice(_RollingDice):
     def _face(self, sides: int) -> int:
         return int(self.rng.integers(1, sides + 1))
 
+    def face(self, sides: int) -> int:
+        """One face of a d``sides``, untaped (the program's die for a group the table leaves to
+        it)."""
+        return self._face(sides)
+
 
 class ScriptedDice(_RollingDice):
     """The faces a table rolled by hand, consumed in order."""
@@ -221,13 +230,13 @@ class ScriptedDice(_RollingDice):
         why = f" for {self._pending_why!r}" if self._pending_why else ""
         if self.used >= len(self.faces):
             raise ScriptError(
-                f"scripted dice ran out: die {position} (a d{sides}{why}) has no face",
+                f"the table's dice ran out: die {position} (a d{sides}{why}) has no face",
                 tip=f"give at least {position} faces, in transcript order",
             )
         face = self.faces[self.used]
         if not 1 <= face <= sides:
             raise ScriptError(
-                f"scripted face {face} at position {position} is impossible on a d{sides}{why}",
+                f"the table's die {position} shows {face}, which a d{sides}{why} cannot show",
                 tip=f"a d{sides} shows 1..{sides}",
             )
         self.used += 1
@@ -237,7 +246,7 @@ class ScriptedDice(_RollingDice):
         """Raise if faces are left over: a mistyped script should not pass silently."""
         if self.unused:
             raise ScriptError(
-                f"{len(self.unused)} scripted face(s) left unused: {self.unused}",
+                f"{len(self.unused)} of the table's faces left unused: {self.unused}",
                 tip="remove the extra faces or check their order",
             )
 

@@ -1,13 +1,15 @@
 """The tracker's HTTP face: the JSON API under ``/api``, the GM's and players' pages, live updates.
 
-Routes that compute (act, previews) are plain ``def`` so FastAPI runs them on its thread pool and
-the event loop stays free for the players' live streams. Every write names the ``version`` of the
-state it was chosen on. Every refusal is JSON ``{"detail": "one line"}``: 401 without a token, 403
-with the wrong one (a players' token writing, another encounter's token), 404 for an unknown
-encounter, 409 for a write on a version that is not the encounter's now (what happened since:
-"the fight moved on: Insurgent acted since you looked"), 413 for an oversized request, 422 for a
-bad action, faces, edit or scenario, 429 past the rate limit. A line is at most
-:data:`MAX_LINE` characters (a 100,000-character id is shown by its start).
+Routes that compute (act, dice, previews) are plain ``def`` so FastAPI runs them on its thread
+pool and the event loop stays free for the players' live streams. Every write names the
+``version`` of the state it was chosen on, and so does every question of the table's dice about
+an encounter (a dialog never gathers faces for a step that can no longer be taken). Every refusal
+is JSON ``{"detail": "one line"}``: 401 without a token, 403 with the wrong one (a players' token
+writing, another encounter's token), 404 for an unknown encounter, 409 for a write or a dice
+question on a version that is not the encounter's now (what happened since: "the fight moved on:
+Insurgent acted since you looked"), 413 for an oversized request, 422 for a bad action, faces,
+edit or scenario, 429 past the rate limit. A line is at most :data:`MAX_LINE` characters (a
+100,000-character id is shown by its start).
 """
 
 from __future__ import annotations
@@ -55,11 +57,19 @@ Version = Annotated[
 Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
 #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly read
 #: ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
+_FACE_ITEMS: dict[str, Any] = {"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}
 Faces = Annotated[
     list[Any] | None,
     Field(
         description="faces in transcript order: one whole number (or its digits as text) each",
-        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+        json_schema_extra=_FACE_ITEMS,
+    ),
+]
+#: The faces the table rolled so far, in transcript order (checked as :data:`Faces` are).
+SoFar = Annotated[
+    list[Any],
+    Field(
+        description="the faces rolled so far, in transcript order", json_schema_extra=_FACE_ITEMS
     ),
 ]
 
@@ -78,13 +88,24 @@ class CreateBody(BaseModel):
     )
     enemy_detail: Literal["status", "names"] = "status"
     seed: Seed | None = Field(None, description="seed of the start's dice (initiative)")
-    dice: Faces = Field(None, description="the faces the table rolled for the start (initiative)")
+    dice: Faces = Field(
+        None,
+        description="the table's faces for round 1's initiative, in transcript order (as "
+        "POST /api/start/dice collects them), instead of seed",
+    )
 
 
 class Created(BaseModel):
     id: str
     gm_token: str
     player_token: str
+
+
+#: Whose action it is, as the page showed it: refused with 409 if it is not their turn now.
+Actor = Annotated[
+    StrictStr | None,
+    Field(description="whose action it is (refused with 409 if it is not their turn now)"),
+]
 
 
 class _Write(BaseModel):
@@ -103,9 +124,7 @@ class ActBody(_Rolling):
     """One action, on the table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
 
     action: StrictStr = Field(description="an action id from GET .../actions")
-    actor: StrictStr | None = Field(
-        None, description="whose action it is (refused with 409 if it is not their turn now)"
-    )
+    actor: Actor = None
 
 
 class EditBody(_Rolling):
@@ -139,7 +158,47 @@ class OrderBody(_Rolling):
 
 
 class StartBody(_Write):
-    dice: list[Any] = Field(description="the faces the table rolled for round 1's initiative")
+    """Round 1's initiative again, on the faces the table rolled (before the first step)."""
+
+    dice: list[Any] = Field(
+        description="the faces the table rolled for round 1's initiative, in transcript order "
+        "(as POST .../start/dice collects them)",
+        json_schema_extra=_FACE_ITEMS,
+    )
+
+
+#: Which dice the program rolls for the table when asked.
+Roll = Annotated[
+    Literal["group", "rest"] | None,
+    Field(description='"group": the program rolls the next group for the table; "rest": all'),
+]
+
+
+class DiceBody(_Write):
+    """What an action needs next of the table's dice, given the faces so far, on ``version``."""
+
+    action: StrictStr = Field(description="an action id from GET .../actions")
+    actor: Actor = None
+    faces: SoFar = []
+    roll: Roll = None
+
+
+class StartDiceBody(BaseModel):
+    """What round 1's initiative of a scenario needs next of the table's dice."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: StrictStr | None = Field(None, description="scenario TOML text")
+    example: StrictStr | None = Field(None, description="a bundled example, e.g. graydawn/duel")
+    faces: SoFar = []
+    roll: Roll = None
+
+
+class RestartDiceBody(_Write):
+    """What round 1's initiative of an encounter needs next, to roll it again on the table's
+    dice (before the first step), on ``version``."""
+
+    faces: SoFar = []
+    roll: Roll = None
 
 
 class CheckBody(BaseModel):
@@ -277,6 +336,27 @@ def create_app(
             encounter_id, body.action, body.dice, body.seed, version=body.version, actor=body.actor
         )
 
+    @app.post("/api/encounters/{encounter_id}/dice", tags=["GM"])
+    def dice(encounter_id: GmId, body: DiceBody) -> dict[str, Any]:
+        """The next group of the table's dice the action needs, given the faces so far (who
+        rolls it, which dice, what for, the rule), or `complete` with the transcript; then
+        POST .../act with `dice` set to `faces_so_far` and the same `version`. Writes nothing;
+        asked on a version that is not the encounter's now, 409 as a write would be."""
+        return tracker.dice(
+            encounter_id,
+            body.action,
+            body.faces,
+            version=body.version,
+            actor=body.actor,
+            roll=body.roll,
+        )
+
+    @app.post("/api/start/dice", tags=["encounters"])
+    def start_dice(body: StartDiceBody) -> dict[str, Any]:
+        """The next group of the table's dice round 1's initiative needs, before the encounter
+        exists; then POST /api/encounters with `dice` set to `faces_so_far`. Writes nothing."""
+        return tracker.start_dice(body.scenario, body.example, body.faces, body.roll)
+
     @app.post("/api/encounters/{encounter_id}/undo", tags=["GM"])
     def undo(encounter_id: GmId, body: _Write) -> dict[str, Any]:
         return tracker.undo(encounter_id, version=body.version)
@@ -289,6 +369,13 @@ def create_app(
     def restart(encounter_id: GmId, body: StartBody) -> dict[str, Any]:
         """Round 1's initiative again on the faces the table rolled (before any step)."""
         return tracker.restart(encounter_id, body.dice, version=body.version)
+
+    @app.post("/api/encounters/{encounter_id}/start/dice", tags=["GM"])
+    def restart_dice(encounter_id: GmId, body: RestartDiceBody) -> dict[str, Any]:
+        """The next group of the table's dice round 1's initiative needs, to roll it again
+        before any step; then POST .../start with `dice` set to `faces_so_far`. Writes
+        nothing."""
+        return tracker.restart_dice(encounter_id, body.faces, version=body.version, roll=body.roll)
 
     def edited(encounter_id: str, edit: Edit, body: _Rolling) -> dict[str, Any]:
         return tracker.edit(encounter_id, edit, body.dice, body.seed, version=body.version)

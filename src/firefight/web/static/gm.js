@@ -61,6 +61,26 @@
     await refresh();
   }
 
+  // The table's dice asked for group by group (POST `ask`), then committed (POST `commit` with
+  // every face as `dice`). Each question and the commit name the version shown when the dialog
+  // opened: if the fight moves on meanwhile, the dialog closes with the 409's line and the page
+  // shows the fresh state, as a stale click does.
+  async function askTable(title, ask, commit, fields = {}) {
+    generation++;
+    const shown = version;
+    try {
+      await DiceDialog.open({
+        title,
+        answer: (faces, roll) => call("POST", ask, { ...fields, faces, roll, version: shown }),
+        done: (dice) => call("POST", commit, { ...fields, dice, version: shown }),
+      });
+    } catch (err) {
+      if (err.status === 409) await refresh();
+      throw err;
+    }
+    await refresh();
+  }
+
   function options(select, values, keep) {
     const was = keep ?? select.value;
     select.replaceChildren(...values.map((v) => el("option", { value: v }, v)));
@@ -130,6 +150,10 @@
     const act = (dice) => {
       const action = g.chosen;
       const body = { action: action.id, actor: action.actor };
+      // the table's dice with nothing typed: the dialog asks for them group by group
+      if (dice !== undefined && !dice.length) {
+        return guarded(() => askTable(action.label, "/dice", "/act", body), () => refusalOf(g));
+      }
       if (dice !== undefined) body.dice = dice;
       return guarded(() => write("POST", "/act", body), () => refusalOf(g));
     };
@@ -343,7 +367,12 @@
   on("reorder", () => write("POST", "/order",
     { order: byId("order-names").value.split(",").map((n) => n.trim()).filter(Boolean) }), hand);
   on("add", () => write("POST", "/add", { side: byId("add-side").value, combatant: byId("add-table").value }), hand);
-  on("start-use", () => write("POST", "/start", { dice: faceList(byId("start-faces").value) }));
+  on("start-use", () => {
+    const dice = faceList(byId("start-faces").value);
+    // nothing typed: the dialog asks for round 1's initiative rolls group by group
+    if (!dice.length) return askTable("round 1's initiative", "/start/dice", "/start");
+    return write("POST", "/start", { dice });
+  });
   byId("edit-who").addEventListener("change", () => options(byId("edit-field"), editable[byId("edit-who").value] || []));
   byId("enemy-detail").addEventListener("change", (event) =>
     guarded(() => write("PUT", "/settings", { enemy_detail: event.target.value })));

@@ -9,14 +9,26 @@
     localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
   }
 
-  // A new encounter takes the seed field's seed for round 1's initiative (empty: fresh dice);
-  // a record brings its own start.
+  // A new encounter takes round 1's initiative on the table's dice (asked for group by group,
+  // then created on them) or on the seed field's seed (empty: fresh dice); a record brings its
+  // own start.
   async function start(body, title) {
     Tracker.refuse("");
     const seed = document.getElementById("seed").value.trim();
     const seeded = seed && !body.record ? { seed: Number(seed) } : {};
     try {
-      const made = await Tracker.api("POST", "/api/encounters", null, { ...body, ...seeded });
+      let made;
+      if (document.getElementById("table-initiative").checked && !body.record) {
+        const what = body.example !== undefined ? { example: body.example } : { scenario: body.scenario };
+        const committed = await DiceDialog.open({
+          title: `${title}: round 1's initiative`,
+          answer: (faces, roll) => Tracker.api("POST", "/api/start/dice", null, { ...what, faces, roll }),
+          done: async (faces) => { made = await Tracker.api("POST", "/api/encounters", null, { ...body, dice: faces }); },
+        });
+        if (!committed) return;
+      } else {
+        made = await Tracker.api("POST", "/api/encounters", null, { ...body, ...seeded });
+      }
       remember(made, title);
       location.href = `/gm/${made.id}#gm=${made.gm_token}&player=${made.player_token}`;
     } catch (err) {
