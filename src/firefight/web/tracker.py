@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
-from firefight.core.loading import parse_toml_text
 from firefight.core.turns import Action, FightState, state_to_json
 from firefight.core.validation import clip
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
