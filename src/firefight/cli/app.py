@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from firefight.core.ruleset import Command
 
-#: Option kinds: a flag, or a value read as text, a whole number or a path; ``*`` repeatable.
+#: Option kinds: a flag, or a value read as text, a whole number, a plain decimal or a path;
+#: ``*`` repeatable.
 Options = dict[str, str]
 #: What a quick command receives: its arguments and its options (name -> value), converted.
 Run = Callable[[list[Any], dict[str, Any]], None]
@@ -81,6 +82,10 @@ def _odds(args: list[Any], opts: dict[str, Any]) -> None:
     )
 
 
+#: The encounter commands' flags (given or not: True or False).
+FLAGS = frozenset({"--json", "--win"})
+
+
 def _encounter(name: str, *options: str) -> Run:
     """``encounter NAME FILE ...``: the saved file, then the arguments and options in the
     order :mod:`firefight.cli.encounter_commands` takes them (flags as booleans)."""
@@ -88,7 +93,7 @@ def _encounter(name: str, *options: str) -> Run:
     def run(args: list[Any], opts: dict[str, Any]) -> None:
         from firefight.cli import encounter_commands
 
-        values = [opts.get(o, False) if o == "--json" else opts.get(o) for o in options]
+        values = [opts.get(o, False) if o in FLAGS else opts.get(o) for o in options]
         getattr(encounter_commands, name)(*args, *values)
 
     return run
@@ -111,7 +116,11 @@ QUICK: dict[tuple[str, ...], tuple[tuple[str, ...], Options, Run]] = {
         {"--seed": "int", "--dice": "text"},
         _encounter("act", "--seed", "--dice"),
     ),
-    ("encounter", "actions"): (("path",), {"--json": "flag"}, _encounter("actions", "--json")),
+    ("encounter", "actions"): (
+        ("path",),
+        {"--json": "flag", "--budget": "float", "--ceiling": "float", "--win": "flag"},
+        _encounter("actions", "--json", "--budget", "--ceiling", "--win"),
+    ),
     ("encounter", "auto"): (
         ("path",),
         {"--steps": "int", "--seed": "int"},
@@ -136,6 +145,12 @@ def _value(word: str, kind: str) -> Any:
         if len(word) > MAX_DIGITS or not all("0" <= c <= "9" for c in word):
             return None
         return int(word)
+    if kind == "float":
+        whole, _, part = word.partition(".")
+        digits = whole + part
+        if not digits or len(digits) > MAX_DIGITS or not all("0" <= c <= "9" for c in digits):
+            return None
+        return float(word)
     if kind == "path":
         # Typer refuses an existing file it may not read with its own words.
         if os.path.exists(word) and not os.access(word, os.R_OK):

@@ -62,6 +62,9 @@ from firefight.rulesets.warfare2d20.roster import (
     load_fighters,
 )
 
+_SUPPRESSED = frozenset({"suppressed"})
+_NO_CONDITIONS: frozenset[str] = frozenset()
+
 
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
@@ -338,6 +341,10 @@ class Warfare2d20Turns(Actions, Turns):
     def is_hurt(self, combatant: Any) -> bool:
         f = self.fighters[combatant.name]
         return bool(combatant.hit_points < f.stats.hit_points or combatant.suppressed_until)
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """W05: suppressed (a failed mettle check under fire)."""
+        return _SUPPRESSED if combatant.suppressed_until else _NO_CONDITIONS
 
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Soldier = combatant

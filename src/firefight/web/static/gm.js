@@ -8,6 +8,7 @@
   let generation = 0;  // one per refresh: odds of an older refresh are not shown
   let version = 0;     // the version of the state shown: every write names it
   let heard = 0;       // the newest version the live stream announced
+  let side = "";       // the acting combatant's side: whose win chances the list shows
 
   if (link.player) {
     const a = document.getElementById("player-link");
@@ -84,6 +85,7 @@
 
   function renderActions(actions, state) {
     const box = document.getElementById("actions");
+    side = state.turn && state.combatants[state.turn] ? state.combatants[state.turn].side : "";
     document.getElementById("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
     box.replaceChildren();
     for (const action of actions) {
@@ -94,7 +96,8 @@
       faces.addEventListener("keydown", (event) => { if (event.key === "Enter") table(); });
       box.append(el("div", { class: "action", "data-action": action.id },
         el("div", { class: "label" }, action.label),
-        el("div", { class: "odds" }, action.odds ? Tracker.oddsText(action.odds) : "exact odds: computing..."),
+        el("div", { class: "odds" }, "working out..."),
+        el("div", { class: "win" }),
         el("div", { class: "controls" },
           el("button", { onclick: roll, "data-roll": action.id }, "roll"),
           faces,
@@ -137,20 +140,25 @@
     fillOdds(++generation);
   }
 
-  // The exact odds arrive after the list, one action at a time: most take milliseconds, a few
-  // (many-branched suppressing fire) take seconds.
+  // The odds arrive after the list: every action's first answer within the server's budget
+  // (exact where it finished in time, else estimated), then each refinement over the live
+  // stream ("odds" events) until every answer is exact or at its ceiling.
   async function fillOdds(mine) {
     const box = document.getElementById("actions");
     box.dataset.odds = "pending";
-    for (const row of box.querySelectorAll("[data-action]")) {
-      let odds;
-      try {
-        odds = await call("GET", "/odds?action=" + encodeURIComponent(row.dataset.action));
-      } catch (err) { error.textContent = err.message; return; }
-      if (generation !== mine) return;  // the page was refreshed meanwhile
-      row.querySelector(".odds").textContent = Tracker.oddsText(odds);
-    }
-    box.dataset.odds = "ready";
+    let choices;
+    try { choices = await call("GET", "/choices"); } catch (err) { error.textContent = err.message; return; }
+    if (generation !== mine) return;  // the page was refreshed meanwhile
+    showOdds(choices);
+  }
+
+  function showOdds(choices) {
+    if (choices.version !== version) return;  // odds of a state this page no longer shows
+    const box = document.getElementById("actions");
+    Odds.render(box, choices, side);
+    const progress = (choices.progress || {});
+    document.getElementById("odds-progress").textContent = progress.text || "";
+    box.dataset.odds = progress.refining ? "refining" : "ready";
   }
 
   const byId = (id) => document.getElementById(id);
@@ -184,5 +192,6 @@
     heard = Math.max(heard, Number(event.data) || 0);
     if (heard > version) guarded(refresh);
   };
+  events.addEventListener("odds", (event) => showOdds(JSON.parse(event.data)));
   guarded(refresh);
 })();
