@@ -180,7 +180,9 @@ class OddsWork(_Work):
                 raise
         if self.counts:
             plays = sum(self.counts.values())
-            note = f"estimated from {plays:,} plays on seeded dice, refining"
+            note = (
+                f"estimated from {plays:,} play{'s' if plays > 1 else ''} on seeded dice, refining"
+            )
             self.preview = engine.estimated(state, action, self.counts, note)
 
 
