@@ -185,14 +185,16 @@ class Engine:
         )
 
     def _people_distribution(
-        self, state: FightState, action: Action, max_paths: int = PREVIEW_PATHS
+        self, state: FightState, action: Action, max_paths: int | None = None
     ) -> Weighted[Any]:
         """The combatants after the action, each with the indices of those a staged preview
         knows changed in fields it set aside and the harm it carried apart (mean per index),
         exactly: all a preview reads. By the ruleset's
         parts (:meth:`Turns.preview_stages`) where it gives them, else by
         :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
-        Refused past ``max_paths`` paths of the whole action either way."""
+        Refused past ``max_paths`` paths (:data:`PREVIEW_PATHS` by default) of the whole
+        action either way."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         key = (state, action, "combatants")
         stages = self.turns.preview_stages(state, action)
         if stages is not None:
@@ -214,7 +216,7 @@ class Engine:
         state: FightState,
         action: Action,
         stages: tuple[Stage, ...],
-        max_paths: int = PREVIEW_PATHS,
+        max_paths: int,
     ) -> Weighted[Any]:
         """The combatants after ``stages`` (:meth:`Turns.preview_stages`), exactly: each stage
         enumerated once per distinct state the one before left, the states it leads to merged
@@ -323,7 +325,7 @@ class Engine:
             return state, flagged
         return evolve(state, combatants=tuple(people)), flagged
 
-    def _too_many(self, action: Action, max_paths: int = PREVIEW_PATHS) -> TooManyBranches:
+    def _too_many(self, action: Action, max_paths: int) -> TooManyBranches:
         return TooManyBranches(
             f"{action.label}: over {max_paths:,} branches, too many to enumerate exactly",
             tip="the action still resolves; only its exact preview is left out",
@@ -334,9 +336,11 @@ class Engine:
         key: Hashable,
         action: Action,
         fn: Callable[[DiceSource], Any],
-        max_paths: int = PREVIEW_PATHS,
+        max_paths: int | None = None,
     ) -> Weighted[Any]:
-        """``fn`` enumerated under ``max_paths``, cached by ``key``."""
+        """``fn`` enumerated under ``max_paths`` (:data:`PREVIEW_PATHS` by default), cached by
+        ``key``."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         found = self._acts.get(key)
         if found is None:
             try:
@@ -493,12 +497,13 @@ class Engine:
         action: Action,
         *,
         estimate: int = 0,
-        max_paths: int = PREVIEW_PATHS,
+        max_paths: int | None = None,
     ) -> Preview:
         """Exact odds of ``action`` from ``state``, by the rule code that will resolve it. Past
-        ``max_paths`` paths: with ``estimate``, that many plays of the action on seeded dice
-        (the same rule code) counted instead, marked not exact; without, an empty preview
-        marked not exact (policies score such an action 0, as they always have)."""
+        ``max_paths`` paths (:data:`PREVIEW_PATHS` by default): with ``estimate``, that many
+        plays of the action on seeded dice (the same rule code) counted instead, marked not
+        exact; without, an empty preview marked not exact (policies score such an action 0,
+        as they always have)."""
         # the round-1 twin previews the same (the ruleset promises its step is the same, moved)
         state = self.round_one(state) or state
         try:

@@ -363,8 +363,9 @@ class Warfare2d20Turns(Actions, Turns):
         if gain != two.recoil - one.recoil:
             return None
         said = (
-            f"its {gain:+d} delta t is taken back by its {gain:+d} recoil" if gain else "no more"
-            " delta t"
+            f"its {gain:+d} delta t is taken back by its {gain:+d} recoil"
+            if gain
+            else "no more delta t"
         )
         if two.delta_s != one.delta_s:
             said += f", and its delta s {two.delta_s} cannot shock anyone here"
