@@ -188,11 +188,15 @@ def _answered(engine: Engine, state: FightState) -> list[dict[str, object]]:
 
 def test_preview_conditions_are_the_rule_codes() -> None:
     """A preview's chance of each new condition is read off the states the rule code leaves:
-    the same as from the action's exact distribution (``act``, path by path)."""
+    the same as from the action's exact distribution (``act``, path by path). graydawn's
+    staged previews (stand-ins, fields set aside) are held whole, conditions included, to
+    their path-by-path twins by ``tests/rulesets/graydawn/test_staged_preview.py``."""
     for example, action in [
         ("quality_d100/stun_and_knockdown", "attack:Brute:trip"),
         ("tactical_d20/knife_duel", "disarm:Rook"),
         ("warfare2d20/duel", "fire:Insurgent:burst"),
+        ("dragonwarriors2/rolf_vs_lennox", "attack:Rolf"),
+        ("graydawn/knife_duel_exact", "strike:Enforcer"),
     ]:
         engine, state = started(example)
         chosen = engine.find_action(state, action)

@@ -54,11 +54,16 @@ CHAIN_FIRST, CHAIN_LATER = 0.05, 1.0
 KERNEL_PATHS = 20_000
 #: Paths no exact preview of a refinement is refused for: its time is its limit.
 UNLIMITED = 10**12
+#: The share of the budget the first answers leave unplanned: what a last check or play may run
+#: past its deadline.
+MARGIN = 0.03
 #: Fights or plays per rollout batch, at least and at most.
 BATCH = (8, 2048)
 #: Most classes of counters (``fast.KernelSampler.classes``) for which fights are played by the
 #: fast path: past them its tables cost more than it saves.
 FAST_CLASSES = 256
+#: Most states a kept sampler may hold before it starts over (a tracker keeps one for a fight).
+SAMPLER_KEPT = 200_000
 
 
 @dataclass
@@ -86,6 +91,8 @@ class Shared:
         40,000 take seconds and hundreds of megabytes to lay out)."""
         from firefight.analysis.fast import KernelSampler, classes
 
+        if self._sampler is not None and len(self._sampler.states) > SAMPLER_KEPT:
+            self._sampler = None  # a long fight's: start over
         if self._sampler is None and self.fast:
             self.fast = classes(self.engine) <= FAST_CLASSES
             self._sampler = KernelSampler(self.engine, start_paths=0) if self.fast else None
@@ -482,7 +489,7 @@ class Evaluation:
         with limited(None, self.cancel) as limit:
             works: list[Any] = [c.odds or c.win for c in self.choices]
             works = [w for w in works if w is not None]
-            deadline = start + self.budget
+            deadline = start + self.budget * (1 - MARGIN)
             for i, work in enumerate(works):
                 share = (deadline - cpu()) / (len(works) - i)
                 work.first(max(share, 0.0) / 2)

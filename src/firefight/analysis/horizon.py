@@ -30,6 +30,8 @@ MAX_STATES = 20_000
 MAX_STEP_PATHS = 500_000
 #: Passes after which the mass still in play is given up as unknown.
 MAX_PASSES = 2_000
+#: Most states whose moves one :class:`Moves` keeps (a tracker keeps one for a whole fight).
+MOVES_KEPT = 50_000
 #: Mass in play below which a chain stops (what a riposte chain's geometric tail leaves).
 NEGLIGIBLE = 1e-12
 
@@ -54,6 +56,8 @@ class Moves:
     def of(self, state: FightState) -> list[tuple[FightState, float]]:
         found = self._moves.get(state)
         if found is None:
+            if len(self._moves) >= MOVES_KEPT:  # a long fight's: start over
+                self._moves.clear()
             found = self._moves[state] = self._work_out(state)
         return found
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +35,12 @@ PUSH_EVERY = 0.5
 #: Longest wait, in seconds, of a request for first answers (a budget of CPU seconds can take
 #: longer on a busy machine).
 ANSWER_WAIT = 120.0
+
+#: Jobs kept (one per encounter); past them the one asked about longest ago is dropped.
+JOBS_KEPT = 64
+#: Encounters whose engine caches (the chain's moves, the fast path's sampler) are kept from one
+#: version to the next; the ones asked longest ago are dropped first.
+SHARED_KEPT = 16
 
 #: What a job pushes: encounter id, version, and the JSON of its list and progress.
 Update = Callable[[str, int, dict[str, Any]], None]
@@ -58,6 +64,8 @@ class Job:
     asked: float = field(default_factory=time.monotonic)
     #: The worker thread's CPU clock when the job was cancelled (None: not cancelled).
     cancelled_at: float | None = None
+    #: CPU seconds the step that made this version took (taken out of the budget).
+    step_cpu: float = 0.0
     pushed: float = 0.0
     unpushed: bool = False
     #: monotonic time of its last slice (jobs of several encounters take turns).
@@ -65,10 +73,11 @@ class Job:
 
     def snapshot(self) -> dict[str, Any]:
         """The JSON pushed to a GM's page: version, the list, progress and its words."""
+        cpu = {"step": self.step_cpu, "first_answers": self.evaluation.first_cpu}
         return {
             "version": self.version,
             "actions": self.rows,
-            "progress": {**self.progress, "text": progress_text(self.progress)},
+            "progress": {**self.progress, "text": progress_text(self.progress), "cpu": cpu},
         }
 
 
@@ -90,7 +99,7 @@ class OddsWorker:
         self._cond = threading.Condition()
         self._jobs: dict[str, Job] = {}
         self._queue: deque[Job] = deque()
-        self._shared: dict[str, Shared] = {}
+        self._shared: OrderedDict[str, Shared] = OrderedDict()
         self._thread: threading.Thread | None = None
         self._closed = False
         #: CPU seconds each cancelled job's thread spent after the cancel, newest last.
@@ -133,10 +142,17 @@ class OddsWorker:
                 shared=shared,
             )
             self._shared[encounter_id] = evaluation.shared
-            job = Job(encounter_id, version, evaluation)
+            self._shared.move_to_end(encounter_id)
+            while len(self._shared) > SHARED_KEPT:
+                self._shared.popitem(last=False)
+            job = Job(encounter_id, version, evaluation, step_cpu=spent)
             evaluation.cancel = job.cancel
             job.progress = evaluation.progress()
             self._jobs[encounter_id] = job
+            if len(self._jobs) > JOBS_KEPT:  # an encounter nobody asked about for longest
+                stale = min(self._jobs.values(), key=lambda j: j.asked)
+                self._cancel(stale)
+                del self._jobs[stale.encounter_id]
             self._queue.append(job)
             self._start()
             self._cond.notify_all()
@@ -155,11 +171,6 @@ class OddsWorker:
             if found is not None and found.version != version:
                 self._cancel(found)
                 del self._jobs[encounter_id]
-
-    def forget(self, encounter_id: str) -> None:
-        """Drop the encounter's engine caches (its engine was rebuilt or it left memory)."""
-        with self._cond:
-            self._shared.pop(encounter_id, None)
 
     def close(self) -> None:
         """Cancel every job and end the thread."""

@@ -285,7 +285,8 @@ class Tracker:
             held = self._load(encounter_id)
             state = held.enc.state
             if state.ending is not None:
-                return {"version": held.version, "actions": [], "progress": {}}
+                cpu_spent = {"step": held.made_in, "first_answers": 0.0}
+                return {"version": held.version, "actions": [], "progress": {"cpu": cpu_spent}}
             job = self.odds_worker.job(
                 encounter_id,
                 held.version,
