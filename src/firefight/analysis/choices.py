@@ -38,14 +38,15 @@ from firefight.encounter.engine import ESTIMATE_SEED, Engine, Preview
 
 #: CPU seconds for the first answers of a whole list, by default.
 BUDGET = 1.0
-#: CPU seconds each answer of one action (odds, risk, win) is refined to, at most, by default.
+#: CPU seconds, by default, of an action's longest exact attempt at its odds, and of the
+#: refinement of its risk and of its win chance each.
 CEILING = 10.0
 #: Plays an estimated preview gathers before the exact answer is tried again.
 PLAYS = 1000
 #: CPU seconds of one refinement slice (an exact attempt may take longer: it cannot be cut).
 SLICE = 0.1
 #: The first exact attempt after the plays, and the factor each next one grows by.
-FIRST_EXACT, GROWTH = 0.25, 2.0
+FIRST_EXACT, GROWTH = 0.25, 4.0
 #: Half-widths of the 95% intervals at which a win chance and a risk are close enough.
 WIN_CLOSE, RISK_CLOSE = 0.02, 0.03
 #: CPU seconds the chain of a win chance or a risk may take within a first answer, and later.
@@ -153,15 +154,23 @@ class OddsWork(_Work):
         if not self.exact:
             self.timed(lambda: self._plays(seconds))
 
+    @property
+    def final(self) -> bool:
+        """Exact, or its exact answer tried for the whole ceiling in vain (no ceiling: the
+        first answer is final)."""
+        return self.done or self.ceiling <= 0
+
     def refine(self) -> None:
+        """More plays up to :data:`PLAYS`, then exact attempts of growing length, the last of
+        the whole ceiling: an exact answer that takes up to the ceiling is found."""
         if self.final:
             return
         if sum(self.counts.values()) < PLAYS:
             self.more(SLICE)
             return
-        cap = min(max(self.tried * GROWTH, FIRST_EXACT), self.ceiling - self.spent)
+        cap = min(max(self.tried * GROWTH, FIRST_EXACT), self.ceiling)
         self.timed(lambda: self._exact(cap))
-        if not self.exact and self.spent >= self.ceiling:
+        if not self.exact and cap >= self.ceiling:
             self.done = True
 
     def _exact(self, seconds: float) -> None:

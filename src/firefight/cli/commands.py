@@ -399,7 +399,9 @@ def serve(
     ceiling: Annotated[
         float | None,
         typer.Option(
-            "--ceiling", help="CPU seconds each answer is refined to, at most (default 10)."
+            "--ceiling",
+            help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+            "chance's refinement (default 10).",
         ),
     ] = None,
 ) -> None:
@@ -452,7 +454,9 @@ def encounter_actions(
     ceiling: Annotated[
         float | None,
         typer.Option(
-            "--ceiling", help="CPU seconds each answer is refined to, at most (default 10)."
+            "--ceiling",
+            help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+            "chance's refinement (default 10).",
         ),
     ] = None,
     win: Annotated[

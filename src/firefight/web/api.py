@@ -70,7 +70,8 @@ Ceiling = Annotated[
     Query(
         ge=0,
         le=MAX_CEILING,
-        description="CPU seconds each answer is refined to, at most (default: the server's)",
+        description="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+        "chance's refinement (default: the server's)",
     ),
 ]
 #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly read

@@ -147,7 +147,10 @@
     const box = document.getElementById("actions");
     box.dataset.odds = "pending";
     let choices;
-    try { choices = await call("GET", "/choices"); } catch (err) { error.textContent = err.message; return; }
+    try { choices = await call("GET", "/choices"); } catch (err) {
+      if (err.status !== 409) error.textContent = err.message;  // 409: the fight moved on, a refresh follows
+      return;
+    }
     if (generation !== mine) return;  // the page was refreshed meanwhile
     showOdds(choices);
   }
