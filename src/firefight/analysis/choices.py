@@ -58,8 +58,9 @@ UNLIMITED = 10**12
 #: The share of the budget the first answers leave unplanned: what a last check or play may run
 #: past its deadline.
 MARGIN = 0.03
-#: Fights or plays per rollout batch, at least and at most.
-BATCH = (8, 2048)
+#: Fights or plays per rollout batch, at least and at most, and the first batch's.
+BATCH = (1, 2048)
+FIRST_BATCH = 4
 #: Most classes of counters (``fast.KernelSampler.classes``) for which fights are played by the
 #: fast path: past them its tables cost more than it saves.
 FAST_CLASSES = 256
@@ -76,8 +77,8 @@ class Shared:
     engine: Engine
     moves: horizon.Moves = field(init=False)
     _sampler: Any = None
-    #: Kinds of answer (class names) whose chain ran out of time for one action: the others'
-    #: chains, through the same states, are not tried again.
+    #: Kinds of answer (class names) whose chain ran out of time for one action of the state
+    #: evaluated: the others' chains, through the same states, are not tried again.
     hopeless: set[str] = field(default_factory=set)
     #: Whether whole fights go by the fast path (:meth:`sampler`).
     fast: bool = True
@@ -316,10 +317,11 @@ class _AfterWork(_Work):
         return [self.engine.step(self.state, self.action, dice) for _ in range(n)]
 
     def _size(self, seconds: float) -> int:
-        """Fights that fit in ``seconds`` at the last batch's cost per fight."""
+        """Fights that fit in ``seconds`` at the last batch's cost per fight (a first batch:
+        :data:`FIRST_BATCH`, a big fight's take tens of milliseconds each)."""
         low, high = BATCH
         if self.cost <= 0:
-            return low
+            return FIRST_BATCH
         return max(low, min(high, int(seconds / self.cost)))
 
     def _batch(self, seconds: float) -> None:
@@ -474,6 +476,7 @@ class Evaluation:
         self.ceiling = ceiling
         self.cancel = cancel or threading.Event()
         self.shared = shared if shared is not None and shared.engine is engine else Shared(engine)
+        self.shared.hopeless.clear()  # a new state: its chains may be smaller
         self.actions = engine.legal_actions(state)
         self.choices = [
             Choice(

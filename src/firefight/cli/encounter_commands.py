@@ -169,7 +169,7 @@ def _explanation(step: Step, explained: dict[str, Any]) -> str:
         return f"win chance ({side}): not worked out in time"
     mine = win_text({"win": chosen}, side)
     if best["id"] == step.action or best["p"].get(side, 0.0) <= chosen["p"].get(side, 0.0):
-        return f"win chance ({side}): {mine} after this, the best of the choices"
+        return f"win chance ({side}): {mine} after this; no other choice better"
     return f"win chance ({side}): {mine} after this; the best, {best['id']}: " + win_text(
         {"win": best}, side
     )
