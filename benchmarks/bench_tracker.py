@@ -1,5 +1,6 @@
 """The web tracker (issues 17 and 33): a step and the first answers of its list of choices, win
-chances per action, and how fast 20 connected players' pages all receive an update.
+chances per action, how fast 20 connected players' pages all receive an update, and the server
+time of each "what next" answer when the table's dice are asked for roll by roll.
 
 The first figure is server CPU per step over the first steps of each example played on seeded
 dice by the first legal action: the step (``Tracker.act``, the database write included, on its
@@ -16,10 +17,15 @@ interval is within +-2 points, cut off at ``--win-cap`` seconds an action.
 The third starts a real ``firefight serve`` process, connects 20 players' event streams, and
 times from the GM's POST to the moment every page has fetched its refreshed view.
 
-Writes its section of docs/performance.md (``--no-write`` only prints; ``--only TEXT``
+The fourth is CPU time inside the tracker of ``Tracker.dice`` (POST .../dice, the version read
+from the database included): for every legal action of each of the first steps of each example,
+the dice dialog played group by group on the faces seeded dice give that action, every answer
+timed, from the first question to "complete".
+
+Writes its sections of docs/performance.md (``--no-write`` only prints; ``--only TEXT``
 (repeatable) times only the example encounters whose name contains TEXT, e.g. ``warfare2d20/``,
 skips the fan-out test, prints the load average and never writes; ``--no-win`` skips the win
-chances).
+chances; ``--dice-only`` runs the fourth part alone and writes its section only).
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from tests.web.serving import Server
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
 SECTION = "## The web tracker (issue 17)"
+DICE_SECTION = "## The table's dice, roll by roll"
 
 
 def step_times(example: str, steps: int, folder: Path) -> list[tuple[float, int, int]]:
@@ -114,6 +121,64 @@ def win_times(example: str, steps: int, cap: float) -> list[tuple[float, bool]]:
         if n < steps:
             enc.act(engine.legal_actions(enc.state)[0].id, SeededDice(n))
     return out
+
+
+#: One timed "what next" answer: the example, the step, the action, the answer's number in
+#: its dialog, and its CPU seconds.
+Answer = tuple[str, int, str, int, float]
+
+
+def dice_times(example: str, steps: int, folder: Path) -> list[Answer]:
+    """CPU seconds of every "what next" answer (``Tracker.dice``) of every legal action of the
+    first ``steps`` steps, each dialog answered group by group with seeded faces; the steps
+    themselves are played by the first legal action on seeded dice, as ``step_times`` does."""
+    db = folder / (example.replace("/", "_") + "-dice.db")
+    tracker = Tracker(Store(f"sqlite:///{db}"), EX)
+    gc.freeze()
+    made = tracker.create(example=example, seed=1)
+    out: list[Answer] = []
+    for n in range(steps):
+        listed = tracker.actions(made.id, odds=False)
+        if not listed:
+            break
+        enc = Encounter.from_json(tracker.record(made.id), "record")
+        for row in listed:
+            tape = list(enc.trial(row["id"], SeededDice(100 + n)).faces)
+            faces: list[int] = []
+            for asked in range(1, 1000):
+                t = time.process_time()
+                got = tracker.dice(made.id, row["id"], faces, version=n + 1)
+                out.append((example, n + 1, row["id"], asked, time.process_time() - t))
+                if got["complete"]:
+                    break
+                faces = tape[: len(faces) + got["next"]["count"]]
+        tracker.act(made.id, listed[0]["id"], seed=n, version=n + 1)
+    tracker.store.close()
+    return out
+
+
+def dice_row(answers: list[Answer], examples: int, steps: int) -> tuple[str, str, str, str]:
+    """The table row of the "what next" answers: how many, how many under 50 ms, the median,
+    the 95th percentile and the slowest, each slow one named."""
+    times = sorted(a[-1] for a in answers)
+    over = [a for a in answers if a[-1] >= 0.05]
+    worst = max(answers, key=lambda a: a[-1])
+    slow = "; ".join(
+        f"{e} step {s} {act} answer {k}: {1000 * t:.0f} ms"
+        for e, s, act, k, t in sorted(over, key=lambda a: -a[-1])[:5]
+    )
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    return (
+        f'each "what next" answer (POST .../dice), server CPU time, for every action of the '
+        f"first {steps} steps of each of the {examples} example encounters, the dialog answered "
+        "group by group",
+        "< 50 ms each",
+        f"{len(answers) - len(over):,} of {len(answers):,} answers under 50 ms; median "
+        f"{1000 * statistics.median(times):.1f} ms, 95th percentile {1000 * p95:.1f} ms, worst "
+        f"{1000 * worst[-1]:.1f} ms ({worst[0]} step {worst[1]} {worst[2]})"
+        + (f"; over: {slow}" if slow else ""),
+        "Tracker.dice(...)",
+    )
 
 
 def timed_out(fn: Callable[..., list[Any]], args: tuple[Any, ...], cap: int) -> list[Any] | None:
@@ -208,6 +273,11 @@ def main() -> None:
         help="time only the examples whose name contains TEXT (repeatable, e.g. graydawn/); "
         "skips the fan-out test and only prints",
     )
+    parser.add_argument(
+        "--dice-only",
+        action="store_true",
+        help='time only the "what next" answers of the table\'s dice (writes their section)',
+    )
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str]] = []
     examples = sorted(f"{p.parent.parent.name}/{p.stem}" for p in EX.glob("*/encounters/*.toml"))
@@ -215,6 +285,15 @@ def main() -> None:
         examples = [e for e in examples if any(text in e for text in args.only)]
         if not examples:
             parser.error(f"no example encounter matches --only {' '.join(args.only)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        dice = dice_answers(examples, args.steps, args.cap, Path(tmp))
+    print(f"{dice[0]}: {dice[2]} (goal {dice[1]})")
+    if not args.no_write and not args.only:
+        import fastapi
+
+        write_table(DICE_SECTION, "bench_tracker.py", f"FastAPI {fastapi.__version__}", [dice])
+    if args.dice_only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         rows.append(_first_answers(examples, args, folder))
@@ -305,6 +384,27 @@ def _win_chances(examples: list[str], args: argparse.Namespace) -> tuple[str, st
         f"{met} of {total} actions" + (f"; short of it: {'; '.join(missed)}" if missed else ""),
         "choices.WinWork(...) to exact or +-2 points",
     )
+
+
+def dice_answers(
+    examples: list[str], steps: int, cap: int, folder: Path
+) -> tuple[str, str, str, str]:
+    """Every example's "what next" answers (each in a child process, cut off after ``cap``
+    seconds), as the table row."""
+    answers: list[Answer] = []
+    for example in examples:
+        found = timed_out(dice_times, (example, steps, folder), cap)
+        if found is None:
+            print(f"{example}: the dice answers did not finish in {cap} s", flush=True)
+            continue
+        times = [a[-1] for a in found]
+        print(
+            f"{example}: {len(times)} answers, worst {1000 * max(times):.1f} ms, median "
+            f"{1000 * statistics.median(times):.1f} ms",
+            flush=True,
+        )
+        answers.extend(found)
+    return dice_row(answers, len(examples), steps)
 
 
 if __name__ == "__main__":

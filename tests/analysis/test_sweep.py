@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from firefight.analysis import sweep
 from firefight.analysis.sweep import plan_sweep, run_sweep
-from firefight.analysis.sweep_grid import cell_seed, parse_values, resolve, with_values
+from firefight.analysis.sweep_grid import cell_seed, parse_values
 from firefight.cli.app import app
+from firefight.core.paths import resolve, with_values
 from firefight.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +89,7 @@ def test_paths_address_named_tables() -> None:
     for path, words in [
         ("combatants.Lennox.attack", "no combatant 'Lennox'.*Cpl. Hicks, Rolf"),
         ("combatants.Rolf", "a whole combatant"),
-        ("combatants.Rolf.name", "names cannot be varied"),
+        ("combatants.Rolf.name", "names cannot be changed"),
         ("max_rounds.x", "not a table"),
         ("combatants..x", "empty part"),
     ]:
@@ -125,11 +127,32 @@ def test_exact_cells_match_simulate_exact() -> None:
 # ----------------------------------------------------------------------------------------------
 # one table wherever it runs
 # ----------------------------------------------------------------------------------------------
-def test_local_cluster_gives_the_table_of_one_process() -> None:
+def test_local_cluster_gives_the_table_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    # chosen by size: the first cell here, then (a cluster costing nothing) the rest there
+    monkeypatch.setattr(sweep, "CLUSTER_SECONDS", -1.0)
     plan = plan_sweep(DUEL, VARY, n=N, seed=3, exact=False)
-    result = run_sweep(plan, workers=2)
-    assert result.where == "a local cluster of 2 workers" and not result.interrupted
+    result = run_sweep(plan, cluster=None, workers=2)
+    assert result.where == "the first cell here, the rest on a local cluster of 2 workers"
+    assert not result.interrupted
     assert result.table()[1] == rows_in_process()
+
+
+def test_free_cores_leave_out_other_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sweep.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(sweep.os, "getloadavg", lambda: (1.0, 1.0, 1.0))  # this process
+    assert sweep.free_cores() == 2
+    monkeypatch.setattr(sweep.os, "getloadavg", lambda: (7.0, 7.0, 7.0))  # a busy machine
+    assert sweep.free_cores() == 1
+
+
+def test_a_sweep_takes_a_local_cluster_only_when_its_size_pays_for_one() -> None:
+    assert not sweep.worth_a_cluster(0.3, 4, cores=2)  # goblins: 1.5 s in all
+    assert sweep.worth_a_cluster(3.0, 9, cores=2)  # 30 s in all, 13.5 s saved
+    assert not sweep.worth_a_cluster(30.0, 9, cores=1)
+    assert not sweep.worth_a_cluster(30.0, 1, cores=8)  # one cell left: nothing to share
+    code, out, err = cli("sweep", str(DUEL), "--vary", VARY[1], "-n", "50", "--seed", "1")
+    assert code == 0, err
+    assert "this process (too small a sweep for a local cluster" in " ".join(out.split())
 
 
 def _free_port() -> int:

@@ -95,7 +95,7 @@ def test_dist_limits_are_stated_before_the_work(expr: str, text: str) -> None:
     ("args", "text"),
     [
         (["--dice", "١٠,17"], "not a face of a die"),
-        (["--dice", "10,17"], "it rolls 12 dice in all"),
+        (["--dice", "10,17,20,16,10,8,3,8,8,4"], "needs 12 in all: 11-12 2d10 for 'endurance"),
         (["--dice", "10,17,20,16,10,8,3,8,8,4,7,7,1,1"], "more than this resolution rolls"),
     ],
 )

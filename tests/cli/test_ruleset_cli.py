@@ -18,7 +18,7 @@ def test_summary_renders_tables_and_flags_for_people() -> None:
         app, ["attack", "dragonwarriors2", str(path), "--dice", ROLF_VS_LENNOX]
     )
     assert res.exit_code == 0, res.output
-    assert "wounds 16, stunned yes, knocked_out no, dead no" in res.stdout
+    assert "wounds 16, stunned yes, knocked out no, dead no" in res.stdout
     assert "{'" not in res.stdout
 
 
@@ -41,15 +41,22 @@ def test_unused_scripted_faces_are_refused() -> None:
         app, ["attack", "warfare2d20", str(path), "--dice", "4,8,11,4,2,2,1,9,9,9"]
     )
     assert res.exit_code == 2, res.output
-    assert "3 face(s) more than this resolution rolls: [9, 9, 9] (it rolls 7)" in res.stderr
+    assert "3 faces more than this resolution rolls: [9, 9, 9] (it rolls 7)" in res.stderr
     assert res.stdout == ""
 
 
 def test_too_few_scripted_faces_say_how_many_in_all() -> None:
+    """Not "at least 3", then "at least 5": how many in all, and what each missing die is for."""
     path = EXAMPLES / "warfare2d20" / "b_ak47_ambush.toml"
-    res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", "10,17"])
+    faces = "10,17,20,16,10,8,3,8,8"
+    res = CliRunner().invoke(app, ["attack", "warfare2d20", str(path), "--dice", faces])
     assert res.exit_code == 2
-    assert "it rolls 12 dice in all (you gave 2)" in res.stderr
+    assert res.stderr == (
+        "error: --dice gave 9 faces; this resolution needs 10 to 12 in all, depending on what "
+        "they show: next 10 1d10 for 'soak body armour 3d10 (W06)' (2 of its 3 dice given), then "
+        "for example 11-12 2d10 for 'endurance check for point man: 2d10 vs 13 (W09)' (tip: give "
+        "every face in transcript order, or use --ask to be asked roll by roll)\n"
+    )
 
 
 def test_seed_and_dice_together_are_refused() -> None:

@@ -62,7 +62,7 @@ def test_overrides_set_nested_values_and_parse_toml_literals() -> None:
 
 @pytest.mark.parametrize("text", ["mettle", "=3", "a..b=1"])
 def test_bad_overrides_are_one_line(text: str) -> None:
-    with pytest.raises(InputError, match="--set"):
+    with pytest.raises(InputError, match=r"--set|empty part"):
         parse_override(text)
 
 
@@ -114,7 +114,7 @@ def test_catalog_lookup_suggests_close_names(
     catalog = load_catalog("fakecat", ["mine.toml"], relative_to=tmp_path)
     assert lookup(catalog, "weapons", "ak-47")["damage"] == "3d12"
     assert lookup(catalog, "weapons", "Musket")["name"] == "Musket"
-    with pytest.raises(UnknownNameError, match="did you mean AK-47"):
+    with pytest.raises(UnknownNameError, match="did you mean 'AK-47'"):
         lookup(catalog, "weapons", "AK-74")
 
 

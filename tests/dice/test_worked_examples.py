@@ -95,19 +95,19 @@ def test_sorted_dice_give_a_descending_tuple() -> None:
 
 def test_script_running_out_names_the_die_and_the_reason() -> None:
     dice = ScriptedDice([10])
-    with pytest.raises(ScriptError, match=r"ran out: die 2 \(a d10 for 'G02 skill'\)"):
+    with pytest.raises(ScriptError, match=r"table's dice ran out: die 2 \(a d10 for 'G02 skill'\)"):
         dice.roll("d10x + 11", why="G02 skill")
 
 
 def test_impossible_face_is_refused() -> None:
-    with pytest.raises(ScriptError, match="scripted face 7 at position 2 is impossible on a d6"):
+    with pytest.raises(ScriptError, match=r"the table's die 2 shows 7, which a d6 .*cannot show"):
         ScriptedDice([2, 7]).roll("2d6")
 
 
 def test_left_over_faces_are_reported() -> None:
     dice = ScriptedDice([3, 4, 5])
     dice.roll("2d6")
-    with pytest.raises(ScriptError, match=r"1 scripted face\(s\) left unused: \[5\]"):
+    with pytest.raises(ScriptError, match=r"1 of the table's faces left unused: \[5\]"):
         dice.check_all_used()
 
 

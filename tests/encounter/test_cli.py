@@ -86,7 +86,7 @@ def test_refused_actions_leave_the_file_untouched(toy_scenario, tmp_path: Path) 
     before = file.read_bytes()
     for args, message in [
         (("attack:Zed",), "has no action 'attack:Zed'"),
-        (("attack:Bob", "--dice", "9"), "impossible on a d6"),
+        (("attack:Bob", "--dice", "9"), "shows 9, which a d6"),
         (("attack:Bob", "--dice", "2,3"), "left unused"),
         (("attack:Bob", "--dice", "2", "--seed", "1"), "both given"),
     ]:

@@ -166,7 +166,7 @@ def test_step_faces_replay_to_the_same_step(toy_scenario) -> None:  # type: igno
 def test_scripted_faces_are_checked(toy_scenario) -> None:  # type: ignore[no-untyped-def]
     engine = engine_for(toy_scenario())
     enc = Encounter.begin(engine, ScriptedDice([]))
-    with pytest.raises(ScriptError, match="impossible on a d6"):
+    with pytest.raises(ScriptError, match="shows 7, which a d6"):
         enc.act("attack:Bob", ScriptedDice([7]))
     with pytest.raises(InputError, match="has no action 'attack:Zed'"):
         enc.act("attack:Zed", ScriptedDice([1]))

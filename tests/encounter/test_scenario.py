@@ -29,7 +29,7 @@ def combatant(name: str, side: str, hp: int = 1) -> str:
         (TWO_SIDES.replace('[[sides]]\nname = "blue"\n', "") + combatant("A", "red"), "sides"),
         (
             TWO_SIDES + combatant("A", "red") + combatant("B", "blue", 0),
-            r"combatants\[1\] \(B\).hp",
+            r"combatants\.B\.hp",
         ),
         (
             'color = "x"\n' + TWO_SIDES + combatant("A", "red") + combatant("B", "blue"),

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from firefight.core.turns import state_to_json
 from firefight.encounter import Encounter, load_record, save_record, show_json
 from firefight.encounter.fight import combatants_json
+from firefight.encounter.policies import preview_effect
+from firefight.web.views import ENGINE_KEYS
 from tests.web.conftest import EXAMPLE_IDS, EXAMPLES, Table, make_table
 
 
@@ -29,7 +32,8 @@ def test_every_example_plays_through_the_api(table: Table, example: str) -> None
     state = table.gm(made, "GET").json()
     assert state["steps"] == 0 and state["ending"] is None and state["turn"] in state["order"]
     listed = table.gm(made, "GET", "/actions?odds=false").json()
-    assert listed and all(set(a) == {"id", "label", "kind", "target", "actor"} for a in listed)
+    keys = {"id", "label", "kind", "target", "actor", "defensive", "params"}
+    assert listed and all(set(a) == keys for a in listed)
     after = table.write(made, "/act", {"action": listed[0]["id"], "seed": 9}).json()
     assert after["steps"] == 1
     log = table.gm(made, "GET", "/log").json()
@@ -63,12 +67,21 @@ def test_actions_carry_the_engines_previews(table: Table, example: str, tmp_path
     actions = table.gm(made, "GET", "/actions").json()
     record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     engine, state = record.engine, record.state
-    expected = [engine.preview(state, a).to_json() for a in engine.legal_actions(state)]
+    legal = engine.legal_actions(state)
+    previews = [engine.preview(state, a) for a in legal]
+    expected = [
+        {**p.to_json(), "effect": float(preview_effect(engine, p, a.actor))}
+        for a, p in zip(legal, previews, strict=True)
+    ]
     added = {"same_as", "same_why", "risk", "defence"}
     assert [{k: v for k, v in a["odds"].items() if k not in added} for a in actions] == expected
     assert all({"id", "label", "odds", "win"} <= set(a) for a in actions)
     for action in actions:
         assert action["win"] is None or set(action["win"]) == {"p", "ci95", "exact", "fights"}
+    # each action's own parameters, for the page's selectors (weapon, mode, region...)
+    assert [(a["defensive"], a["params"]) for a in actions] == [
+        (a.defensive, {k: state_to_json(v) for k, v in a.params}) for a in legal
+    ]
 
 
 def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
@@ -88,7 +101,7 @@ def test_a_slow_preview_arrives_as_an_estimate_then_exact(table: Table) -> None:
     made = table.start(example="graydawn/duel", seed=1)
     first = table.gm(made, "GET", "/choices", params={"budget": 0.001}).json()
     assert first["progress"]["answered"] and first["progress"]["actions"] == len(first["actions"])
-    fire = next(a for a in first["actions"] if a["id"] == "suppress:Kid Rourke:10")["odds"]
+    fire = next(a for a in first["actions"] if a["id"] == "suppress:Kid_Rourke:10")["odds"]
     assert fire["exact"] is False and fire["samples"] >= 1
     lo, hi = fire["ci95"]["p_success"]
     assert lo <= fire["p_success"] <= hi
@@ -99,7 +112,7 @@ def test_a_slow_preview_arrives_as_an_estimate_then_exact(table: Table) -> None:
             break
         time.sleep(0.1)
     assert now["progress"]["text"].startswith("exact for all")
-    fire = next(a for a in now["actions"] if a["id"] == "suppress:Kid Rourke:10")["odds"]
+    fire = next(a for a in now["actions"] if a["id"] == "suppress:Kid_Rourke:10")["odds"]
     assert fire["exact"] is True and "samples" not in fire
 
 
@@ -143,7 +156,12 @@ def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path)
     enc = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     editable = {n: list(enc.engine.turns.gm_fields(enc.state, n)) for n in enc.state.names()}
     sides = [s.name for s in enc.engine.scenario.spec.sides]
-    extra = {"after": [], "version": 2, "sides": sides, "editable": editable}
+    layout = enc.engine.turns.layout
+    cards = {
+        name: layout.card({k: v for k, v in entry.items() if k not in ENGINE_KEYS})
+        for name, entry in combatants_json(enc.engine, enc.state).items()
+    }
+    extra = {"after": [], "version": 2, "sides": sides, "editable": editable, "cards": cards}
     assert state == {**show_json(enc), **extra}
     assert state["combatants"] == combatants_json(enc.engine, enc.state)
 
@@ -186,7 +204,8 @@ def test_records_move_between_the_cli_and_the_tracker(table: Table, tmp_path: Pa
     save_record(enc, file)
     made = table.start(record=json.loads(file.read_text()))
     shown = table.gm(made, "GET").json()
-    assert {k: v for k, v in shown.items() if k not in ("version", "sides", "editable")} == {
+    told = ("version", "sides", "editable", "cards")
+    assert {k: v for k, v in shown.items() if k not in told} == {
         **show_json(enc),
         "after": [],
     }
@@ -278,7 +297,7 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
     ("body", "says"),
     [
         ({"action": "no-such-action"}, "has no action 'no-such-action'"),
-        ({"action": "FIRST", "dice": [99]}, "impossible on a d"),
+        ({"action": "FIRST", "dice": [99]}, "the table's die 1 shows 99, which a d20 for"),
         ({"action": "FIRST", "dice": ["x"]}, "dice face 1 is 'x'"),
         # JSON that is no face: never read as one (true was a natural 1, 10.0 a 10)
         ({"action": "FIRST", "dice": [True]}, "dice face 1 is true, not a face of a die"),
@@ -288,7 +307,7 @@ def test_no_token_and_unknown_encounter(table: Table) -> None:
         ({"action": "FIRST", "dice": ["17 2"]}, 'dice face 1 is "17 2", not a face'),
         ({"action": "FIRST", "dice": [[3]]}, "dice face 1 is [3], not a face"),
         ({"action": "FIRST", "dice": [3] * 40}, "left unused"),
-        ({"action": "FIRST", "dice": []}, "scripted dice ran out: die 1 (a d20"),
+        ({"action": "FIRST", "dice": []}, "dice gave 0 faces; this resolution needs 1 to 3 in all"),
         ({"action": "FIRST", "dice": [3], "seed": 1}, "dice and seed both given"),
         ({"action": "FIRST", "seed": -1}, "seed: Input should be greater than or equal to 0"),
         ({"action": "FIRST", "colour": "red"}, "colour: Extra inputs are not permitted"),

@@ -1,6 +1,7 @@
 """The GM's page shows the odds as the server refines them: in Chromium, a server whose budget
 leaves graydawn's suppressing fire estimated at first, then exact, each step of it pushed over
-the live stream and shown as it comes, with the progress in words and a win chance per action."""
+the live stream and shown as it comes, with the progress in words, a win chance per action
+and the best marked."""
 
 from __future__ import annotations
 
@@ -46,10 +47,13 @@ def test_the_page_shows_each_refinement(browser: Browser, server: Server) -> Non
     seen = page.evaluate("() => window.seen")
     assert any("the rest estimated" in text for text in seen), seen  # estimates came first
     assert len(set(seen)) >= 3  # and each refinement showed as it came
-    fire = page.locator('[data-action="suppress:Kid Rourke:10"]')
+    fire = page.locator('[data-action="suppress:Kid_Rourke:10"]')
     expect(fire.locator(".odds")).to_have_attribute("data-exact", "true", timeout=WAIT_MS)
     shown = fire.locator(".odds").inner_text()
     assert shown.startswith("lands ") and "~" not in shown.split(" hurt before")[0]
-    expect(page.locator(".win .bar")).to_have_count(4, timeout=WAIT_MS)
-    expect(page.locator(".win.best")).to_have_count(1)
-    assert "win" in page.locator(".win.best").inner_text()
+    # a win bar on every group's chosen action, and the best by the win chances marked
+    groups = page.locator("[data-group]").count()
+    expect(page.locator(".win:not([hidden]) .meter")).to_have_count(groups, timeout=WAIT_MS)
+    expect(page.locator(".group.best .best-badge")).to_have_text("best chance to win")
+    expect(page.locator(".group.best")).to_have_count(1)
+    assert "win the fight" in fire.locator(".win").inner_text()

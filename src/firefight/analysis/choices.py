@@ -31,10 +31,11 @@ import numpy as np
 from firefight.analysis import horizon
 from firefight.analysis.budget import Stop, attempt, cpu, limited
 from firefight.core.stats import wilson
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, state_to_json
 from firefight.dice import SeededDice, Weighted
 from firefight.dice.sources import TooManyPaths
 from firefight.encounter.engine import ESTIMATE_SEED, Engine, Preview
+from firefight.encounter.policies import preview_effect
 
 #: CPU seconds for the first answers of a whole list, by default.
 BUDGET = 1.0
@@ -561,14 +562,7 @@ class Evaluation:
         riskiest: tuple[str, float] | None = None,
     ) -> dict[str, Any]:
         a = choice.action
-        out: dict[str, Any] = {
-            "id": a.id,
-            "label": a.label,
-            "kind": a.kind,
-            "target": a.target,
-            "actor": a.actor,
-            "defensive": a.defensive,
-        }
+        out = action_json(a)
         if choice.odds is not None:
             odds = _odds_json(choice.odds)
             if same is not None:
@@ -670,11 +664,28 @@ def progress_text(progress: dict[str, Any]) -> str:
     return text + (", refining" if progress["refining"] else "")
 
 
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as a list gives it: ``defensive`` and the ruleset's own ``params`` (weapon,
+    mode, region...) let a page group actions by kind and target and choose among them."""
+    return {
+        "id": action.id,
+        "label": action.label,
+        "kind": action.kind,
+        "target": action.target,
+        "actor": action.actor,
+        "defensive": action.defensive,
+        "params": {key: state_to_json(value) for key, value in action.params},
+    }
+
+
 def _odds_json(work: OddsWork) -> dict[str, Any]:
-    """The preview as JSON, or an empty one not exact while none is known."""
+    """The preview as JSON with its ``effect``, or an empty one not exact while none is
+    known."""
     if work.preview is None:
         return {"exact": False, "note": "not worked out yet"}
     out = work.preview.to_json()
+    # the aggressive policy's score of it: what a page ranks by before any win chance is known
+    out["effect"] = float(preview_effect(work.engine, work.preview, work.action.actor))
     if work.final and not work.exact and "note" in out:
         out["note"] = out["note"].replace(", refining", "")
     return out

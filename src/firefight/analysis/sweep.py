@@ -22,16 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firefight.analysis.sweep_grid import (
-    Locator,
-    Vary,
-    cell_seed,
-    column_values,
-    grid,
-    parse_set,
-    parse_vary,
-    with_values,
-)
+from firefight.analysis.sweep_grid import Vary, cell_seed, column_values, grid, parse_vary
+from firefight.core.paths import Locator, parse_override, resolve, with_values
 from firefight.errors import FirefightError, InputError
 
 #: Seconds to wait for a scheduler (and for its first worker) before giving up.
@@ -155,7 +147,7 @@ def plan_sweep(
     A varied field absent from the scenario (so perhaps misspelt) is tried on the grid's first
     line; if the scenario refuses every value there, the whole sweep is refused with that reason.
     """
-    from firefight.encounter.scenario import build_scenario, read_scenario
+    from firefight.encounter.scenario import read_scenario
 
     if not vary:
         raise InputError("nothing to vary", tip="add --vary PATH=VALUES, e.g. max_rounds=5..10")
@@ -165,20 +157,18 @@ def plan_sweep(
         n = 10_000
     if seed is not None and seed < 0:
         raise InputError(f"--seed {seed} is negative", tip="give 0 or more")
-    base = read_scenario(scenario)
+    base = read_scenario(scenario, list(sets))
     data = dict(base.data)
     source = base.spec.source
-    fixed = [parse_set(data, s) for s in sets]
-    if sets:
-        data = with_values(data, fixed)
-        base = build_scenario(data, source)
+    # the fields --set changed (resolved on the changed data: the paths name the same fields)
+    fixed = [resolve(data, parse_override(s)[0], f"--set {s}")[0] for s in sets]
     varies = tuple(parse_vary(data, text) for text in vary)
     seen: dict[Locator, str] = {}
     for v, text in zip(varies, vary, strict=True):
         if v.locator in seen:
             raise InputError(f"--vary {text}: {v.column} is varied twice", tip="vary it once")
         seen[v.locator] = text
-    for (locator, _), text in zip(fixed, sets, strict=True):
+    for locator, text in zip(fixed, sets, strict=True):
         if locator in seen:
             raise InputError(
                 f"--set {text}: the field is varied too (--vary {seen[locator]})",
@@ -312,10 +302,16 @@ class SweepResult:
 OnCell = Callable[[CellResult], None]
 
 
+#: Seconds a local cluster costs before its first cell and after its last: starting the
+#: scheduler and the worker processes, each importing firefight, and closing them (about 5 s
+#: measured on a loaded 2-core machine, about half that when quiet).
+CLUSTER_SECONDS = 5.0
+
+
 def run_sweep(
     plan: SweepPlan,
     *,
-    cluster: bool = True,
+    cluster: bool | None = True,
     scheduler: str | None = None,
     workers: int | None = None,
     timeout: float = CONNECT_TIMEOUT,
@@ -323,6 +319,9 @@ def run_sweep(
 ) -> SweepResult:
     """Run every cell: in this process (``cluster=False``), on a new ``LocalCluster`` of
     ``workers`` processes (default: this machine's cores), or on the scheduler at ``scheduler``.
+    ``cluster=None`` chooses by the sweep's size: the first cell runs here, and the rest go to a
+    local cluster only when their estimated time (the first cell's, times the cells left) shared
+    among the free cores (:func:`free_cores`) saves more than :data:`CLUSTER_SECONDS`.
     Ctrl-C stops the sweep (the client and cluster are closed); the result keeps what finished."""
     if workers is not None and not 1 <= workers <= 512:
         raise InputError(f"--workers {workers} is out of range", tip="give 1 to 512")
@@ -332,19 +331,55 @@ def run_sweep(
         )
     result = SweepResult(plan)
     started = time.perf_counter()
+    tasks = list(plan.tasks)
     try:
-        if scheduler is None and not cluster:
-            _in_process(plan, result, on_cell)
+        if scheduler is None and cluster is None:
+            _in_process(tasks[:1], result, on_cell)
+            cores = workers if workers is not None else free_cores()
+            left = len(tasks) - 1
+            if worth_a_cluster(_since(started), left, cores) and not result.interrupted:
+                _on_dask(tasks[1:], result, None, workers, timeout, on_cell)
+                result.where = f"the first cell here, the rest on {result.where}"
+            else:
+                _in_process(tasks[1:], result, on_cell)
+                result.where = "this process (too small a sweep for a local cluster)"
+        elif scheduler is None and not cluster:
+            _in_process(tasks, result, on_cell)
         else:
-            _on_dask(plan, result, scheduler, workers, timeout, on_cell)
+            _on_dask(tasks, result, scheduler, workers, timeout, on_cell)
     finally:
         result.seconds = _since(started)
     return result
 
 
-def _in_process(plan: SweepPlan, result: SweepResult, on_cell: OnCell | None) -> None:
+def free_cores() -> int:
+    """This machine's cores less those busy with other work (the load average beyond this
+    process's own): on a machine busy elsewhere a cluster's workers would only queue."""
+    cores = os.cpu_count() or 1
     try:
-        for task in plan.tasks:
+        busy = max(0.0, os.getloadavg()[0] - 1.0)
+    except (AttributeError, OSError):  # no load average on this system
+        busy = 0.0
+    return max(1, round(cores - busy))
+
+
+def worth_a_cluster(first_cell: float, cells_left: int, cores: int) -> bool:
+    """Whether ``cells_left`` cells of about ``first_cell`` seconds each end sooner on a local
+    cluster of ``cores`` processes, started for them, than one after another here."""
+    import importlib.util
+
+    workers = min(cores, cells_left)
+    if workers < 2 or importlib.util.find_spec("distributed") is None:
+        return False
+    here = first_cell * cells_left
+    return here - here / workers > CLUSTER_SECONDS
+
+
+def _in_process(tasks: list[CellTask], result: SweepResult, on_cell: OnCell | None) -> None:
+    if result.interrupted:
+        return
+    try:
+        for task in tasks:
             done = run_cell(task)
             result.results.append(done)
             if on_cell is not None:
@@ -354,7 +389,7 @@ def _in_process(plan: SweepPlan, result: SweepResult, on_cell: OnCell | None) ->
 
 
 def _on_dask(
-    plan: SweepPlan,
+    tasks: list[CellTask],
     result: SweepResult,
     scheduler: str | None,
     workers: int | None,
@@ -367,7 +402,7 @@ def _on_dask(
     try:
         if scheduler is None:
             k = workers if workers is not None else max(1, os.cpu_count() or 1)
-            k = max(1, min(k, len(plan.tasks)))
+            k = max(1, min(k, len(tasks)))
             cluster = dd.LocalCluster(
                 n_workers=k,
                 threads_per_worker=1,
@@ -381,16 +416,15 @@ def _on_dask(
         else:
             client = _connect(scheduler, timeout)
             result.where = f"the scheduler at {scheduler}"
-        futures = client.map(run_cell, list(plan.tasks), pure=False)
-        index_of = {f.key: i for i, f in enumerate(futures)}
+        futures = client.map(run_cell, tasks, pure=False)
+        task_of = {f.key: task for f, task in zip(futures, tasks, strict=True)}
         for future in dd.as_completed(futures, loop=client.loop):
-            index = index_of[future.key]
             try:
                 done = future.result()
             except Exception as err:  # a worker died, or a bug: keep the other cells
-                task = plan.tasks[index]
+                task = task_of[future.key]
                 reason = f"{type(err).__name__}: {err}".replace("\n", " ")
-                done = CellResult(index, task.values, None, reason, 0.0)
+                done = CellResult(task.index, task.values, None, reason, 0.0)
             result.results.append(done)
             if on_cell is not None:
                 on_cell(done)

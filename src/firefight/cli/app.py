@@ -33,6 +33,7 @@ Run = Callable[[list[Any], dict[str, Any]], None]
 RESOLVE: Options = {
     "--seed": "int",
     "--dice": "text",
+    "--ask": "flag",
     "--set": "text*",
     "--house": "path",
     "--json": "flag",
@@ -64,6 +65,7 @@ def _resolve(kind: Command) -> Run:
             opts.get("--house"),
             "--json" in opts,
             kind,
+            "--ask" in opts,
         )
 
     return run
@@ -82,8 +84,8 @@ def _odds(args: list[Any], opts: dict[str, Any]) -> None:
     )
 
 
-#: The encounter commands' flags (given or not: True or False).
-FLAGS = frozenset({"--json", "--win"})
+#: Options that are flags: a boolean, False when not given.
+_FLAGS = ("--json", "--ask", "--win")
 
 
 def _encounter(name: str, *options: str) -> Run:
@@ -93,7 +95,7 @@ def _encounter(name: str, *options: str) -> Run:
     def run(args: list[Any], opts: dict[str, Any]) -> None:
         from firefight.cli import encounter_commands
 
-        values = [opts.get(o, False) if o in FLAGS else opts.get(o) for o in options]
+        values = [opts.get(o, False) if o in _FLAGS else opts.get(o) for o in options]
         getattr(encounter_commands, name)(*args, *values)
 
     return run
@@ -113,8 +115,8 @@ QUICK: dict[tuple[str, ...], tuple[tuple[str, ...], Options, Run]] = {
     ),
     ("encounter", "act"): (
         ("path", "text"),
-        {"--seed": "int", "--dice": "text"},
-        _encounter("act", "--seed", "--dice"),
+        {"--seed": "int", "--dice": "text", "--ask": "flag"},
+        _encounter("act", "--seed", "--dice", "--ask"),
     ),
     ("encounter", "actions"): (
         ("path",),

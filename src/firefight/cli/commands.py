@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from firefight.cli.errors import FORMATS, user_errors
-from firefight.cli.group import OneLineGroup
+from firefight.cli.group import ArgumentNames, OneLineGroup
 
 app = typer.Typer(
     name="firefight",
@@ -47,12 +47,21 @@ DiceOpt = Annotated[
         help="Faces the table rolled, in transcript order, e.g. 4,8,11,4 (instead of --seed).",
     ),
 ]
+AskOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ask",
+        help="Ask at the terminal for each roll the table makes, group by group (Enter: the "
+        "program rolls it; back: take back the last; Ctrl-C: stop).",
+    ),
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--set",
-        metavar="KEY=VALUE",
-        help="Override a field of the file, e.g. target.armour=none (repeatable).",
+        metavar="PATH=VALUE",
+        help="Change a field of the file: attack.range_m=250, combatants.Rivera.weapon=M9 "
+        "(combatants and sides by name); PATH= removes it (target.armour=). Repeatable.",
     ),
 ]
 HouseOpt = Annotated[
@@ -70,6 +79,15 @@ RulesetArg = Annotated[
     str, typer.Argument(metavar="RULESET", help="Ruleset id (see `firefight rulesets`).")
 ]
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help=f"Situation file (TOML); {FORMATS}.")]
+CeilingOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--ceiling",
+        metavar="SECONDS",
+        help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+        "chance's refinement (default 10).",
+    ),
+]
 
 
 def _version(value: bool) -> None:
@@ -139,12 +157,15 @@ def attack(
     set_: SetOpt = None,
     house: HouseOpt = None,
     as_json: JsonOpt = False,
+    ask: AskOpt = False,
 ) -> None:
     """Resolve one attack with a transcript of every roll and modifier."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "attack")
+        ruleset_commands.resolve(
+            ruleset, file, seed, dice, set_ or [], house, as_json, "attack", ask
+        )
 
 
 @app.command()
@@ -160,12 +181,15 @@ def suppress(
     set_: SetOpt = None,
     house: HouseOpt = None,
     as_json: JsonOpt = False,
+    ask: AskOpt = False,
 ) -> None:
     """Resolve suppressing fire (and the target's check) with a transcript."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
-        ruleset_commands.resolve(ruleset, file, seed, dice, set_ or [], house, as_json, "suppress")
+        ruleset_commands.resolve(
+            ruleset, file, seed, dice, set_ or [], house, as_json, "suppress", ask
+        )
 
 
 @app.command()
@@ -225,11 +249,13 @@ PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
-        help="SIDE=NAME: who chooses for a side (first, random, aggressive, cautious). Repeatable.",
+        metavar="SIDE=NAME",
+        help="Who chooses for a side: first, random, aggressive or cautious. Repeatable.",
     ),
 ]
 MaxRoundsOpt = Annotated[
-    int | None, typer.Option("--max-rounds", help="Stop the fight after this many rounds.")
+    int | None,
+    typer.Option("--max-rounds", metavar="N", help="Stop the fight after this many rounds."),
 ]
 
 
@@ -251,7 +277,9 @@ def fight(
     ] = False,
     budget: Annotated[
         float | None,
-        typer.Option("--budget", help="CPU seconds per step for --explain (default 1)."),
+        typer.Option(
+            "--budget", metavar="SECONDS", help="CPU seconds per step for --explain (default 1)."
+        ),
     ] = None,
 ) -> None:
     """One whole fight to the end, narrated round by round with every action's transcript."""
@@ -267,7 +295,8 @@ def fight(
 def simulate(
     scenario: ScenarioArg,
     n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="How many fights (default 10,000).")
+        int | None,
+        typer.Option("-n", "--fights", metavar="N", help="How many fights (default 10,000)."),
     ] = None,
     seed: SeedOpt = None,
     policy: PolicyOpt = None,
@@ -281,7 +310,8 @@ def simulate(
         bool, typer.Option("--reference", help="Play fight by fight (slow; for checking).")
     ] = False,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Processes (default: all cores for big runs).")
+        int | None,
+        typer.Option("--workers", metavar="N", help="Processes (default: all cores for big runs)."),
     ] = None,
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
@@ -312,41 +342,55 @@ def sweep(
         list[str],
         typer.Option(
             "--vary",
-            help="PATH=VALUES: a field and its values, a range (10..16, 0..30:5) or a list "
+            metavar="PATH=VALUES",
+            help="A field and its values: a range (10..16, 0..30:5) or a list "
             "(leather,chain,plate); PATH like combatants.Rolf.attack. Repeatable.",
         ),
     ],
     n: Annotated[
-        int | None, typer.Option("-n", "--fights", help="Fights per cell (default 10,000).")
+        int | None,
+        typer.Option("-n", "--fights", metavar="N", help="Fights per cell (default 10,000)."),
     ] = None,
     seed: SeedOpt = None,
     exact: Annotated[
         bool, typer.Option("--exact", help="Solve each cell exactly (small fights).")
     ] = False,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="PATH=VALUE: a fixed change, addressed like --vary."),
-    ] = None,
+    set_: SetOpt = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the table: FILE.parquet or FILE.csv.")
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write the table: FILE.parquet or FILE.csv."),
     ] = None,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", help="PNG: lines with 95% bands (one field), heatmaps (two)."),
+        typer.Option(
+            "--plot",
+            metavar="FILE.png",
+            help="Lines with 95% bands (one field), heatmaps (two).",
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", help="A Dask scheduler's address (default: a local cluster)."),
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="A Dask scheduler's address (default: this process, or a local cluster when "
+            "the sweep is big enough to gain from one).",
+        ),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", help="Local cluster processes (default: cores).")
+        int | None,
+        typer.Option(
+            "--workers", metavar="N", help="Run on a local cluster of N processes (always)."
+        ),
     ] = None,
     no_cluster: Annotated[
-        bool, typer.Option("--no-cluster", help="Run the cells in this process (tiny sweeps).")
+        bool, typer.Option("--no-cluster", help="Run every cell in this process (always).")
     ] = False,
     timeout: Annotated[
         float | None,
-        typer.Option("--timeout", help="Seconds to wait for the scheduler (default 10)."),
+        typer.Option(
+            "--timeout", metavar="SECONDS", help="Wait this long for the scheduler (default 10)."
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -382,28 +426,30 @@ def serve(
             "folder, $XDG_DATA_HOME/firefight).",
         ),
     ] = None,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="Port (0 to 65535).")
+    ] = 8000,
     examples: Annotated[
         Path | None,
-        typer.Option("--examples", help="Folder of example scenarios (default: the bundled ones)."),
+        typer.Option(
+            "--examples",
+            metavar="FOLDER",
+            help="Folder of example scenarios (default: the bundled ones).",
+        ),
     ] = None,
     budget: Annotated[
         float | None,
         typer.Option(
             "--budget",
+            metavar="SECONDS",
             help="CPU seconds for the first answers of a list of actions' odds, the step "
             "included (default 1).",
         ),
     ] = None,
-    ceiling: Annotated[
-        float | None,
-        typer.Option(
-            "--ceiling",
-            help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
-            "chance's refinement (default 10).",
-        ),
-    ] = None,
+    ceiling: CeilingOpt = None,
 ) -> None:
     """The GM's web tracker: encounters in a database, a GM page and a players' page."""
     with user_errors():
@@ -413,6 +459,7 @@ def serve(
 
 
 encounter_app = typer.Typer(
+    cls=ArgumentNames,
     help="Run a fight one step at a time, saved between calls (for a GM at a terminal).",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -423,7 +470,9 @@ app.add_typer(encounter_app, name="encounter")
 @encounter_app.command("start")
 def encounter_start(
     scenario: ScenarioArg,
-    save: Annotated[Path, typer.Option("--save", help="File to save the encounter in (JSON).")],
+    save: Annotated[
+        Path, typer.Option("--save", metavar="FILE", help="File to save the encounter in (JSON).")
+    ],
     seed: SeedOpt = None,
     policy: PolicyOpt = None,
     max_rounds: MaxRoundsOpt = None,
@@ -431,12 +480,15 @@ def encounter_start(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing --save file.")
     ] = False,
+    ask: AskOpt = False,
 ) -> None:
-    """Start an encounter: roll round 1's initiative and save it."""
+    """Start an encounter: roll round 1's initiative (or ask the table's, --ask) and save it."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.start(scenario, save, seed, policy or [], max_rounds, set_ or [], force)
+        encounter_commands.start(
+            scenario, save, seed, policy or [], max_rounds, set_ or [], force, ask
+        )
 
 
 @encounter_app.command("actions")
@@ -447,18 +499,12 @@ def encounter_actions(
         float | None,
         typer.Option(
             "--budget",
+            metavar="SECONDS",
             help="CPU seconds for every action's first answer (default 1); exact where it "
             "finishes, else estimated, then refined.",
         ),
     ] = None,
-    ceiling: Annotated[
-        float | None,
-        typer.Option(
-            "--ceiling",
-            help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
-            "chance's refinement (default 10).",
-        ),
-    ] = None,
+    ceiling: CeilingOpt = None,
     win: Annotated[
         bool,
         typer.Option("--win", help="Each side's chance of winning the fight after each action."),
@@ -475,22 +521,46 @@ def encounter_actions(
 @encounter_app.command("act")
 def encounter_act(
     file: RecordArg,
-    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    action_id: Annotated[
+        str, typer.Argument(metavar="ACTION", help="An id from `encounter actions`.")
+    ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
+    ask: AskOpt = False,
 ) -> None:
-    """Resolve one action on the program's dice (--seed) or the table's (--dice), and save."""
+    """Resolve one action on the program's dice (--seed) or the table's (--dice, or asked for
+    roll by roll with --ask), and save."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.act(file, action_id, seed, dice)
+        encounter_commands.act(file, action_id, seed, dice, ask)
+
+
+@encounter_app.command("dice")
+def encounter_dice(
+    file: RecordArg,
+    action_id: Annotated[str, typer.Argument(help="An id from `encounter actions`.")],
+    faces: Annotated[
+        str | None,
+        typer.Option(
+            "--faces", metavar="FACES", help="The faces rolled so far, e.g. 4,8 (default: none)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The next group of dice the action needs from the table (for scripts); saves nothing."""
+    with user_errors():
+        from firefight.cli import encounter_commands
+
+        encounter_commands.dice(file, action_id, faces, as_json)
 
 
 @encounter_app.command("auto")
 def encounter_auto(
     file: RecordArg,
     steps: Annotated[
-        int | None, typer.Option("--steps", help="Stop after this many steps (default: the end).")
+        int | None,
+        typer.Option("--steps", metavar="N", help="Stop after this many steps (default: the end)."),
     ] = None,
     seed: SeedOpt = None,
 ) -> None:

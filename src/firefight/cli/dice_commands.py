@@ -11,7 +11,6 @@ from firefight.cli.output import (
     percent,
     plain_console,
     plain_lines,
-    plot_bars,
     print_json,
     probability,
 )
@@ -61,7 +60,9 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
     if only_table and len(probs) > MAX_TABLE_ROWS:
         raise _too_many_rows(f"{node} has {len(probs):,} values")
     if plot is not None:
-        plot_bars(plot, {str(node): [(v, float(p)) for v, p in probs]}, f"firefight dist {expr}")
+        from firefight.cli.plots import dist_plot
+
+        dist_plot(plot, str(node), [(v, float(p)) for v, p in probs])
     if as_json:
         print_json(
             {

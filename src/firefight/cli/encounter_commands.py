@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from firefight.cli.output import TextConsole, count_bar, plain_console, print_json
-from firefight.core.transcript import words
+from firefight.cli.output import (
+    TextConsole,
+    count_bar,
+    plain_console,
+    plural,
+    print_json,
+    value_words,
+    words,
+)
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
     Encounter,
@@ -183,16 +191,21 @@ def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
             console.print(f"    {line}")
 
 
-def _print_end(console: TextConsole, enc: Encounter) -> None:
+def _verdict(enc: Encounter) -> str:
+    """How a finished fight ended, in a few words."""
     state = enc.state
-    if state.ending == "terminated":
-        verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
-        console.print((f"fight over after round {state.round}: {verdict}", "bold"))
-    elif state.ending == "truncated":
-        console.print((f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet", "bold"))
+    if state.ending == "truncated":
+        return f"stopped at max_rounds ({enc.engine.max_rounds}): no winner yet"
+    verdict = f"won by {state.winner}" if state.winner else "nobody left standing"
+    return f"fight over after round {state.round}: {verdict}"
+
+
+def _print_end(console: TextConsole, enc: Encounter) -> None:
+    if enc.state.ending is not None:
+        console.print((_verdict(enc), "bold"))
     _print_combatants(console, enc)
-    if state.ending:
-        for line in enc.engine.turns.after_fight(state):
+    if enc.state.ending:
+        for line in enc.engine.turns.after_fight(enc.state):
             console.print(f"after the fight: {line}")
 
 
@@ -207,7 +220,7 @@ def _print_combatants(console: TextConsole, enc: Encounter) -> None:
     for name, entry in entries.items():
         rest = {k: v for k, v in entry.items() if k not in ("side", "out", "dead", "harm")}
         flag = "dead" if entry["dead"] else ("out" if entry["out"] else "fighting")
-        detail = ", ".join(f"{k} {words(v)}" for k, v in rest.items())
+        detail = ", ".join(f"{words(k)} {value_words(v)}" for k, v in rest.items())
         table.add_row(name, str(entry["side"]), f"{flag}; {detail}" if detail else flag)
     console.print(table)
 
@@ -223,6 +236,7 @@ def start(
     max_rounds: int | None,
     overrides: list[str],
     force: bool,
+    ask: bool = False,
 ) -> None:
     from firefight.core.files import check_replaceable
 
@@ -231,8 +245,29 @@ def start(
         raise InputError(
             f"{save} exists already", tip="choose another --save file or add --force to replace it"
         )
+    if ask and seed is not None:
+        raise InputError("--seed and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal("--seed, then `firefight encounter act` steps with --dice")
     engine = _engine(scenario, policies, max_rounds, overrides)
-    dice = SeededDice(fresh_seed() if seed is None else seed)
+    if ask:
+        from firefight.cli.table_dice import ask_or_stop
+        from firefight.encounter.table_dice import ask_start, start_people
+
+        asked = ask_or_stop(
+            lambda faces, program: ask_start(engine, faces, program=program),
+            start_people(engine),
+        )
+        if save.exists() and not force:  # made meanwhile, by another process
+            raise InputError(
+                f"{save} was made while the dice were asked for; nothing saved",
+                tip="choose another --save file or add --force to replace it",
+            )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = SeededDice(fresh_seed() if seed is None else seed)
     enc = Encounter.begin(engine, dice)
     save_record(enc, save)
     console = TextConsole()
@@ -255,7 +290,15 @@ def actions(
 
     enc = load_record(file)
     engine, state = enc.engine, enc.state
-    engine.legal_actions(state)  # an ended fight is refused in one line
+    if state.ending is not None:  # an answer, not a mistake: nobody acts any more
+        if as_json:
+            print_json([])
+        else:
+            TextConsole().print(
+                f"{_verdict(enc)}; no actions left "
+                "(`firefight encounter undo FILE` takes back the last step)"
+            )
+        return
     evaluation = Evaluation(
         engine,
         state,
@@ -329,11 +372,35 @@ def _print_choices(state: Any, rows: list[dict[str, Any]], engine: Engine, win: 
     console.print(table)
 
 
-def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> None:
+def act(
+    file: Path, action_id: str, seed: int | None, dice_text: str | None, ask: bool = False
+) -> None:
+    if ask and (seed is not None or dice_text is not None):
+        given = "--seed" if seed is not None else "--dice"
+        raise InputError(f"{given} and --ask both given", tip="use one: program dice or table dice")
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"--dice (`firefight encounter dice {file} ID` says what comes next)")
+    from firefight.cli.table_dice import TOO_FEW_TIP
+    from firefight.dice.asking import AskingDice, too_few_faces_explained
+
     opened = open_record(file)
     enc = opened.enc
-    dice = _dice(seed, dice_text)
-    step = enc.act(action_id, dice, faces_of_this_step=True)
+    if ask:
+        from firefight.cli.table_dice import ask_or_stop
+        from firefight.encounter.table_dice import ask_step, step_people
+
+        people = step_people(enc, action_id)
+        asked = ask_or_stop(
+            lambda faces, program: ask_step(enc, action_id, faces, program=program), people
+        )
+        dice: DiceSource = ScriptedDice(asked.faces)
+    else:
+        dice = _dice(seed, dice_text, table=AskingDice)
+    faces = dice.faces if isinstance(dice, ScriptedDice) else []
+    with too_few_faces_explained(partial(enc.trial, action_id), faces, "--dice", TOO_FEW_TIP):
+        step = enc.act(action_id, dice, faces_of_this_step=True)
     save_over(opened)
     console = TextConsole()
     console.print((step.label, "bold"))
@@ -341,14 +408,31 @@ def act(file: Path, action_id: str, seed: int | None, dice_text: str | None) -> 
     _print_turn(console, enc)
 
 
-def _dice(seed: int | None, dice_text: str | None) -> DiceSource:
+def _dice(
+    seed: int | None, dice_text: str | None, table: Callable[[list[int]], DiceSource] = ScriptedDice
+) -> DiceSource:
+    """The program's dice (``seed``, or fresh) or the table's faces (``--dice``) as ``table``
+    dice (:class:`AskingDice` where too few faces are explained die by die)."""
     if seed is not None and dice_text is not None:
         raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
     if dice_text is not None:
         from firefight.dice.faces import parse_faces
 
-        return ScriptedDice(parse_faces(dice_text))
+        return table(parse_faces(dice_text))
     return SeededDice(fresh_seed() if seed is None else seed)
+
+
+def dice(file: Path, action_id: str, faces_text: str | None, as_json: bool) -> None:
+    """``encounter dice``: the next group the action needs, given the faces so far."""
+    from firefight.cli.table_dice import print_asked
+    from firefight.dice.faces import parse_faces
+    from firefight.encounter.table_dice import ask_step, step_people
+
+    enc = load_record(file)
+    faces = parse_faces(faces_text, "--faces") if faces_text is not None else []
+    asked = ask_step(enc, action_id, faces)
+    lines = asked.result.lines if asked.result is not None else ()
+    print_asked(asked, step_people(enc, action_id), lines, as_json)
 
 
 def auto(file: Path, steps: int | None, seed: int | None) -> None:
@@ -499,7 +583,7 @@ def show(file: Path, as_json: bool) -> None:
         return
     console = TextConsole()
     spec = enc.engine.scenario.spec
-    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {len(enc.steps)} steps)")
+    console.print((spec.title, "bold"), f"  ({spec.ruleset}, {plural(len(enc.steps), 'step')})")
     for step in enc.steps[-5:]:
         console.print(f"  round {step.round}: {step.label}")
     if enc.state.ending is None:

@@ -89,7 +89,28 @@ def usage_line(err: Any) -> tuple[str, str]:
         return f"{command}: no option {option}", tip
     if name == "MissingParameter":
         return f"{command}: {message[0].lower()}{message[1:]}", f"see {command} --help"
+    extra = re.match(r"Got unexpected extra argument(?:\(s\)|s)? \((.*)\)$", message)
+    if extra and ctx is not None:
+        return _split_words(command, ctx.command.name, dict(ctx.params), extra.group(1))
     return f"{command}: {message}", f"see {command} --help"
+
+
+def _split_words(command: str, name: str, params: dict[str, Any], extra: str) -> tuple[str, str]:
+    """Extra words after the last argument: a dice expression with spaces the shell split
+    (``roll 2d6 + 3``), or an action id typed with a space."""
+    if name in ("roll", "dist") and params.get("expr"):
+        whole = f"{params['expr']} {extra}"
+        return (
+            f"{command}: unexpected words after the expression ({extra})",
+            f"quote an expression with spaces: {command} '{whole}'",
+        )
+    if name == "act" and params.get("action_id"):
+        return (
+            f"{command}: unexpected words after the action id ({extra})",
+            f"action ids have no spaces: {params['action_id']}_{extra.replace(' ', '_')}, "
+            "as `firefight encounter actions FILE` lists them",
+        )
+    return f"{command}: unexpected words ({extra})", f"see {command} --help"
 
 
 #: Options of ``roll`` and ``dist`` that take a value (the next word is not an expression).

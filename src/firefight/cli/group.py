@@ -28,13 +28,8 @@ def _click_exceptions() -> tuple[Any, Any, Any]:
     return typer.Abort, click_exc.ClickException, no_args
 
 
-class OneLineGroup(TyperGroup):
-    """The ``firefight`` group: usage errors become one ``error:`` line and exit 2.
-
-    A dice expression that starts with a minus (``-(d4+d6)``, ``-d6+3``) would read as an
-    option, so ``roll`` and ``dist`` take it as the expression when it is not one of their
-    options.
-    """
+class ArgumentNames(TyperGroup):
+    """A group whose commands show their arguments by name alone in help."""
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         """The command, with its arguments shown by name alone in help (``FILE``, not
@@ -46,6 +41,15 @@ class OneLineGroup(TyperGroup):
                 param.display_type_rich = lambda ctx: None
                 param._usage_display_name = lambda name=name: name
         return command
+
+
+class OneLineGroup(ArgumentNames):
+    """The ``firefight`` group: usage errors become one ``error:`` line and exit 2.
+
+    A dice expression that starts with a minus (``-(d4+d6)``, ``-d6+3``) would read as an
+    option, so ``roll`` and ``dist`` take it as the expression when it is not one of their
+    options.
+    """
 
     def main(
         self,

@@ -7,25 +7,27 @@ import math
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from firefight.core.files import write_atomically
-from firefight.errors import InputError
 
 __all__ = [
     "MAX_TABLE_ROWS",
     "TextConsole",
+    "adds_up",
     "count_bar",
+    "outcome_groups",
     "percent",
     "plain_console",
     "plain_lines",
-    "plot_bars",
+    "plural",
     "print_json",
     "probability",
     "styled",
+    "value_words",
+    "words",
     "write_atomically",
 ]
 
@@ -90,6 +92,68 @@ def probability(p: Fraction, limit: int = 24) -> str:
         return str(p.numerator)
     text = f"{p.numerator}/{p.denominator}"
     return text if len(text) <= limit else f"~{float(p):.6g}"
+
+
+#: Abbreviations the rule texts write in capitals.
+_CAPITALS = frozenset({"hp", "ft", "en", "sp", "dr", "tn", "ma", "ref", "gm"})
+
+
+def words(key: object) -> str:
+    """A key as people read it, the same in every ruleset's tables: ``p_death_save_needed`` ->
+    "death save needed", ``hp_damage`` -> "HP damage", ``left_arm`` -> "left arm",
+    ``scatter_m`` -> "scatter (m)", ``p_killed_outright_head`` -> "killed outright (head)".
+    ``--json`` keeps the keys."""
+    text = str(key)
+    if "_" not in text:
+        return text
+    parts = text.removeprefix("p_").split("_")
+    if len(parts) > 1 and parts[-1] == "m":
+        parts[-2:] = [f"{parts[-2]} (m)"]
+    elif len(parts) > 2 and parts[-1] in ("head", "torso"):  # p_killed_outright_head
+        parts[-1] = f"({parts[-1]})"
+    return " ".join(p.upper() if p in _CAPITALS else p for p in parts)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 step``, ``2 steps``, ``1,000 fights``."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def value_words(value: object) -> str:
+    """A value for people: true/false as yes/no, tables as ``key value`` pairs, lists
+    comma-separated, snake_case words (``right_leg``) spaced."""
+    if isinstance(value, dict):
+        return ", ".join(f"{words(k)} {value_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
+        return value.replace("_", " ")
+    return str(value)
+
+
+def outcome_groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
+    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
+    groups: dict[str, dict[str, Fraction]] = {}
+    for label, p in outcomes.items():
+        who, sep, rest = label.partition(": ")
+        key = who if sep else ""
+        groups.setdefault(key, {})[rest if sep else label] = p
+    if len(groups) == 1 or "" in groups:
+        return [("", dict(outcomes))]
+    return list(groups.items())
+
+
+def adds_up(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
+    """What the rows of a table add up to, so nobody adds overlapping chances."""
+    total = sum(rows.values(), Fraction(0))
+    slack = left_out + Fraction(1, 10**9)
+    if abs(total - 1) <= slack:
+        return "exactly one row happens: the rows add up to 100%"
+    if total < 1:
+        return f"at most one row happens; none of them: {percent(1 - total)}"
+    return "each row is a chance on its own: rows overlap and do not add up"
 
 
 def print_json(data: Any) -> None:
@@ -232,34 +296,3 @@ def _plain_width() -> int | None:
         except (AttributeError, ValueError, OSError):
             pass
     return 80
-
-
-def plot_bars(path: str | Path, series: dict[str, list[tuple[int, float]]], title: str) -> Path:
-    """A bar chart per named distribution, saved as PNG (matplotlib imported only here)."""
-    if not str(path).lower().endswith(".png"):
-        raise InputError(f"--plot {path}: plots are written as PNG", tip="name the file *.png")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    names = [n for n, pts in series.items() if pts]
-    fig, axes = plt.subplots(len(names) or 1, 1, figsize=(8, 2.8 * max(1, len(names))))
-    axes_list = list(axes) if len(names) > 1 else [axes]
-    for ax, name in zip(axes_list, names, strict=False):
-        pts = series[name]
-        ax.bar([v for v, _ in pts], [p * 100 for _, p in pts], color="#4a78b5")
-        ax.set_title(name)
-        ax.set_ylabel("%")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.suptitle(title)
-    fig.tight_layout()
-
-    def save(tmp: Path) -> None:
-        fig.savefig(tmp, format="png")
-
-    try:
-        return write_atomically(path, save)
-    finally:
-        plt.close(fig)

@@ -3,49 +3,32 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from firefight.cli.output import (
+    adds_up,
+    outcome_groups,
     percent,
     plain_console,
-    plot_bars,
+    plural,
     print_json,
     probability,
     styled,
+    value_words,
+    words,
 )
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
+from firefight.core.paths import removal_tip
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import AnyRuleset, Command
-from firefight.core.transcript import words
 from firefight.core.validation import clip, clip_path
-from firefight.dice import ScriptedDice
 from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
-from firefight.rulesets import REGISTRY, available, get_ruleset
-
-
-class _CountingDice(ScriptedDice):
-    """The given faces, then a middle face for every further die (it never explodes), counting
-    how many dice the resolution rolls in all; other faces may lead to more or fewer rolls."""
-
-    def _face(self, sides: int) -> int:
-        if self.used >= len(self.faces):
-            self.faces.append(sides // 2 + 1)
-        return super()._face(sides)
-
-
-def _faces_needed(ruleset: AnyRuleset, situation: Any, faces: list[int]) -> int | None:
-    counting = _CountingDice(faces)
-    try:
-        ruleset.resolve(situation, counting)
-    except FirefightError:
-        return None
-    return counting.used
+from firefight.rulesets import REGISTRY, available, get_ruleset, is_scenario, rulesets_loading
 
 
 def load(
@@ -58,8 +41,25 @@ def load(
     """Read the file, apply ``--set``, load house rules, and validate the situation; with a
     ``command``, refuse a kind that another command resolves (the ruleset's table says which)."""
     data = apply_overrides(read_toml(file), overrides)
+    if is_scenario(data):
+        raise InputError(
+            f"{clip_path(file)}: is a scenario file (a whole fight), not a situation",
+            tip=f"play it with firefight fight or simulate {clip_path(file)}; "
+            f"a situation file is one attack ({ruleset.id}: docs/rules/{ruleset.id}.md)",
+        )
     rules = load_house(ruleset.house_model, house)
-    situation = ruleset.load_situation(data, source=str(file), house=rules)
+    try:
+        with removal_tip(overrides):
+            situation = ruleset.load_situation(data, source=str(file), house=rules)
+    except FirefightError:
+        others = rulesets_loading(data, str(file), but=ruleset.id)
+        if not others:
+            raise
+        rid, verb = others[0]
+        raise InputError(
+            f"{clip_path(file)}: is a {rid} file, not a {ruleset.id} one",
+            tip=f"resolve it with firefight {verb} {rid} {clip_path(file)}",
+        ) from None
     kind = ruleset.kind(situation)
     if command is not None and kind.command != command:
         wanted = [repr(k.name) for k in ruleset.kinds if k.command == command]
@@ -84,8 +84,11 @@ def resolve(
     house: Path | None,
     as_json: bool,
     command: Command,
+    ask: bool = False,
 ) -> None:
+    from firefight.cli.table_dice import TOO_FEW_TIP
     from firefight.dice import SeededDice
+    from firefight.dice.asking import AskingDice, too_few_faces_explained
 
     ruleset = get_ruleset(ruleset_id)
     if not any(k.command == command for k in ruleset.kinds):
@@ -93,33 +96,34 @@ def resolve(
             f"ruleset {ruleset.id} has no {_RULES[command]} rules",
             tip=f"it resolves: {', '.join(ruleset.situation_kinds)}",
         )
-    if seed is not None and dice_text is not None:
-        raise InputError("--seed and --dice both given", tip="use one: program dice or table dice")
+    chosen = (("--seed", seed is not None), ("--dice", dice_text is not None), ("--ask", ask))
+    given = [name for name, yes in chosen if yes]
+    if len(given) > 1:
+        together = "both given" if len(given) == 2 else "all given"
+        raise InputError(
+            f"{' and '.join(given)} {together}", tip="use one: program dice or table dice"
+        )
+    if ask:
+        from firefight.cli.table_dice import require_terminal
+
+        require_terminal(f"firefight {command} {ruleset.id} {clip_path(file)} --dice 4,8,...")
     situation = load(ruleset, file, overrides, house, command)
-    scripted = ScriptedDice(parse_faces(dice_text)) if dice_text is not None else None
+    faces = parse_faces(dice_text) if dice_text is not None else None
+    if ask:
+        faces = _asked_faces(ruleset, situation, file, overrides)
+    scripted = AskingDice(faces) if faces is not None else None
     if scripted is None and seed is None:
         import numpy as np
 
         seed = int(np.random.SeedSequence().generate_state(1)[0])
     dice = scripted if scripted is not None else SeededDice(seed)
-    try:
-        result = ruleset.resolve(situation, dice)
-    except ScriptError as err:
-        if scripted is None or "ran out" not in err.message:
-            raise
-        given = len(scripted.faces)
-        needed = _faces_needed(ruleset, situation, scripted.faces)
-        if needed is None:
-            raise
-        raise ScriptError(
-            f"{err.message}; with middle faces after yours it rolls {needed} dice in all "
-            f"(you gave {given})",
-            tip=f"give at least {needed} faces in transcript order (other rolls may need more)",
-        ) from None
+    run = partial(ruleset.resolve, situation)
+    with too_few_faces_explained(run, faces or [], "--dice", TOO_FEW_TIP):
+        result = run(dice)
     leftover = scripted.unused if scripted is not None else []
     if leftover:
         raise ScriptError(
-            f"--dice has {len(leftover)} face(s) more than this resolution rolls: "
+            f"--dice has {plural(len(leftover), 'face')} more than this resolution rolls: "
             f"{clip(leftover)} (it rolls {scripted.used if scripted else 0})",
             tip="remove the extra faces, or check their order against the transcript",
         )
@@ -128,7 +132,23 @@ def resolve(
         out["dice"] = "scripted" if scripted is not None else {"seed": seed}
         print_json(out)
     else:
-        render_resolution(result, f"seed {seed}" if scripted is None else "scripted dice")
+        shown = ",".join(map(str, scripted.faces)) if scripted is not None else ""
+        note = f"seed {seed}" if scripted is None else f"the table's dice: {shown or 'none'}"
+        render_resolution(result, note)
+
+
+def _asked_faces(
+    ruleset: AnyRuleset, situation: Any, file: Path, overrides: list[str]
+) -> list[int]:
+    """The faces of the resolution, asked for group by group at the terminal (``--ask``)."""
+    from firefight.cli.table_dice import ask_or_stop
+    from firefight.core.table_dice import people_in_situation
+    from firefight.dice.asking import ask
+
+    people = people_in_situation(apply_overrides(read_toml(file), overrides))
+    run = partial(ruleset.resolve, situation)
+    asked = ask_or_stop(lambda faces, program: ask(run, faces, program=program), people)
+    return list(asked.faces)
 
 
 def render_resolution(result: Resolution, dice_note: str) -> None:
@@ -141,17 +161,8 @@ def render_resolution(result: Resolution, dice_note: str) -> None:
     if result.summary:
         table = Table(show_header=False, box=None)
         for key, value in result.summary.items():
-            table.add_row(str(key), _summary_text(value))
+            table.add_row(words(key), value_words(value))
         console.print(table)
-
-
-def _summary_text(value: object) -> str:
-    """A summary value for people: tables as ``key value`` pairs, lists comma-separated."""
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_summary_text(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_summary_text(v) for v in value)
-    return words(value)
 
 
 def odds(
@@ -163,45 +174,22 @@ def odds(
     plot: Path | None,
 ) -> None:
     ruleset = get_ruleset(ruleset_id)
+    if plot is not None:
+        from firefight.cli.plots import check_png
+
+        check_png(plot)
     situation = load(ruleset, file, overrides, house, None)
     report = ruleset.odds(situation)
     if plot is not None:
-        series = {
-            name: [(v, float(p)) for v, p in d.probabilities()]
-            for name, d in report.distributions.items()
-        }
-        if not series:
-            series = {"outcomes": [(i, float(p)) for i, p in enumerate(report.outcomes.values())]}
-        plot_bars(plot, series, report.title)
+        from firefight.cli.plots import odds_plot
+
+        odds_plot(plot, report)
     if as_json:
         print_json(report.to_json())
         return
     render_odds(report)
     if plot is not None:
         plain_console().print(f"plot written to {plot}")
-
-
-def _groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
-    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
-    groups: dict[str, dict[str, Fraction]] = {}
-    for label, p in outcomes.items():
-        who, sep, rest = label.partition(": ")
-        key = who if sep else ""
-        groups.setdefault(key, {})[rest if sep else label] = p
-    if len(groups) == 1 or "" in groups:
-        return [("", dict(outcomes))]
-    return list(groups.items())
-
-
-def _caption(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
-    """What the rows of a table add up to, so nobody adds overlapping chances."""
-    total = sum(rows.values(), Fraction(0))
-    slack = left_out + Fraction(1, 10**9)
-    if abs(total - 1) <= slack:
-        return "exactly one row happens: the rows add up to 100%"
-    if total < 1:
-        return f"at most one row happens; none of them: {percent(1 - total)}"
-    return "each row is a chance on its own: rows overlap and do not add up"
 
 
 def render_odds(report: OddsReport) -> None:
@@ -211,11 +199,11 @@ def render_odds(report: OddsReport) -> None:
     console.print(report.title, style="bold")
     if report.p_hit is not None:
         console.print(f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})")
-    for who, rows in _groups(report.outcomes):
+    for who, rows in outcome_groups(report.outcomes):
         main = Table(
             title=f"outcomes: {who}" if who else "outcomes",
             title_justify="left",
-            caption=_caption(rows, report.truncated_mass),
+            caption=adds_up(rows, report.truncated_mass),
             caption_justify="left",
         )
         main.add_column("outcome")
@@ -235,28 +223,30 @@ def render_odds(report: OddsReport) -> None:
         events.add_column("probability", justify="right")
         events.add_column("%", justify="right")
         for label, p in report.probabilities.items():
-            events.add_row(label, probability(p), percent(p))
+            events.add_row(words(label), probability(p), percent(p))
         console.print(events)
     for name, table_data in report.tables.items():
-        t = Table(title=name, title_justify="left", caption=_caption(table_data))
+        t = Table(title=words(name), title_justify="left", caption=adds_up(table_data))
         t.caption_justify = "left"
         t.add_column("result")
         t.add_column("%", justify="right")
         for label, p in table_data.items():
-            t.add_row(label, percent(p))
+            t.add_row(value_words(label), percent(p))
         console.print(t)
     for name, d in report.distributions.items():
         t = Table(
-            title=name,
+            title=words(name),
             title_justify="left",
             caption="%: this value exactly; or more %: this value or higher",
             caption_justify="left",
         )
+        names = report.value_names.get(name, {})
         t.add_column("value", justify="right")
         t.add_column("%", justify="right")
         t.add_column("or more %", justify="right")
         for v, p in d.probabilities():
-            t.add_row(str(v), percent(p), percent(d.at_least(v)))
+            shown = f"{names[v]} ({v})" if v in names else str(v)
+            t.add_row(shown, percent(p), percent(d.at_least(v)))
         console.print(t)
     for note in report.notes:
         console.print(note, style="dim")

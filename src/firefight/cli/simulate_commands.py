@@ -11,15 +11,8 @@ from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
 from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import (
-    count_bar,
-    percent,
-    plain_console,
-    print_json,
-    styled,
-    write_atomically,
-)
-from firefight.errors import InputError
+from firefight.cli.output import count_bar, percent, plain_console, plural, print_json, styled
+from firefight.cli.plots import check_png, simulate_plot
 
 
 def run(
@@ -35,8 +28,8 @@ def run(
     as_json: bool,
     plot: Path | None,
 ) -> None:
-    if plot is not None and not str(plot).lower().endswith(".png"):
-        raise InputError(f"--plot {plot}: plots are written as PNG", tip="name the file *.png")
+    if plot is not None:
+        check_png(plot)
     engine = _engine(scenario, policies, max_rounds, overrides)
     if not exact and n is None:
         n = 10_000
@@ -44,7 +37,7 @@ def run(
     result = _with_progress(console, engine, n, seed, exact, reference, workers, quiet=as_json)
     report = result.to_json(str(scenario))
     if plot is not None:
-        plot_report(plot, report, engine.scenario.spec.title)
+        simulate_plot(plot, report, engine.scenario.spec.title)
     if as_json:
         print_json(report)
     else:
@@ -96,9 +89,14 @@ def _with_progress(
         )
 
 
+#: Longest exact fraction a table cell shows (longer ones are in ``--json``).
+FRACTION_WIDTH = 24
+
+
 def _ci(share: dict[str, Any], exact: bool) -> str:
     if exact:
-        return str(share.get("fraction", "~"))
+        fraction = str(share.get("fraction", ""))
+        return fraction if len(fraction) <= FRACTION_WIDTH else "in --json"
     lo, hi = share["ci95"]
     return f"{percent(lo)} .. {percent(hi)}"
 
@@ -106,20 +104,21 @@ def _ci(share: dict[str, Any], exact: bool) -> str:
 def render(report: dict[str, Any], result: Simulation) -> None:
     console = plain_console()
     exact = report["exact"]
-    how = result.method if exact else f"{report['n']:,} fights, seed {report['seed']}"
+    how = result.method if exact else f"{plural(report['n'], 'fight')}, seed {report['seed']}"
     console.print(styled((report["scenario"], "bold"), f"  ({how})"))
     if result.interrupted:
         console.print("interrupted (Ctrl-C): the report covers what was done", style="bold")
     outcomes = Table(title="who wins (95% interval)" if not exact else "who wins (exact)")
     outcomes.add_column("outcome")
     outcomes.add_column("probability", justify="right")
-    outcomes.add_column("95% interval" if not exact else "fraction", justify="right")
-    for side, entry in report["sides"].items():
-        outcomes.add_row(f"{side} wins", percent(entry["win"]["p"]), _ci(entry["win"], exact))
-    outcomes.add_row("draw (nobody left)", percent(report["draw"]["p"]), _ci(report["draw"], exact))
-    outcomes.add_row(
-        "truncated (max_rounds)", percent(report["truncated"]["p"]), _ci(report["truncated"], exact)
-    )
+    outcomes.add_column("95% interval" if not exact else "exact fraction", justify="right")
+    rows = [(f"won by {side}", entry["win"]) for side, entry in report["sides"].items()]
+    rows += [("draw (nobody left)", report["draw"])]
+    rows += [("stopped at max_rounds", report["truncated"])]
+    for label, share in rows:
+        outcomes.add_row(label, percent(share["p"]), _ci(share, exact))
+    if exact and any(_ci(share, exact) == "in --json" for _, share in rows):
+        outcomes.caption = "fractions too long to show here are in --json"
     console.print(outcomes)
     rounds = report["rounds"]
     spread = ", ".join(f"{d['rounds']}: {percent(d['p'])}" for d in rounds["dist"][:12])
@@ -168,46 +167,3 @@ def _won_by_round(by_round: dict[str, list[float]]) -> Table:
     for side, shares in by_round.items():
         table.add_row(side, *(f"{100 * shares[r - 1]:.1f}%" for r in shown))
     return table
-
-
-def plot_report(path: Path, report: dict[str, Any], title: str) -> None:
-    """Win chances with their intervals, rounds to finish, and who is still standing by round."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    fig, (wins, rounds, standing) = plt.subplots(3, 1, figsize=(8, 9))
-    labels = [*report["sides"], "draw", "truncated"]
-    shares = [e["win"] for e in report["sides"].values()] + [report["draw"], report["truncated"]]
-    ps = [100 * s["p"] for s in shares]
-    lows = [max(0.0, 100 * (s["p"] - s["ci95"][0])) for s in shares]
-    highs = [max(0.0, 100 * (s["ci95"][1] - s["p"])) for s in shares]
-    wins.bar(labels, ps, yerr=[lows, highs], capsize=6, color="#4a78b5")
-    wins.set_ylabel("%")
-    wins.set_title("outcome (95% interval)" if not report["exact"] else "outcome (exact)")
-    dist = report["rounds"]["dist"]
-    rounds.bar([d["rounds"] for d in dist], [100 * d["p"] for d in dist], color="#b5784a")
-    rounds.set_title("rounds to finish")
-    rounds.set_ylabel("%")
-    rounds.xaxis.set_major_locator(MaxNLocator(integer=True))
-    end = max((d["rounds"] for d in dist), default=1)
-    for name, series in report["standing_by_round"].items():
-        shown = [1.0, *series[:end]]
-        standing.step(range(len(shown)), [100 * p for p in shown], where="post", label=name)
-    standing.set_title("still standing after round")
-    standing.set_ylabel("%")
-    standing.set_ylim(0, 105)
-    standing.xaxis.set_major_locator(MaxNLocator(integer=True))
-    standing.legend(fontsize="small", ncol=2)
-    fig.suptitle(title)
-    fig.tight_layout()
-
-    def save(tmp: Path) -> None:
-        fig.savefig(tmp, format="png")
-
-    try:
-        write_atomically(path, save)
-    finally:
-        plt.close(fig)

@@ -19,7 +19,7 @@ from firefight.analysis.sweep import (
     write_table,
 )
 from firefight.cli.errors import USER_ERROR
-from firefight.cli.output import count_bar, plain_console, print_json, styled, write_atomically
+from firefight.cli.output import count_bar, plain_console, plural, print_json, styled
 from firefight.errors import InputError
 
 #: Rows shown in the terminal table (the file has them all).
@@ -43,8 +43,10 @@ def run(
 ) -> None:
     if out is not None:
         check_out(out)
-    if plot is not None and not str(plot).lower().endswith(".png"):
-        raise InputError(f"--plot {plot}: plots are written as PNG", tip="name the file *.png")
+    if plot is not None:
+        from firefight.cli.plots import check_png
+
+        check_png(plot)
     if no_cluster and scheduler is not None:
         raise InputError("--no-cluster and --scheduler exclude each other", tip="choose one")
     if timeout is not None and not 0 < timeout <= 3600:
@@ -56,9 +58,9 @@ def run(
             tip="drop --plot, or plot from the --out table",
         )
     console = plain_console(stderr=True)
-    # one cell has nothing to share out: starting a local cluster for it costs more than the cell
-    here = no_cluster or (scheduler is None and len(plan.tasks) == 1)
-    result = _with_progress(console, plan, here, scheduler, workers, timeout, as_json)
+    # a local cluster when asked for (--workers), none with --no-cluster, else by the sweep's size
+    cluster = False if no_cluster else (True if workers is not None else None)
+    result = _with_progress(console, plan, cluster, scheduler, workers, timeout, as_json)
     if out is not None and result.rows:
         write_table(out, result)
     if plot is not None and result.rows:
@@ -94,7 +96,7 @@ def run(
 def _with_progress(
     console: Any,
     plan: Any,
-    no_cluster: bool,
+    cluster: bool | None,
     scheduler: str | None,
     workers: int | None,
     timeout: float | None,
@@ -112,7 +114,7 @@ def _with_progress(
 
         return run_sweep(
             plan,
-            cluster=not no_cluster,
+            cluster=cluster,
             scheduler=scheduler,
             workers=workers,
             timeout=CONNECT_TIMEOUT if timeout is None else timeout,
@@ -127,8 +129,8 @@ def _pct(p: float) -> str:
 def render(result: SweepResult) -> None:
     console = plain_console()
     plan = result.plan
-    how = "exact" if plan.exact else f"{plan.n:,} fights each, seed {plan.seed}"
-    count = f"{len(plan.tasks)} cell{'s' if len(plan.tasks) > 1 else ''}"
+    how = "exact" if plan.n is None else f"{plural(plan.n, 'fight')} each, seed {plan.seed}"
+    count = plural(len(plan.tasks), "cell")
     console.print(
         styled((plan.title, "bold"), f"  ({count}, {how}; {result.where}, {result.seconds:.1f} s)")
     )
@@ -140,7 +142,7 @@ def render(result: SweepResult) -> None:
     for v in plan.varies:
         table.add_column(v.column)
     for side in sides:
-        table.add_column(f"{side} wins", justify="right")
+        table.add_column(f"won by {side}", justify="right")
     table.add_column("draw", justify="right")
     table.add_column("truncated", justify="right")
     table.add_column("rounds", justify="right")
@@ -161,12 +163,19 @@ def render(result: SweepResult) -> None:
 
 
 def plot_sweep(path: Path, result: SweepResult) -> Path:
-    """Lines with 95% bands for one varied field, a heatmap per side for two."""
-    import matplotlib
+    """The sweep's :func:`sweep_figure` as a PNG."""
+    from firefight.cli.plots import save_plot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    return save_plot(sweep_figure(result), path)
+
+
+def sweep_figure(result: SweepResult) -> Any:
+    """Lines with 95% bands for one varied field; heatmaps for two: with two sides, one of the
+    first side's wins (the other's are the rest) and one of draws and stopped fights when there
+    are enough of them, so that no panel only repeats another's complement."""
     import numpy as np
+
+    from firefight.cli.plots import sweep_heatmaps_figure, sweep_lines_figure
 
     plan = result.plan
     columns = result.table()[0]
@@ -174,68 +183,47 @@ def plot_sweep(path: Path, result: SweepResult) -> Path:
     # keyed by the values as given (the table's columns may be converted to one type)
     by_values = {tuple(repr(r[v.column]) for v in plan.varies): r for r in result.rows}
     first = plan.varies[0]
-    xs = [repr(x) for x in first.values]
-    labels = [str(x) for x in first.values]
-    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in first.values)
     if len(plan.varies) == 1:
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        at = [float(x) for x in first.values] if numeric else list(range(len(xs)))
+        cells = {
+            side: [_cell(by_values.get((repr(x),)), side) for x in first.values] for side in sides
+        }
+        return sweep_lines_figure(plan.title, first.column, first.values, cells, plan.exact)
+    second = plan.varies[1]
+
+    def grid(read: Any) -> Any:
+        out = np.full((len(first.values), len(second.values)), np.nan)
+        for i, x in enumerate(first.values):
+            for j, y in enumerate(second.values):
+                row = by_values.get((repr(x), repr(y)))
+                if row is not None:
+                    out[i, j] = 100 * read(row)
+        return out
+
+    panels: dict[str, Any] = {}
+    other = grid(lambda r: r["p_draw"] + r["p_truncated"])
+    most = float(np.nanmax(other, initial=0.0))
+    if len(sides) != 2:
         for side in sides:
-            got = [by_values.get((x,)) for x in xs]
-            p = [np.nan if r is None else 100 * r[f"side.{side}.p_win"] for r in got]
-            lo = [np.nan if r is None else 100 * r[f"side.{side}.ci95_low"] for r in got]
-            hi = [np.nan if r is None else 100 * r[f"side.{side}.ci95_high"] for r in got]
-            (line,) = ax.plot(at, p, marker="o", label=f"{side} wins")
-            ax.fill_between(at, lo, hi, alpha=0.25, color=line.get_color())
-        if not numeric:
-            ax.set_xticks(at, labels)
-        elif all(isinstance(x, int) for x in first.values):
-            from matplotlib.ticker import MaxNLocator
-
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(first.column)
-        ax.set_ylabel("% (95% band)" if not plan.exact else "% (exact)")
-        ax.set_ylim(0, 100)
-        ax.legend(fontsize="small")
+            panels[f"won by {side} (%)"] = grid(lambda r, s=side: r[f"side.{s}.p_win"])
     else:
-        second = plan.varies[1]
-        ys = [repr(y) for y in second.values]
-        fig, axes = plt.subplots(1, len(sides), figsize=(5.5 * len(sides), 4.5), squeeze=False)
-        for ax, side in zip(axes[0], sides, strict=True):
-            grid = np.full((len(xs), len(ys)), np.nan)
-            for i, x in enumerate(xs):
-                for j, y in enumerate(ys):
-                    r = by_values.get((x, y))
-                    if r is not None:
-                        grid[i, j] = 100 * r[f"side.{side}.p_win"]
-            image = ax.imshow(grid, vmin=0, vmax=100, cmap="viridis", aspect="auto", origin="lower")
-            ax.set_yticks(range(len(xs)), labels)
-            ax.set_xticks(range(len(ys)), [str(y) for y in second.values], rotation=45)
-            ax.set_ylabel(first.column)
-            ax.set_xlabel(second.column)
-            ax.set_title(f"{side} wins (%)")
-            if len(xs) * len(ys) <= 150:
-                for i in range(len(xs)):
-                    for j in range(len(ys)):
-                        if not np.isnan(grid[i, j]):
-                            shade = "white" if grid[i, j] < 50 else "black"
-                            ax.text(
-                                j,
-                                i,
-                                f"{grid[i, j]:.0f}",
-                                ha="center",
-                                va="center",
-                                fontsize=7,
-                                color=shade,
-                            )
-            fig.colorbar(image, ax=ax)
-    fig.suptitle(plan.title)
-    fig.tight_layout()
+        rest = f"{sides[1]} wins the rest"
+        if most >= OTHER_PANEL:
+            rest += " but the draws"
+        elif most >= 0.5:
+            rest += f" less draws (at most {most:.0f}%)"
+        panels[f"won by {sides[0]} (%); {rest}"] = grid(lambda r: r[f"side.{sides[0]}.p_win"])
+        if most >= OTHER_PANEL:
+            panels["draw or stopped at max_rounds (%)"] = other
+    axes = ((first.column, first.values), (second.column, second.values))
+    return sweep_heatmaps_figure(plan.title, axes, panels)
 
-    def save(tmp: Path) -> None:
-        fig.savefig(tmp, format="png")
 
-    try:
-        return write_atomically(path, save)
-    finally:
-        plt.close(fig)
+#: Draws and stopped fights get a heatmap of their own from this share (%) of a cell up.
+OTHER_PANEL = 2.0
+
+
+def _cell(row: dict[str, Any] | None, side: str) -> tuple[float, float, float] | None:
+    """A side's (win chance, 95% low, 95% high) in a row, or None for a failed cell."""
+    if row is None:
+        return None
+    return row[f"side.{side}.p_win"], row[f"side.{side}.ci95_low"], row[f"side.{side}.ci95_high"]

@@ -7,14 +7,13 @@ replace the shipped ones. Lookups of unknown names fail with the closest known n
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from firefight.core.loading import read_toml
-from firefight.core.validation import clip, shown
+from firefight.core.validation import clip, shown, suggest
 from firefight.errors import InputError, UnknownNameError
 
 Catalog = dict[str, dict[str, dict[str, Any]]]
@@ -35,6 +34,15 @@ def _merge_into(base: Catalog, data: Mapping[str, Any], source: str) -> None:
                     tip=f"write it as [{clip(section)}.{clip(name)}] with its fields",
                 )
             slot[name.lower()] = {"name": name, **entry}
+
+
+def from_catalog(section: str, default: Any = ..., **field: Any) -> Any:
+    """A model field that names an entry of the catalog's ``section``: its JSON schema says
+    ``"catalog": section``, so a form offers that section's names (``Ruleset.combatant_model``);
+    ``field`` goes to pydantic's ``Field`` (``examples``...)."""
+    from pydantic import Field
+
+    return Field(default, json_schema_extra={"catalog": section}, **field)
 
 
 def load_catalog(
@@ -64,14 +72,8 @@ def lookup(catalog: Catalog, section: str, name: str, source: str = "input") -> 
     entries = catalog.get(section, {})
     entry = entries.get(name.lower())
     if entry is None:
-        known = sorted(str(e["name"]) for e in entries.values())
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-        hint = (
-            f"did you mean {', '.join(clip(c, 40) for c in close)}?"
-            if close
-            else f"known: {', '.join(clip(k, 40) for k in known[:12])}"
-            + (", ..." if len(known) > 12 else "")
-        )
+        known = [str(e["name"]) for e in entries.values()]
+        hint = suggest(name, known, section, cutoff=0.5)
         raise UnknownNameError(f"{source}: unknown {section} {shown(name)}", tip=hint)
     return dict(entry)
 

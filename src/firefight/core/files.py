@@ -1,4 +1,9 @@
-"""Files written whole or not at all: what the user saved is never lost or half-written."""
+"""Files written whole or not at all: what the user saved is never lost or half-written.
+
+A file is written under a temporary name (private, 0600, while it is incomplete) and then given
+the mode a plain ``open(path, "w")`` would give it: an existing file's own mode, else 0666 less
+the user's umask (0644 under the usual umask 022), before it takes the file's name.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ def write_atomically(path: str | Path, write: Callable[[Path], None]) -> Path:
     try:
         write(tmp)
         _fsync(tmp)
+        tmp.chmod(_mode_for(target))
         tmp.replace(target)
     except OSError as err:
         raise InputError(
@@ -90,6 +96,29 @@ def write_text_atomically(path: str | Path, text: str) -> Path:
         tmp.write_text(text, encoding="utf-8")
 
     return write_atomically(path, write)
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits ``target`` gets: those it has, else what the umask allows."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return 0o666 & ~umask()
+
+
+def umask() -> int:
+    """The process's umask, read without changing it where the system shows it (Linux);
+    elsewhere set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync(path: Path) -> None:

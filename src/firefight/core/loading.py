@@ -1,4 +1,5 @@
-"""Validated loading at the edge: TOML files, ``--set key=value`` overrides, pydantic models.
+"""Validated loading at the edge: TOML files, ``--set PATH=VALUE`` overrides (:mod:`.paths`),
+pydantic models.
 
 Every failure becomes one :class:`~firefight.errors.InputError` line naming the file, the field
 and the fix; a bad file never reaches rule code.
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from firefight.core.paths import apply_overrides, parse_override
 from firefight.core.validation import clip, clip_path, field_path, validate
 from firefight.errors import InputError
 
@@ -84,70 +86,6 @@ def parse_toml_text(text: str, name: str) -> dict[str, Any]:
             f"{name}: a number has too many digits",
             tip="numbers go from -1,000,000 to 1,000,000",
         ) from None
-
-
-def parse_override(text: str) -> tuple[list[str], Any]:
-    """``a.b=3`` -> (["a", "b"], 3). Values are read as TOML (numbers, booleans, "strings",
-    [arrays]); a single word that is not valid TOML is taken as text (``aim=scope``), words
-    with spaces between them must be quoted."""
-    if "=" not in text:
-        raise InputError(
-            f"--set {clip(text)!r} has no '='", tip="write --set key=value, e.g. aim=scope"
-        )
-    key, raw = text.split("=", 1)
-    key = key.strip()
-    if not key or any(not part for part in key.split(".")):
-        raise InputError(
-            f"--set {clip(text)!r} has an empty key", tip="write --set section.key=value"
-        )
-    try:
-        value = tomllib.loads(f"v = {raw.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
-        value = raw.strip()
-        if any(c.isspace() for c in value):  # a bare word is text; bare words are not
-            raise InputError(
-                f"--set {clip(text)!r}: text with spaces must be quoted",
-                tip=f"""write --set '{key}="{clip(value, 40)}"'""",
-            ) from None
-    except (ValueError, RecursionError):
-        raise InputError(f"--set {clip(text)!r}: the value is not a TOML value") from None
-    return key.split("."), value
-
-
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
-    """Return a copy of ``data`` with each ``key=value`` set (nested tables created as needed)."""
-    import copy
-
-    out = copy.deepcopy(data)
-    for text in overrides:
-        path, value = parse_override(text)
-        node: Any = out
-        for part in path[:-1]:
-            nxt = node.get(part) if isinstance(node, dict) else None
-            if nxt is None:
-                nxt = {}
-                node[part] = nxt
-            if not isinstance(nxt, dict):
-                raise InputError(
-                    f"--set {clip(text)!r}: {clip(part)} is {_what(nxt)}, not a table",
-                    tip=f"set {clip(part)} itself, e.g. --set {clip(part)}=...",
-                )
-            node = nxt
-        if isinstance(node, list):
-            raise InputError(
-                f"--set {clip(text)!r}: cannot set inside a list",
-                tip="set the whole list, e.g. --set key=[1, 2]",
-            )
-        node[path[-1]] = value
-    return out
-
-
-def _what(value: Any) -> str:
-    if isinstance(value, str):
-        return f"the text {clip(value, 30)!r}"
-    if isinstance(value, list):
-        return "a list"
-    return "a single value"
 
 
 def load_model(model: type[M], path: str | Path, overrides: Sequence[str] = ()) -> M:

@@ -49,6 +49,9 @@ class OddsReport:
     probabilities: Mapping[str, Fraction] = field(default_factory=dict)
     truncated_mass: Fraction = Fraction(0)
     notes: tuple[str, ...] = ()
+    #: Names of a distribution's values where the text names them (quality levels 0..6 are
+    #: Poor..Fantastic): tables and plots show the names, JSON keeps the numbers.
+    value_names: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The shared JSON shape (see the module docstring); absent parts are left out."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -24,6 +24,9 @@ from firefight.core.turns import ScenarioSpec, Turns
 from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource
 from firefight.errors import InputError
+
+if TYPE_CHECKING:
+    from firefight.core.catalog import Catalog
 
 
 class Kinded(Protocol):
@@ -175,6 +178,29 @@ class Ruleset(Generic[Situation, House]):
     def script_order(self) -> str:
         """How scripted ``--dice`` faces are consumed, for help text and errors."""
         return "in the order the transcript lists the rolls"
+
+    def combatant_model(self) -> type[BaseModel] | None:
+        """The model of one ``[[combatants]]`` table of a scenario (``side`` aside), or None
+        (the default). The tracker's scenario form is drawn from its JSON schema: a field whose
+        schema says ``"catalog": SECTION`` offers the names of that section of
+        :meth:`catalog`. The scenario's own validation (``encounter``) still judges the table;
+        the model only has to accept every table a scenario may hold. None: the form takes a
+        combatant as TOML."""
+        return None
+
+    def catalog(self) -> Catalog:
+        """The shipped catalog (weapons, armour, creatures...): section -> name -> entry. The
+        default reads ``catalog.toml`` beside the ruleset's module, where there is one."""
+        from importlib import resources
+
+        from firefight.core.catalog import load_catalog
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            shipped = resources.files(package).joinpath("catalog.toml").is_file()
+        except ModuleNotFoundError:
+            shipped = False
+        return load_catalog(package) if shipped else {}
 
 
 #: Any ruleset, for code that serves every one of them (the registry, the CLI, the engine).

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from firefight.core.house import HouseRules
+from firefight.core.layout import ViewLayout
 from firefight.dice import DiceSource
 from firefight.errors import InputError
 
@@ -162,12 +163,20 @@ def evolve(obj: R, **changes: Any) -> R:
     return new
 
 
+def action_key(action_id: str) -> str:
+    """An action id as :class:`Action` writes it: spaces as underscores (records saved with
+    spaced ids, ``take cover``, replay by this)."""
+    return action_id.strip().replace(" ", "_")
+
+
 @dataclass(frozen=True)
 class Action:
     """One thing the acting combatant may do now.
 
     ``id`` is stable (the same state lists the same ids) and unique among the legal actions, so a
-    record can name it and a replay find it again; ``label`` is what a person reads.
+    record can name it and a replay find it again; ``label`` is what a person reads. An id has
+    no spaces (a name in it, ``fire:Team leader:single``, is written ``fire:Team_leader:single``)
+    so it is one word on a command line; :func:`action_key` reads an id either way.
     """
 
     id: str
@@ -189,6 +198,10 @@ class Action:
     def striker(self) -> str:
         """Who the harm this step does to the other side is credited to."""
         return self.credit or self.actor
+
+    def __post_init__(self) -> None:
+        if " " in self.id:
+            object.__setattr__(self, "id", action_key(self.id))
 
     def param(self, key: str, default: Any = None) -> Any:
         """The value of one of :attr:`params` (``default`` when the action has none)."""
@@ -454,6 +467,10 @@ class Turns(ABC):
 
     #: Keys of :meth:`view` that a players' page may show for the other side (visible status).
     public_keys: ClassVar[tuple[str, ...]] = ("status",)
+    #: Which fields of :meth:`view` a page draws as vital bars and which as condition chips
+    #: (the rest are details, folded): see :mod:`firefight.core.layout`. Default: no bars,
+    #: ``status`` as a chip.
+    layout: ClassVar[ViewLayout] = ViewLayout()
 
     def after_fight(self, state: FightState) -> list[str]:
         """What the text says happens after the fight (recovery), in lines; default none."""

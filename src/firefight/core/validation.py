@@ -65,15 +65,21 @@ def shown(value: object, limit: int = MAX_SHOWN) -> str:
     return clip(value, limit)
 
 
-def suggest(name: str, known: Iterable[str], what: str = "") -> str:
-    """A tip naming the nearest of ``known`` (or listing a few) for a misspelt ``name``."""
+#: A list of choices this long or shorter is shown whole, even beside a "did you mean".
+SHORT_LIST = 6
+
+
+def suggest(name: str, known: Iterable[str], what: str = "", cutoff: float = 0.6) -> str:
+    """A tip naming the nearest of ``known`` for a misspelt ``name``, and every choice when
+    there are few (else the first dozen)."""
     options = sorted({str(k) for k in known})
-    close = difflib.get_close_matches(str(name), options, n=3, cutoff=0.6)
-    if close:
-        return f"did you mean {' or '.join(repr(clip(c, 40)) for c in close)}?"
+    close = difflib.get_close_matches(str(name), options, n=3, cutoff=cutoff)
     if not options:
         return f"there are no {what or 'names'} to choose from"
     head = ", ".join(clip(o, 40) for o in options[:12]) + (", ..." if len(options) > 12 else "")
+    if close:
+        guess = f"did you mean {' or '.join(repr(clip(c, 40)) for c in close)}?"
+        return f"{guess} valid {what or 'names'}: {head}" if len(options) <= SHORT_LIST else guess
     return f"valid {what or 'names'}: {head}"
 
 
@@ -238,13 +244,44 @@ _WANTS = {
 }
 
 
+def _as_written(path: list[int | str], data: Any) -> list[int | str]:
+    """A model's path as the file writes it: ``targets[0]`` is ``target`` in a file that gives
+    one ``[target]`` table where the model holds a list of ``targets``."""
+    out: list[int | str] = []
+    node = data
+    i = 0
+    while i < len(path):
+        part = path[i]
+        if (
+            isinstance(node, Mapping)
+            and isinstance(part, str)
+            and part not in node
+            and part.endswith("s")
+            and part[:-1] in node
+            and path[i + 1 : i + 2] == [0]
+        ):
+            out.append(part[:-1])
+            node = node[part[:-1]]
+            i += 2
+            continue
+        out.append(part)
+        if isinstance(node, Mapping):
+            node = node.get(part)
+        elif isinstance(node, (list, tuple)) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+        i += 1
+    return out
+
+
 def _describe(
     model: type[BaseModel], err: Mapping[str, Any], data: Any
 ) -> tuple[str, str, str | None]:
     """(field, what is wrong, tip) for one pydantic error, in the user's words."""
     loc = list(err.get("loc", ()))
     clean, _ = _walk(model, loc)
-    where = field_path(clean)
+    where = field_path(_as_written(clean, data))
     kind = str(err.get("type", ""))
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -261,6 +298,8 @@ def _describe(
     ):
         fam = "model" if kind.startswith("model") else family
         wants, tip = _WANTS.get(fam, ("another kind of value", "see the file format"))
+        if fam == "string":
+            tip = _text_tip(model, loc, clean, where)
         got = _kind_of(value)
         if isinstance(value, (bool, int, float, str)):
             got += f" ({shown(value)})"
@@ -268,7 +307,8 @@ def _describe(
     if kind == "literal_error":
         expected = str(ctx.get("expected", ""))
         options = [o.strip().strip("'") for o in expected.replace(" or ", ", ").split(",")]
-        tip = suggest(str(value), [o for o in options if o], "choices")
+        close = difflib.get_close_matches(str(value), [o for o in options if o], n=2)
+        tip = f"did you mean {' or '.join(map(repr, close))}?" if close else "write one of these"
         return where, f"{shown(value)} is not one of {clip(expected, 200)}", tip
     bounds = {
         "greater_than_equal": ("at least", "ge"),
@@ -299,6 +339,24 @@ def _describe(
     return where, clip(str(err.get("msg", kind)), 160), None
 
 
+def _text_tip(
+    model: type[BaseModel], loc: list[int | str], clean: list[int | str], where: str
+) -> str:
+    """How to write a text field: quoted, with the field's own example where it gives one (an
+    armour's tip shows an armour), and that an optional field can be left out."""
+    key = clean[-1] if clean and isinstance(clean[-1], str) else None
+    if key is None:
+        return 'put it in quotes, e.g. "text"'
+    at = max(i for i, part in enumerate(loc) if part == key)
+    parent = _model_at(model, loc[:at])
+    field = parent.model_fields.get(key) if parent is not None else None
+    examples = (field.examples if field is not None else None) or ["..."]
+    tip = f'put it in quotes, e.g. {key} = "{examples[0]}"'
+    if field is not None and not field.is_required() and field.default is None:
+        tip += f"; for none, leave it out (--set {where}= removes it)"
+    return tip
+
+
 def _pick(errors: list[Any], data: Any) -> Any:
     """The error to show: a union of branches reports one error per branch; keep the branch the
     input's own kind belongs to (a table -> the table branch), else the first."""
@@ -315,10 +373,34 @@ def _pick(errors: list[Any], data: Any) -> Any:
 
 
 def _raise(model: type[M], errors: list[Any], data: Any, source: str) -> typing.NoReturn:
-    where, what, tip = _describe(model, _pick(list(errors), data), data)
-    others = {tuple(e.get("loc", ())) for e in errors}
+    """One line for the first error; an unknown key leads (a misspelt key is the likely cause
+    of the others), and a missing field it is a misspelling of is not counted again."""
+    unknown = [e for e in errors if e.get("type") == "extra_forbidden"]
+    chosen = unknown[0] if unknown else _pick(list(errors), data)
+    where, what, tip = _describe(model, chosen, data)
+    # one count per field (a union reports each of its branches at the same field)
+    fields = {tuple(_walk(model, e.get("loc", ()))[0]) for e in errors}
+    fields -= {tuple(_walk(model, loc)[0]) for loc in _misspelt(unknown, errors)}
+    # a list that fails because an item of it fails is the same mistake
+    others = {f for f in fields if not any(g[: len(f)] == f and g != f for g in fields)}
     more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
     raise InputError(f"{source}: field {where}: {what}{more}", tip=tip)
+
+
+def _misspelt(unknown: list[Any], errors: list[Any]) -> set[tuple[Any, ...]]:
+    """The missing fields that an unknown key beside them is a misspelling of."""
+    out = set()
+    for err in errors:
+        loc = tuple(err.get("loc", ()))
+        if err.get("type") != "missing" or not loc:
+            continue
+        for bad in unknown:
+            near = tuple(bad.get("loc", ()))
+            if near[:-1] == loc[:-1] and difflib.get_close_matches(
+                str(near[-1]), [str(loc[-1])], cutoff=0.6
+            ):
+                out.add(loc)
+    return out
 
 
 def _json_default(value: Any) -> Any:

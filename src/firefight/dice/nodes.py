@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 KeepMode = Literal["kh", "kl", "dh", "dl"]
+#: Other spellings of a keep mode: ``4d6k3`` keeps the highest three, as dice calculators read it.
+KEEP_ALIASES = {"k": "kh"}
 
 #: Tag set on a rolled ``d10x`` whose first face was a 1 (graydawn's fumble / natural 1).
 NATURAL_ONE = "natural 1"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from firefight.dice.limits import check_values
 from firefight.dice.nodes import (
+    KEEP_ALIASES,
     Abs,
     Add,
     Const,
@@ -171,7 +172,7 @@ def _build(tree: Any, expr: str, level: int = 0) -> Node:
     if kind == "keep":
         count, sides = count_of(kids[0]), sides_of(kids[1])
         check(count, sides)
-        mode = cast(KeepMode, str(kids[2]))
+        mode = cast(KeepMode, KEEP_ALIASES.get(str(kids[2]), str(kids[2])))
         n = int(kids[3])
         limit = count if mode in ("kh", "kl") else count - 1
         if not (1 if mode in ("kh", "kl") else 0) <= n <= limit:

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from firefight.dice.nodes import (
+    KEEP_ALIASES,
     Abs,
     Add,
     Const,
@@ -34,16 +35,16 @@ _BLANKS = r"[ \t\f\r\n]*"
 #: commonest notation, in six groups: count, ``d`` or ``pm``, sides, keep mode and number, ``x``.
 #: Read as one token, where the token reader takes a dozen calls. Numbers past 18 digits do not
 #: fit: their other digits make the reader give up, and Lark refuses them with its message.
-_TERM_TEXT = r"([0-9]{0,18})(d|pm)([0-9]{1,18}|%)(?:(kh|kl|dh|dl)([0-9]{1,18})|(x))?"
+_TERM_TEXT = r"([0-9]{0,18})(d|pm)([0-9]{1,18}|%)(?:(kh|kl|dh|dl|k)([0-9]{1,18})|(x))?"
 #: One token after optional blanks: a dice term (six groups), a number, a word or sign, or (last
 #: group) any other character, which makes the reader give up. ``findall`` reads the whole text in
 #: one call.
-_OTHER_TOKENS = r"([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|d|x|%|[()+\-*])|([^ \t\f\r\n])"
+_OTHER_TOKENS = r"([0-9]+)|(abs|sort|pm|kh|kl|dh|dl|k|d|x|%|[()+\-*])|([^ \t\f\r\n])"
 _TOKEN = re.compile(f"{_BLANKS}(?:{_TERM_TEXT}|{_OTHER_TOKENS})")
 #: The same tokens with every dice term in its parts, for the rare text whose term has blanks
 #: inside (``2 d6``, ``2d20 x``): the reader then joins the parts itself. Compiled on first use.
 _PLAIN_TOKEN = f"{_BLANKS}(?:{_OTHER_TOKENS})"
-_SUFFIXES = frozenset(("x", "kh", "kl", "dh", "dl"))
+_SUFFIXES = frozenset(("x", "kh", "kl", "dh", "dl", "k"))
 #: Deepest tree this reader builds; deeper ones go to Lark, which enforces the real limit.
 _MAX_DEPTH = 40
 
@@ -231,7 +232,7 @@ class _Reader:
         nxt = self.toks[self.i]
         if kind == "d" and nxt == "x":
             explodes = self.take()
-        elif kind == "d" and nxt in ("kh", "kl", "dh", "dl"):
+        elif kind == "d" and nxt in ("kh", "kl", "dh", "dl", "k"):
             mode = self.take()
             kept = str(self.number())
         term = _dice_term(count, kind, sides, mode, kept, explodes, self.max_sides)
@@ -288,6 +289,7 @@ def _dice_term(
     if not mode or kept is None:
         return Dice(count, sides)
     n = int(kept)
+    mode = KEEP_ALIASES.get(mode, mode)
     return Dice(count, sides, cast(KeepMode, mode), n) if _keeps_dice(mode, n, count) else None
 
 

@@ -82,39 +82,69 @@ class Rolled:
         return self.value
 
 
+@dataclass(frozen=True)
+class DieCall:
+    """Which physical die a face is asked for, told to a supplier that wants to know (the
+    table's dice asked roll by roll): its term of the expression, its place among the term's
+    dice, and for an extra die the face that called for it."""
+
+    #: The leaf of the expression the die belongs to (``Dice``, ``Sorted``, ``Exploding``, ...).
+    term: Node
+    #: The die's place among the term's ``count`` dice, from 0.
+    index: int = 0
+    #: The face that called for this extra die (a top face exploding, a CP2020 natural 1); 0 for
+    #: one of the term's own dice.
+    after: int = 0
+    #: -1 when the die is subtracted (a plus-minus roll's minus die, a CP2020 1's re-roll).
+    sign: int = 1
+
+
+#: Told of each die before its face is asked (see :func:`roll_tree`).
+DieTeller = Callable[[DieCall], None]
+
+
 class _Budget:
-    def __init__(self, supplier: FaceSupplier) -> None:
+    def __init__(self, supplier: FaceSupplier, tell: DieTeller | None = None) -> None:
         self.supplier = supplier
+        self.tell = tell
         self.used = 0
 
-    def __call__(self, sides: int) -> int:
+    def __call__(
+        self, sides: int, term: Node | None = None, index: int = 0, after: int = 0, sign: int = 1
+    ) -> int:
         self.used += 1
         if self.used > FACE_BUDGET:
             raise DiceError(
                 f"more than {FACE_BUDGET} faces rolled", tip="the expression keeps exploding"
             )
+        if self.tell is not None and term is not None:
+            self.tell(DieCall(term, index, after, sign))
         face = self.supplier(sides)
         if not 1 <= face <= sides:
             raise DiceError(f"a d{sides} cannot show {face}")
         return face
 
 
-def _chain(roll: _Budget, sides: int, sign: int) -> list[Face]:
-    """Roll once, and again while the top face shows (an open-ended chain)."""
+def _chain(
+    roll: _Budget, term: Node, index: int, sides: int, sign: int, after: int = 0
+) -> list[Face]:
+    """Roll once, and again while the top face shows (an open-ended chain); ``after`` is the
+    face that called for the chain's first die (0: none did)."""
     faces = []
     while True:
-        f = roll(sides)
+        f = roll(sides, term, index, after, sign)
         top = f == sides
         faces.append(Face(sides, f, sign=sign, note="explodes" if top else ""))
         if not top:
             return faces
+        after = f
 
 
 def _roll(node: Node, roll: _Budget) -> Rolled:
     if isinstance(node, Const):
         return Rolled(node, node.value)
     if isinstance(node, Dice):
-        shown = [roll(node.sides) for _ in range(node.count)]
+        shown = [roll(node.sides, node, i) for i in range(node.count)]
         keep = set(range(node.count))
         if node.keep:
             order = sorted(range(node.count), key=lambda i: shown[i], reverse=True)
@@ -124,29 +154,29 @@ def _roll(node: Node, roll: _Budget) -> Rolled:
         faces = tuple(Face(node.sides, f, kept=i in keep) for i, f in enumerate(shown))
         return Rolled(node, sum(f.counted for f in faces), faces)
     if isinstance(node, Sorted):
-        shown = sorted((roll(node.sides) for _ in range(node.count)), reverse=True)
+        shown = sorted((roll(node.sides, node, i) for i in range(node.count)), reverse=True)
         return Rolled(node, tuple(shown), tuple(Face(node.sides, f) for f in shown))
     if isinstance(node, Exploding):
         faces_x: list[Face] = []
         tags: set[str] = set()
-        for _ in range(node.count):
-            first = roll(node.sides)
+        for i in range(node.count):
+            first = roll(node.sides, node, i)
             if first == 1:
                 tags.add(NATURAL_ONE)
                 faces_x.append(Face(node.sides, 1, note="replaced"))
-                faces_x.extend(_chain(roll, node.sides, -1))
+                faces_x.extend(_chain(roll, node, i, node.sides, -1, after=1))
             elif first == node.sides:
                 faces_x.append(Face(node.sides, first, note="explodes"))
-                faces_x.extend(_chain(roll, node.sides, 1))
+                faces_x.extend(_chain(roll, node, i, node.sides, 1, after=first))
             else:
                 faces_x.append(Face(node.sides, first))
         return Rolled(node, sum(f.counted for f in faces_x), tuple(faces_x), tags=frozenset(tags))
     if isinstance(node, PlusMinus):
         faces_pm: list[Face] = []
         tags_pm: set[str] = set()
-        for _ in range(node.count):
-            plus = _chain(roll, node.sides, 1)
-            minus = _chain(roll, node.sides, -1)
+        for i in range(node.count):
+            plus = _chain(roll, node, i, node.sides, 1)
+            minus = _chain(roll, node, i, node.sides, -1)
             if plus[0].face == node.sides and minus[0].face == node.sides:
                 tags_pm.add(DOUBLE_SIX if node.sides == 6 else f"double {node.sides}")
             faces_pm.extend(plus + minus)
@@ -174,6 +204,7 @@ def _roll(node: Node, roll: _Budget) -> Rolled:
     raise DiceError(f"cannot roll {node!r}")
 
 
-def roll_tree(node: Node, faces: FaceSupplier) -> Rolled:
-    """Roll a syntax tree, asking ``faces(sides)`` for each physical die in order."""
-    return _roll(node, _Budget(faces))
+def roll_tree(node: Node, faces: FaceSupplier, tell: DieTeller | None = None) -> Rolled:
+    """Roll a syntax tree, asking ``faces(sides)`` for each physical die in order; ``tell``, if
+    given, hears which die (:class:`DieCall`) just before each face is asked."""
+    return _roll(node, _Budget(faces, tell))

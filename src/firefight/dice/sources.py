@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkabl
 from firefight.dice.depth import Depth, resolve_depth
 from firefight.dice.nodes import Node, Sorted
 from firefight.dice.parse import as_node
-from firefight.dice.rolling import Rolled, Value, roll_tree
+from firefight.dice.rolling import DieTeller, Rolled, Value, roll_tree
 from firefight.errors import DiceError, ScriptError
 
 if TYPE_CHECKING:
@@ -161,6 +161,9 @@ class _RollingDice:
 
     #: Called once per roll (seeded dice made within :func:`checked`); None: nothing.
     _check: Callable[[], None] | None = None
+    #: Told of each die before its face is asked (the table's dice asked roll by roll); None:
+    #: nobody listens.
+    _tell: DieTeller | None = None
 
     def __init__(self) -> None:
         self._events: list[Any] = []
@@ -193,7 +196,7 @@ class _RollingDice:
             self._check()
         node = as_node(expr)
         self._pending_why = why
-        rolled = roll_tree(node, self._taped)
+        rolled = roll_tree(node, self._taped, self._tell)
         result = Roll(str(node), why, rolled.value, rolled.tags, rolled)
         self._events.append(result)
         return result
@@ -228,6 +231,11 @@ class SeededDice(_RollingDice):
     def _face(self, sides: int) -> int:
         return int(self.rng.integers(1, sides + 1))
 
+    def face(self, sides: int) -> int:
+        """One face of a d``sides``, untaped (the program's die for a group the table leaves to
+        it)."""
+        return self._face(sides)
+
 
 class ScriptedDice(_RollingDice):
     """The faces a table rolled by hand, consumed in order."""
@@ -247,13 +255,13 @@ class ScriptedDice(_RollingDice):
         why = f" for {self._pending_why!r}" if self._pending_why else ""
         if self.used >= len(self.faces):
             raise ScriptError(
-                f"scripted dice ran out: die {position} (a d{sides}{why}) has no face",
+                f"the table's dice ran out: die {position} (a d{sides}{why}) has no face",
                 tip=f"give at least {position} faces, in transcript order",
             )
         face = self.faces[self.used]
         if not 1 <= face <= sides:
             raise ScriptError(
-                f"scripted face {face} at position {position} is impossible on a d{sides}{why}",
+                f"the table's die {position} shows {face}, which a d{sides}{why} cannot show",
                 tip=f"a d{sides} shows 1..{sides}",
             )
         self.used += 1
@@ -263,7 +271,7 @@ class ScriptedDice(_RollingDice):
         """Raise if faces are left over: a mistyped script should not pass silently."""
         if self.unused:
             raise ScriptError(
-                f"{len(self.unused)} scripted face(s) left unused: {self.unused}",
+                f"{len(self.unused)} of the table's faces left unused: {self.unused}",
                 tip="remove the extra faces or check their order",
             )
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from firefight.core.stats import wilson
 from firefight.core.transcript import Note
-from firefight.core.turns import Action, FightState, Stage, Turns, Unread, evolve
+from firefight.core.turns import Action, FightState, Stage, Turns, Unread, action_key, evolve
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
 from firefight.dice.sources import TooManyPaths, gathered
 from firefight.encounter.scenario import Scenario
@@ -161,8 +161,9 @@ class Engine:
     def find_action(self, state: FightState, action_id: str) -> Action:
         """The legal action with this id, or one line listing the ids there are."""
         actions = self.legal_actions(state)
+        key = action_key(action_id)
         for a in actions:
-            if a.id == action_id:
+            if a.id == key:
                 return a
         ids = ", ".join(a.id for a in actions[:12]) + (" ..." if len(actions) > 12 else "")
         raise InputError(

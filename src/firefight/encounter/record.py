@@ -182,6 +182,12 @@ class Encounter:
         self.redo_stack.clear()
         return step
 
+    def trial(self, action_id: str, dice: DiceSource) -> Step:
+        """The step the action would record on ``dice``, recording nothing (the table's dice
+        asked for roll by roll run it once per answer); it runs under the engine the fight
+        goes on under now."""
+        return self._play(self.state, action_id, dice)[0]
+
     def edit(self, edit: Edit, dice: DiceSource, *, faces_of_this_step: bool = False) -> Step:
         """Apply one of the GM's edits on ``dice`` (a skipped turn or an ended round may roll
         the next round's initiative) as a step; the redo stack is cleared. Refused edits change

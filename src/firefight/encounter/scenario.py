@@ -39,10 +39,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 from firefight.core.house import HouseRules
 from firefight.core.loading import apply_overrides, read_toml, validate
+from firefight.core.paths import quote_name, removal_tip
 from firefight.core.ruleset import AnyRuleset
 from firefight.core.turns import Battlefield, CombatantEntry, ScenarioSpec, SideSpec, Turns
 from firefight.errors import FirefightError, InputError
-from firefight.rulesets import get_ruleset
+from firefight.rulesets import get_ruleset, is_scenario, rulesets_loading
 
 DEFAULT_MAX_ROUNDS = 50
 #: Keys the engine reads; any other top-level key must be one the ruleset declares.
@@ -86,6 +87,13 @@ class CommonModel(BaseModel):
     battlefield: BattlefieldModel = BattlefieldModel()
 
 
+class DraftModel(CommonModel):
+    """A scenario being built (the tracker's form): one side and one combatant will do."""
+
+    sides: tuple[SideModel, ...] = Field(min_length=1)
+    combatants: tuple[dict[str, Any], ...] = Field(min_length=1)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A validated scenario: the data as given (for the record) and the spec for the ruleset."""
@@ -108,14 +116,38 @@ def read_scenario(
     policies: Mapping[str, str] | None = None,
     max_rounds: int | None = None,
 ) -> Scenario:
-    """Read a scenario file, apply ``--set``, ``--policy`` and ``--max-rounds``, validate."""
-    data = apply_overrides(read_toml(path), overrides or [])
+    """Read a scenario file, apply ``--set`` (after a ``house = "file"`` is read, so that
+    ``house.<key>`` can be set), ``--policy`` and ``--max-rounds``, validate."""
+    data = read_toml(path)
+    if not is_scenario(data):
+        raise _situation_file(data, str(path))
     data = _inline_house(data, Path(path))
+    data = apply_overrides(data, overrides or [])
     if policies:
         data = with_policies(data, policies, str(path))
     if max_rounds is not None:
         data["max_rounds"] = max_rounds
-    return build_scenario(data, str(Path(path).resolve()))
+    with removal_tip(overrides or []):
+        return build_scenario(data, str(Path(path).resolve()))
+
+
+def _situation_file(data: Mapping[str, Any], path: str) -> InputError:
+    """The refusal of a file without a ruleset where a scenario belongs: a situation file (one
+    attack) says so and which command resolves it."""
+    found = rulesets_loading(data, path)
+    scenario = (
+        "a fight needs a scenario file: ruleset, [[sides]], [[combatants]] (docs/encounters.md)"
+    )
+    if not found:
+        return InputError(
+            f"{path}: is not a scenario (it names no ruleset)",
+            tip=f"{scenario}; a situation file (one attack) goes to firefight attack or odds",
+        )
+    rid, verb = found[0]
+    return InputError(
+        f"{path}: is a {rid} situation file (for {verb} or odds), not a scenario",
+        tip=f"resolve it with firefight {verb} {rid} {path}; {scenario}",
+    )
 
 
 def with_policies(data: dict[str, Any], policies: Mapping[str, str], source: str) -> dict[str, Any]:
@@ -146,11 +178,13 @@ def _inline_house(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return data
 
 
-def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
-    """Validate scenario data (read from TOML or from a record) into a :class:`Scenario`."""
+def build_scenario(data: Mapping[str, Any], source: str, *, draft: bool = False) -> Scenario:
+    """Validate scenario data (read from TOML or from a record) into a :class:`Scenario`; a
+    ``draft`` (a scenario being built) may have one side and one combatant, and sides nobody
+    is on yet, and is otherwise checked as a file is."""
     from firefight.encounter.policies import check_policy
 
-    common = validate(CommonModel, data, source)
+    common = validate(DraftModel if draft else CommonModel, data, source)
     try:
         ruleset = get_ruleset(common.ruleset)
     except FirefightError as err:
@@ -173,7 +207,7 @@ def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
     _no_duplicates(names, "combatants", source)
     used = {e.side for e in entries}
     for side in side_names:
-        if side not in used:
+        if side not in used and not draft:
             raise InputError(
                 f"{source}: side {side!r} has nobody on it",
                 tip="give it a combatant (side = ...) or remove the side",
@@ -201,18 +235,20 @@ def _house(ruleset: AnyRuleset, house: str | dict[str, Any] | None, source: str)
 
 
 def _entry(i: int, raw: dict[str, Any], sides: list[str], source: str) -> CombatantEntry:
-    where = f"combatants[{i}]"
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise InputError(f"{source}: {where}.name is missing or empty", tip="give it a name")
+        raise InputError(
+            f"{source}: combatants[{i}].name is missing or empty", tip="give it a name"
+        )
+    where = f"combatants.{quote_name(name)}"  # as --set addresses it
     side = raw.get("side")
     if side not in sides:
         raise InputError(
-            f"{source}: {where} ({name}).side is {side!r}, not one of the sides",
+            f"{source}: {where}.side is {side!r}, not one of the sides",
             tip=f"sides: {', '.join(sides)}",
         )
     fields = {k: v for k, v in raw.items() if k not in ("side",)}
-    return CombatantEntry(name=name, side=str(side), fields=fields, where=f"{where} ({name})")
+    return CombatantEntry(name=name, side=str(side), fields=fields, where=where)
 
 
 def _no_duplicates(names: list[str], what: str, source: str) -> None:

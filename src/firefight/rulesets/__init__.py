@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Mapping
+from typing import Any
 
 from firefight.core.ruleset import AnyRuleset
 from firefight.errors import UnknownNameError
@@ -40,3 +42,26 @@ def get_ruleset(ruleset_id: str) -> AnyRuleset:
     module = importlib.import_module(REGISTRY[key])
     ruleset: AnyRuleset = module.RULESET
     return ruleset
+
+
+def is_scenario(data: Mapping[str, Any]) -> bool:
+    """Whether TOML data is a scenario (``fight``, ``simulate``, ``encounter``): a scenario
+    names its ruleset, a situation (``attack``, ``odds``) never does."""
+    return "ruleset" in data
+
+
+def rulesets_loading(data: Mapping[str, Any], source: str, but: str = "") -> list[tuple[str, str]]:
+    """The rulesets (other than ``but``) whose situation files ``data`` is valid as, each with
+    the command that resolves it: asked only once a file is refused, to say "this is a
+    warfare2d20 file"."""
+    found: list[tuple[str, str]] = []
+    for rid in available():
+        if rid == but:
+            continue
+        ruleset = get_ruleset(rid)
+        try:
+            situation = ruleset.load_situation(data, source=source, house=ruleset.house_model())
+        except Exception:  # a probe: any refusal means "not this ruleset's file"
+            continue
+        found.append((rid, ruleset.kind(situation).command))
+    return found

@@ -1,13 +1,15 @@
 """The tracker's HTTP face: the JSON API under ``/api``, the GM's and players' pages, live updates.
 
-Routes that compute (act, previews) are plain ``def`` so FastAPI runs them on its thread pool and
-the event loop stays free for the players' live streams. Every write names the ``version`` of the
-state it was chosen on. Every refusal is JSON ``{"detail": "one line"}``: 401 without a token, 403
-with the wrong one (a players' token writing, another encounter's token), 404 for an unknown
-encounter, 409 for a write on a version that is not the encounter's now (what happened since:
-"the fight moved on: Insurgent acted since you looked"), 413 for an oversized request, 422 for a
-bad action, faces, edit or scenario, 429 past the rate limit. A line is at most
-:data:`MAX_LINE` characters (a 100,000-character id is shown by its start).
+Routes that compute (act, dice, previews) are plain ``def`` so FastAPI runs them on its thread
+pool and the event loop stays free for the players' live streams. Every write names the
+``version`` of the state it was chosen on, and so does every question of the table's dice about
+an encounter (a dialog never gathers faces for a step that can no longer be taken). Every refusal
+is JSON ``{"detail": "one line"}``: 401 without a token, 403 with the wrong one (a players' token
+writing, another encounter's token), 404 for an unknown encounter, 409 for a write or a dice
+question on a version that is not the encounter's now (what happened since: "the fight moved on:
+Insurgent acted since you looked"), 413 for an oversized request, 422 for a bad action, faces,
+edit or scenario, 429 past the rate limit. A line is at most :data:`MAX_LINE` characters (a
+100,000-character id is shown by its start).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from firefight.analysis.choices import BUDGET, CEILING
 from firefight.core.loading import parse_toml_text
 from firefight.encounter.edits import Edit, make_edit
 from firefight.errors import FirefightError, InputError
+from firefight.web import builder
 from firefight.web.limits import BodyLimit, RateLimit
 from firefight.web.store import StaleVersion, Store
 from firefight.web.tracker import CLOSED, Forbidden, NotFound, Tracker
@@ -76,11 +79,19 @@ Ceiling = Annotated[
 ]
 #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly read
 #: ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
+_FACE_ITEMS: dict[str, Any] = {"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}
 Faces = Annotated[
     list[Any] | None,
     Field(
         description="faces in transcript order: one whole number (or its digits as text) each",
-        json_schema_extra={"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+        json_schema_extra=_FACE_ITEMS,
+    ),
+]
+#: The faces the table rolled so far, in transcript order (checked as :data:`Faces` are).
+SoFar = Annotated[
+    list[Any],
+    Field(
+        description="the faces rolled so far, in transcript order", json_schema_extra=_FACE_ITEMS
     ),
 ]
 
@@ -99,13 +110,24 @@ class CreateBody(BaseModel):
     )
     enemy_detail: Literal["status", "names"] = "status"
     seed: Seed | None = Field(None, description="seed of the start's dice (initiative)")
-    dice: Faces = Field(None, description="the faces the table rolled for the start (initiative)")
+    dice: Faces = Field(
+        None,
+        description="the table's faces for round 1's initiative, in transcript order (as "
+        "POST /api/start/dice collects them), instead of seed",
+    )
 
 
 class Created(BaseModel):
     id: str
     gm_token: str
     player_token: str
+
+
+#: Whose action it is, as the page showed it: refused with 409 if it is not their turn now.
+Actor = Annotated[
+    StrictStr | None,
+    Field(description="whose action it is (refused with 409 if it is not their turn now)"),
+]
 
 
 class _Write(BaseModel):
@@ -124,9 +146,7 @@ class ActBody(_Rolling):
     """One action, on the table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
 
     action: StrictStr = Field(description="an action id from GET .../actions")
-    actor: StrictStr | None = Field(
-        None, description="whose action it is (refused with 409 if it is not their turn now)"
-    )
+    actor: Actor = None
 
 
 class EditBody(_Rolling):
@@ -160,7 +180,57 @@ class OrderBody(_Rolling):
 
 
 class StartBody(_Write):
-    dice: list[Any] = Field(description="the faces the table rolled for round 1's initiative")
+    """Round 1's initiative again, on the faces the table rolled (before the first step)."""
+
+    dice: list[Any] = Field(
+        description="the faces the table rolled for round 1's initiative, in transcript order "
+        "(as POST .../start/dice collects them)",
+        json_schema_extra=_FACE_ITEMS,
+    )
+
+
+#: Which dice the program rolls for the table when asked.
+Roll = Annotated[
+    Literal["group", "rest"] | None,
+    Field(description='"group": the program rolls the next group for the table; "rest": all'),
+]
+
+
+class DiceBody(_Write):
+    """What an action needs next of the table's dice, given the faces so far, on ``version``."""
+
+    action: StrictStr = Field(description="an action id from GET .../actions")
+    actor: Actor = None
+    faces: SoFar = []
+    roll: Roll = None
+
+
+class StartDiceBody(BaseModel):
+    """What round 1's initiative of a scenario needs next of the table's dice."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: StrictStr | None = Field(None, description="scenario TOML text")
+    example: StrictStr | None = Field(None, description="a bundled example, e.g. graydawn/duel")
+    faces: SoFar = []
+    roll: Roll = None
+
+
+class RestartDiceBody(_Write):
+    """What round 1's initiative of an encounter needs next, to roll it again on the table's
+    dice (before the first step), on ``version``."""
+
+    faces: SoFar = []
+    roll: Roll = None
+
+
+class CheckBody(BaseModel):
+    """A scenario written on the start page, judged as a file is."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: StrictStr = Field(description="scenario TOML text")
+    draft: bool = Field(
+        False, description="a scenario being built: one side and one combatant will do"
+    )
 
 
 class SettingsBody(_Write):
@@ -236,6 +306,28 @@ def create_app(
         """The bundled example scenarios a GM can start from."""
         return tracker.examples_list()
 
+    @app.get("/api/rulesets", tags=["scenarios"])
+    def rulesets_list() -> dict[str, Any]:
+        """The rulesets that run whole fights, and the policies a side may use."""
+        return builder.rulesets()
+
+    forms: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/rulesets/{ruleset_id}", tags=["scenarios"])
+    def ruleset_form(ruleset_id: str) -> dict[str, Any]:
+        """What the scenario form needs of a ruleset: the JSON schema of its combatant table
+        (a field with `catalog` names a section of the catalog), its shipped catalog, and the
+        combatants of its bundled examples."""
+        if ruleset_id not in forms:
+            forms[ruleset_id] = builder.ruleset_form(ruleset_id, examples)
+        return forms[ruleset_id]
+
+    @app.post("/api/scenarios/check", tags=["scenarios"])
+    def check_scenario(body: CheckBody) -> dict[str, Any]:
+        """Scenario TOML text judged as `firefight fight` judges a file: the data as read, or
+        422 with the one line a file would get."""
+        return builder.check_scenario(body.scenario, draft=body.draft)
+
     @app.post("/api/encounters", status_code=201, response_model=Created, tags=["encounters"])
     def create(body: CreateBody) -> Created:
         """Start an encounter; the two tokens are shown here once and never again."""
@@ -283,6 +375,27 @@ def create_app(
             encounter_id, body.action, body.dice, body.seed, version=body.version, actor=body.actor
         )
 
+    @app.post("/api/encounters/{encounter_id}/dice", tags=["GM"])
+    def dice(encounter_id: GmId, body: DiceBody) -> dict[str, Any]:
+        """The next group of the table's dice the action needs, given the faces so far (who
+        rolls it, which dice, what for, the rule), or `complete` with the transcript; then
+        POST .../act with `dice` set to `faces_so_far` and the same `version`. Writes nothing;
+        asked on a version that is not the encounter's now, 409 as a write would be."""
+        return tracker.dice(
+            encounter_id,
+            body.action,
+            body.faces,
+            version=body.version,
+            actor=body.actor,
+            roll=body.roll,
+        )
+
+    @app.post("/api/start/dice", tags=["encounters"])
+    def start_dice(body: StartDiceBody) -> dict[str, Any]:
+        """The next group of the table's dice round 1's initiative needs, before the encounter
+        exists; then POST /api/encounters with `dice` set to `faces_so_far`. Writes nothing."""
+        return tracker.start_dice(body.scenario, body.example, body.faces, body.roll)
+
     @app.post("/api/encounters/{encounter_id}/undo", tags=["GM"])
     def undo(encounter_id: GmId, body: _Write) -> dict[str, Any]:
         return tracker.undo(encounter_id, version=body.version)
@@ -295,6 +408,13 @@ def create_app(
     def restart(encounter_id: GmId, body: StartBody) -> dict[str, Any]:
         """Round 1's initiative again on the faces the table rolled (before any step)."""
         return tracker.restart(encounter_id, body.dice, version=body.version)
+
+    @app.post("/api/encounters/{encounter_id}/start/dice", tags=["GM"])
+    def restart_dice(encounter_id: GmId, body: RestartDiceBody) -> dict[str, Any]:
+        """The next group of the table's dice round 1's initiative needs, to roll it again
+        before any step; then POST .../start with `dice` set to `faces_so_far`. Writes
+        nothing."""
+        return tracker.restart_dice(encounter_id, body.faces, version=body.version, roll=body.roll)
 
     def edited(encounter_id: str, edit: Edit, body: _Rolling) -> dict[str, Any]:
         return tracker.edit(encounter_id, edit, body.dice, body.seed, version=body.version)
@@ -392,6 +512,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/gm/{encounter_id}", include_in_schema=False)
     def gm_page(encounter_id: str) -> FileResponse:

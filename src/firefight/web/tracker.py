@@ -27,22 +27,24 @@ import tomllib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from firefight.analysis.budget import cpu
-from firefight.analysis.choices import BUDGET, CEILING
-from firefight.core.loading import parse_toml_text
+from firefight.analysis.choices import BUDGET, CEILING, action_json
 from firefight.core.validation import clip
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
+from firefight.dice.asking import AskingDice, Program, too_few_faces_explained
 from firefight.dice.faces import parse_faces
 from firefight.encounter import Encounter, Engine, read_scenario, show_json
 from firefight.encounter.edits import Edit
-from firefight.encounter.scenario import build_scenario
+from firefight.encounter.table_dice import ask_start, ask_step, start_json, step_json
 from firefight.errors import FirefightError, InputError
+from firefight.web.builder import scenario_from_text
 from firefight.web.odds import OddsWorker
 from firefight.web.store import Row, StaleVersion, Store, token_digest
-from firefight.web.views import ENEMY_DETAILS, EnemyDetail, player_view
+from firefight.web.views import ENEMY_DETAILS, EnemyDetail, cards, player_view
 
 #: What a watcher's queue receives when the server stops (versions start at 1).
 CLOSED = 0
@@ -114,6 +116,8 @@ class Tracker:
         #: The newest version each watched encounter's watchers were told of.
         self._announced: dict[str, int] = {}
         self._example_list: list[dict[str, str]] | None = None
+        #: Engines of scenarios asked for their start's dice before they are created, by text.
+        self._starting: OrderedDict[tuple[str | None, str | None], Engine] = OrderedDict()
         #: encounter id -> (version, what made it) of its latest changes made here.
         self._history: dict[str, deque[tuple[int, str]]] = {}
 
@@ -166,11 +170,16 @@ class Tracker:
                     tip="leave dice and seed out when importing a record",
                 )
             enc = Encounter.from_json(record, "record")
+        elif dice is not None:
+            if seed is not None:
+                raise InputError(_BOTH, tip=_ONE_OF_THEM)
+            engine = self._starting_engine(scenario, example)
+            enc = _begin_on_table_dice(engine, dice, _ASK_START)
         else:
             engine = Engine(
-                self._example(example) if example is not None else _scenario(str(scenario))
+                self._example(example) if example is not None else scenario_from_text(str(scenario))
             )
-            enc = _begin(engine, _source(dice, seed))
+            enc = Encounter.begin(engine, SeededDice(_seed(seed)))
         side = self._players_side(enc, players_side)
         _check_detail(enemy_detail)
         created = Created(
@@ -192,6 +201,38 @@ class Tracker:
         with self._guard:
             self._remember(created.id, _Open(1, row, enc))
         return created
+
+    def start_dice(
+        self,
+        scenario: str | None,
+        example: str | None,
+        faces: list[Any],
+        roll: Program | None = None,
+    ) -> dict[str, Any]:
+        """What round 1's initiative needs next of the table's dice, before the encounter is
+        created (creating it with ``dice`` set to the faces this ends with); writes nothing."""
+        engine = self._starting_engine(scenario, example)
+        asked = ask_start(engine, _table_faces(faces) if faces else [], program=roll)
+        return start_json(engine, asked)
+
+    def _starting_engine(self, scenario: str | None, example: str | None) -> Engine:
+        """The engine of a scenario about to start, kept while its start's dice are asked for."""
+        if (scenario is None) == (example is None):
+            raise InputError(
+                "give exactly one of scenario or example", tip='e.g. {"example": "graydawn/duel"}'
+            )
+        key = (scenario, example)
+        with self._guard:
+            engine = self._starting.get(key)
+        if engine is None:
+            engine = Engine(
+                self._example(example) if example is not None else scenario_from_text(str(scenario))
+            )
+            with self._guard:
+                self._starting[key] = engine
+                while len(self._starting) > 16:
+                    self._starting.popitem(last=False)
+        return engine
 
     @staticmethod
     def _players_side(enc: Encounter, side: str | None) -> str:
@@ -263,7 +304,7 @@ class Tracker:
                 enc = self._load(encounter_id).enc
                 if enc.state.ending is not None:
                     return []
-                return [_bare_action(a) for a in enc.engine.legal_actions(enc.state)]
+                return [action_json(a) for a in enc.engine.legal_actions(enc.state)]
         rows: list[dict[str, Any]] = self.choices(encounter_id, budget=budget, ceiling=ceiling)[
             "actions"
         ]
@@ -314,6 +355,45 @@ class Tracker:
                 return found
         raise InputError(f"no action {action_id!r} now")  # pragma: no cover - found above
 
+    def dice(
+        self,
+        encounter_id: str,
+        action: str,
+        faces: list[Any],
+        *,
+        version: int,
+        actor: str | None = None,
+        roll: Program | None = None,
+    ) -> dict[str, Any]:
+        """What the action needs next of the table's dice, given the faces so far (the
+        program rolling the next group or all the rest, with ``roll``); writes nothing. Asked
+        on ``version`` (and, if named, for ``actor``) and refused as a write on them would be,
+        so a dialog never gathers faces for a step that can no longer be taken."""
+        parsed = _table_faces(faces) if faces else []
+        with self._lock(encounter_id):
+            held = self._load(encounter_id)
+            self._check_version(encounter_id, held, version)
+            _check_actor(held.enc, actor)
+            asked = ask_step(held.enc, action, parsed, program=roll)
+            return {**step_json(held.enc, action, asked), "version": held.version}
+
+    def restart_dice(
+        self, encounter_id: str, faces: list[Any], *, version: int, roll: Program | None = None
+    ) -> dict[str, Any]:
+        """What round 1's initiative needs next of the table's dice, to roll it again (as
+        :meth:`restart` takes the faces this ends with, before the first step); writes
+        nothing."""
+        parsed = _table_faces(faces) if faces else []
+        with self._lock(encounter_id):
+            held = self._load(encounter_id)
+            self._check_version(encounter_id, held, version)
+            _check_not_started(held.enc)
+            engine = held.enc.first_engine
+            return {
+                **start_json(engine, ask_start(engine, parsed, program=roll)),
+                "version": version,
+            }
+
     def player(self, encounter_id: str) -> dict[str, Any]:
         with self._lock(encounter_id):
             held = self._load(encounter_id)
@@ -354,17 +434,15 @@ class Tracker:
         actor: str | None = None,
     ) -> dict[str, Any]:
         """Resolve one action on the table's faces (``dice``) or the program's (``seed``), on
-        ``version`` (and, if named, by ``actor``: whose turn the page showed)."""
-        source = _source(dice, seed)
+        ``version`` (and, if named, by ``actor``: whose turn the page showed). Too few faces
+        are refused naming what each missing die is for."""
+        source = _source(dice, seed, AskingDice)
 
         def change(enc: Encounter) -> str:
-            if actor is not None and enc.state.acting != actor:
-                raise Stale(
-                    f"the fight moved on: it is {enc.state.acting or 'nobody'}'s turn, not "
-                    f"{clip(actor, 40)}'s",
-                    tip=_RELOAD,
-                )
-            step = enc.act(action, source, faces_of_this_step=True)
+            _check_actor(enc, actor)
+            faces = source.faces if isinstance(source, AskingDice) else []
+            with too_few_faces_explained(partial(enc.trial, action), faces, "dice", _ASK_STEP):
+                step = enc.act(action, source, faces_of_this_step=True)
             return f"{step.actor} acted"
 
         return self._write(encounter_id, version, change)
@@ -399,12 +477,8 @@ class Tracker:
         """Round 1's initiative again, on the faces the table rolled (only before any step)."""
 
         def change(enc: Encounter) -> str:
-            if enc.steps:
-                raise InputError(
-                    "the start's dice can be typed only before the first step",
-                    tip="undo every step first",
-                )
-            fresh = _begin(enc.first_engine, _source(dice, None))
+            _check_not_started(enc)
+            fresh = _begin_on_table_dice(enc.first_engine, dice, _ASK_RESTART)
             vars(enc).update(vars(fresh))
             return "the start was rolled again"
 
@@ -600,7 +674,12 @@ class Tracker:
             self._open.pop(encounter_id, None)
 
 
+_ASK_STEP = "give every face in transcript order; POST .../dice asks for them group by group"
+_ASK_START = "give every face in transcript order; POST /api/start/dice asks for them"
+_ASK_RESTART = "give every face in transcript order; POST .../start/dice asks for them"
 _RELOAD = "reload to see the fight as it is now, then choose again"
+_BOTH = "dice and seed both given"
+_ONE_OF_THEM = "use one: table dice or program dice"
 
 
 def _snapshot(enc: Encounter) -> dict[str, Any]:
@@ -608,37 +687,52 @@ def _snapshot(enc: Encounter) -> dict[str, Any]:
     return {k: v.copy() if isinstance(v, (list, dict)) else v for k, v in vars(enc).items()}
 
 
-def _begin(engine: Engine, source: DiceSource) -> Encounter:
-    """The encounter settled to its first decision; typed faces must all be used."""
-    enc = Encounter.begin(engine, source)
-    if isinstance(source, ScriptedDice):
-        source.check_all_used()
+def _check_actor(enc: Encounter, actor: str | None) -> None:
+    """Refuse an action chosen for ``actor`` (if named) when it is not their turn now."""
+    if actor is not None and enc.state.acting != actor:
+        raise Stale(
+            f"the fight moved on: it is {enc.state.acting or 'nobody'}'s turn, not "
+            f"{clip(actor, 40)}'s",
+            tip=_RELOAD,
+        )
+
+
+def _check_not_started(enc: Encounter) -> None:
+    """Refuse the start's dice once a step was taken (undo back to the start first)."""
+    if enc.steps:
+        raise InputError(
+            "the start's dice can be typed only before the first step",
+            tip="undo every step first",
+        )
+
+
+def _begin_on_table_dice(engine: Engine, dice: list[Any], tip: str) -> Encounter:
+    """The encounter settled to its first decision on the table's faces, every one used; too
+    few are refused naming what each missing die is for."""
+    faces = _table_faces(dice) if dice else []
+    source = AskingDice(faces)
+    with too_few_faces_explained(partial(Encounter.begin, engine), faces, "dice", tip):
+        enc = Encounter.begin(engine, source)
+    source.check_all_used()
     return enc
 
 
-def _source(dice: list[Any] | None, seed: int | None) -> DiceSource:
-    """The table's faces (``dice``) or the program's dice (``seed``, or fresh)."""
+def _source(
+    dice: list[Any] | None, seed: int | None, table: type[ScriptedDice] = ScriptedDice
+) -> DiceSource:
+    """The table's faces (``dice``, as ``table`` dice) or the program's dice (``seed``, or
+    fresh)."""
     if dice is not None and seed is not None:
-        raise InputError("dice and seed both given", tip="use one: table dice or program dice")
+        raise InputError(_BOTH, tip=_ONE_OF_THEM)
     if dice is None:
         return SeededDice(_seed(seed))
     # [] is a step that rolls nothing (e.g. an attack that waits for the defence)
-    return ScriptedDice(_table_faces(dice) if dice else [])
+    return table(_table_faces(dice) if dice else [])
 
 
 def _check_detail(enemy_detail: str) -> None:
     if enemy_detail not in ENEMY_DETAILS:
         raise InputError(f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}")
-
-
-def _scenario(text: str) -> Any:
-    data = parse_toml_text(text, "scenario")
-    if isinstance(data.get("house"), str):
-        raise InputError(
-            f"scenario: house = {data['house']!r} names a file the server cannot read",
-            tip="write the house rules inline as a [house] table",
-        )
-    return build_scenario(data, "scenario")
 
 
 def _table_faces(dice: list[Any]) -> list[int]:
@@ -667,16 +761,6 @@ def _dump(enc: Encounter) -> str:
     return json.dumps(enc.to_json(), sort_keys=True)
 
 
-def _bare_action(action: Any) -> dict[str, Any]:
-    return {
-        "id": action.id,
-        "label": action.label,
-        "kind": action.kind,
-        "target": action.target,
-        "actor": action.actor,
-    }
-
-
 def _state_json(held: _Open) -> dict[str, Any]:
     enc = held.enc
     state = enc.state
@@ -686,4 +770,5 @@ def _state_json(held: _Open) -> dict[str, Any]:
     out["version"] = held.version
     out["sides"] = [s.name for s in enc.engine.scenario.spec.sides]
     out["editable"] = {name: list(turns.gm_fields(state, name)) for name in state.names()}
+    out["cards"] = cards(turns.layout, out["combatants"])
     return out

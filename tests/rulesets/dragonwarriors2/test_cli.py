@@ -107,5 +107,5 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, case: str, command: str) -
 def test_scripted_dice_running_out_is_one_line() -> None:
     res = RUNNER.invoke(app, ["attack", "dragonwarriors2", ROLF, "--dice", "1,5,1"])
     assert res.exit_code == 2
-    assert res.stderr.startswith("error: scripted dice ran out")
+    assert res.stderr.startswith("error: --dice gave 3 faces; this resolution needs")
     assert "Lennox: initiative" in res.stderr

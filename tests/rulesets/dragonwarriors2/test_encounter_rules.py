@@ -297,11 +297,11 @@ def test_initiative_table_for_three_sums_the_orders_of_every_roll() -> None:
 
 # -- bad input -------------------------------------------------------------------------------------
 BAD = [
-    ({"weapon": "swrod"}, "", "combatants[0] (Ann).weapon: unknown weapon 'swrod'", "sword"),
+    ({"weapon": "swrod"}, "", "combatants.Ann.weapon: unknown weapon 'swrod'", "sword"),
     ({"armour": "chian"}, "", "unknown armour 'chian'", "chain"),
     ({"missile": "sword"}, "", "cannot be thrown or shot", "bow"),
-    ({"ammunition": 3}, "", "combatants[0] (Ann).ammunition: ammunition without", "missile"),
-    ({"knocked_out": True}, "", "combatants[0] (Ann).knocked_out: Ann cannot start", "false"),
+    ({"ammunition": 3}, "", "combatants.Ann.ammunition: ammunition without", "missile"),
+    ({"knocked_out": True}, "", "combatants.Ann.knocked_out: Ann cannot start", "false"),
     ({"stance": "turtle"}, "", "field stance", None),
     ({}, '[battlefield]\nrange = "far"', "battlefield.range: 'far' is not a distance", "feet"),
     ({}, "[battlefield]\nrange = -3", "battlefield.range: -3 is not a distance in feet", None),
@@ -331,7 +331,7 @@ def test_missing_stat_and_unknown_option_are_one_line(tmp_path: Path) -> None:
     ann = warrior("Ann", "a", 10, 10, 10)
     del ann["toughness"]
     path = write_scenario(tmp_path, [ann, warrior("Cob", "b", 10, 10, 10)])
-    with pytest.raises(FirefightError, match=r"combatants\[0\] \(Ann\): field toughness"):
+    with pytest.raises(FirefightError, match=r"combatants\.Ann: field toughness"):
         Engine(read_scenario(path))
     good = [warrior("Ann", "a", 10, 10, 10), warrior("Cob", "b", 10, 10, 10)]
     path = write_scenario(tmp_path, good, top="[options]\nmax_chian = 3", name="o.toml")

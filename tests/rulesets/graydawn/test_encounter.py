@@ -200,7 +200,7 @@ def bad(*people: dict[str, Any], **field: Any) -> str:
 def test_unknown_weapon_says_did_you_mean() -> None:
     with pytest.raises(FirefightError) as err:
         engine({**VANCE, "weapon": "9mm pistl"}, KID)
-    assert "combatants[0] (Vance)" in str(err.value) and "unknown weapons" in str(err.value)
+    assert "combatants.Vance" in str(err.value) and "unknown weapons" in str(err.value)
     assert "9mm pistol" in (err.value.tip or "")
 
 

@@ -103,7 +103,7 @@ def write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize(
     ("text", "expect"),
     [
-        ('[attacker]\nweapon = "brodsword"\n[defender]\n', "did you mean broadsword"),
+        ('[attacker]\nweapon = "brodsword"\n[defender]\n', "did you mean 'broadsword'"),
         (
             'mode = "melee"\n[attacker]\nstrike_chance = 50\ndamage = "d6"\naim = true\n',
             "attacker.aim",

@@ -244,19 +244,19 @@ def test_unknown_weapon_and_armour_say_did_you_mean() -> None:
     data = base()
     data["combatants"][0]["weapon"] = "brodsword"
     message = refused(data, UnknownNameError)
-    assert "s.toml: combatants[0] (Ann).weapon: unknown weapon 'brodsword'" in message
-    assert "did you mean broadsword" in message
+    assert "s.toml: combatants.Ann.weapon: unknown weapon 'brodsword'" in message
+    assert "did you mean 'broadsword'" in message
     data = base()
     data["combatants"][1]["armour"] = "chainmale"
     message = refused(data, UnknownNameError)
-    assert "combatants[1] (Bob).armour: unknown armour 'chainmale'" in message
+    assert "combatants.Bob.armour: unknown armour 'chainmale'" in message
     assert "chainmail" in message
 
 
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("willpower", None, "combatants[0] (Ann): field willpower: is missing"),
+        ("willpower", None, "combatants.Ann: field willpower: is missing"),
         ("endurance", 0, "field endurance"),
         ("rank", -1, "field rank"),
         ("stunned", True, "field stunned: unknown key 'stunned'"),
@@ -298,3 +298,30 @@ def test_bad_catalogs_key_and_house_value() -> None:
     data = base()
     data["house"] = {"initiative_ties": "coin"}
     assert "initiative_ties" in refused(data)
+
+
+def test_no_riposte_at_an_attacker_the_parry_put_out() -> None:
+    """Seed 291, random choices: Tam's disarm attempt is parried "disarm + riposte" and the
+    parry's 1 EN knocks Tam out (EN 4 -> 3, stay-conscious roll 80 vs 30): Brack gets no riposte,
+    so nobody out of the fight defends (or acts) afterwards."""
+    from firefight.encounter import play as autoplay
+    from firefight.encounter import policy_rng
+
+    path = EXAMPLES / "charge_and_withdraw.toml"
+    sides = {s.name: "random" for s in read_scenario(path).spec.sides}
+    engine = Engine(read_scenario(path, policies=sides))
+    dice = SeededDice(291)
+    enc = Encounter.begin(engine, dice)
+    autoplay(enc, dice, policy_rng(291), max_steps=400 * engine.max_rounds)
+    knocked = [
+        i
+        for i, step in enumerate(enc.steps)
+        if any("Tam: status ready -> unconscious" in line for line in step.lines)
+        and any("disarm + riposte" in line for line in step.lines)
+    ]
+    assert knocked, "the fight goes through the parry that knocks Tam out"
+    after = enc.states[knocked[0] + 1]
+    assert after.phase != "riposte"
+    for state in enc.states:
+        if state.acting is not None:
+            assert engine.turns.can_fight(state.combatant(state.acting)), state.acting

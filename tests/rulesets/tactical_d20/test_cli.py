@@ -88,7 +88,7 @@ def one_line_error(res, text: str) -> None:  # type: ignore[no-untyped-def]
         (['weapon="pistol"', 'mode="double_burst"', "distance=10"], "double burst"),
         (["loaded=2"], "has 2 loaded"),
         (['region="nose"'], "field region"),
-        (['weapon="smgg"'], "did you mean smg"),
+        (['weapon="smgg"'], "did you mean 'smg'"),
         (["distance=-5"], "field distance"),
         (['kind="duel"'], "unknown situation kind 'duel'"),
         (['attacker={use="operator",skills={firearms="four"}}'], "skills.firearms"),
@@ -136,7 +136,7 @@ def test_bad_files(tmp_path: Path) -> None:
 
 def test_scripted_dice_that_run_out() -> None:
     res = invoke("attack", "tactical_d20", EXAMPLES / "rifle_single_torso.toml", "--dice", "18")
-    one_line_error(res, "ran out")
+    one_line_error(res, "--dice gave 1 face; this resolution needs")
 
 
 def test_user_catalog_adds_a_weapon(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_script_too_short_is_one_line() -> None:
         app, ["attack", "warfare2d20", str(EXAMPLES / "b_ak47_ambush.toml"), "--dice", "10,17"]
     )
     assert r.exit_code == 2
-    assert r.stderr.startswith("error: scripted dice ran out")
+    assert r.stderr.startswith("error: --dice gave 2 faces; this resolution needs")
 
 
 def test_suppress_command_takes_cover_fire_files() -> None:

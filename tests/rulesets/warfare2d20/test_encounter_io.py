@@ -100,10 +100,10 @@ def _changed(where: str, key: str, value: Any) -> dict[str, Any]:
 
 
 BAD = [
-    ("rivera", "weapon", "M5", "combatants[0] (Rivera) weapon: unknown weapons 'M5'", "M4"),
+    ("rivera", "weapon", "M5", "combatants.Rivera.weapon: unknown weapons 'M5'", "M4"),
     ("rivera", "combatant", {"endurance": 13, "dexterity": 12, "hit_points": 20,
      "stamina": 20, "pain_threshold": 4}, "field mettle: is missing", "mettle"),
-    ("rivera", "aim", "ACGO", "unknown sights 'ACGO'", "did you mean ACOG"),
+    ("rivera", "aim", "ACGO", "unknown sights 'ACGO'", "did you mean 'ACOG'"),
     ("rivera", "armour", "body armor", "unknown armour 'body armor'", "body armour"),
     ("rivera", "cover_nearby", "brik wall", "unknown cover 'brik wall'", "brick wall"),
     ("rivera", "hit_points_left", 99, "hit_points_left: 99 is above the total 20", "at most"),

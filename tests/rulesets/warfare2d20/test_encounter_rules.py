@@ -146,10 +146,10 @@ def test_suppression_rounds_zero_lifts_at_the_end_of_the_same_round() -> None:
 # -- W03/W04 cover --------------------------------------------------------------------------------
 def test_moving_to_cover_costs_breath_and_reaches_the_cover_at_the_round_end() -> None:
     enc = begin(engine(man("M", "a", cover_nearby="tree"), foe("I")), [2, 3, 5, 5])
-    assert "move to cover" in ids(enc)
-    move = next(a for a in enc.engine.legal_actions(enc.state) if a.id == "move to cover")
+    assert "move_to_cover" in ids(enc)
+    move = next(a for a in enc.engine.legal_actions(enc.state) if a.id == "move_to_cover")
     assert move.defensive
-    step(enc, "move to cover")
+    step(enc, "move_to_cover")
     m = enc.state.combatant("M")
     assert (m.stance, m.movement, m.cover) == ("moving to cover", "sprinting", None)
     assert "delta t -2  target moving to cover (M; W03)" in step(enc, "fire:M:single", MISS)
@@ -160,7 +160,7 @@ def test_moving_to_cover_costs_breath_and_reaches_the_cover_at_the_round_end() -
     m = enc.state.combatant("M")
     assert (m.cover, m.stance, m.movement) == ("tree", "none", "still")
     assert m.fatigue == RoundFatigue(180, True, 2, 150)
-    assert "move to cover" not in ids(enc)
+    assert "move_to_cover" not in ids(enc)
     lines = step(enc, "fire:I:single", MISS)
     assert "delta +2  out of breath (M; W11)" in lines
     assert not any("sprinting" in line for line in lines)
@@ -172,7 +172,7 @@ def test_moving_to_cover_costs_breath_and_reaches_the_cover_at_the_round_end() -
 def test_cover_held_from_the_battlefield_and_taking_cover() -> None:
     eng = engine(man("M", "a"), foe("I"), cover={"I": "rocks"})
     enc = begin(eng, [2, 3, 5, 5])
-    step(enc, "take cover")  # M: -6 until he acts again; ends his round
+    step(enc, "take_cover")  # M: -6 until he acts again; ends his round
     assert enc.state.combatant("M").stance == "taking cover"
     lines = step(enc, "fire:M:single", MISS)
     assert "delta t -6  target taking cover (M; W03)" in lines

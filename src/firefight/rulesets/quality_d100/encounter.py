@@ -19,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import Field
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import (
     Action,
@@ -92,6 +93,10 @@ class QualityTurns(Turns):
 
     state_types: ClassVar[tuple[type, ...]] = (Fighter, Board, Pending)
     public_keys: ClassVar[tuple[str, ...]] = ("status",)
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("FT"), Vital("EN")),
+        conditions=(Condition("status", named=False, items=True),),
+    )
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)
@@ -365,8 +370,10 @@ class QualityTurns(Turns):
             record_plan(plan, dice)
         out = self._derive(dice, "strike", key, lambda d: Effect.of(strike(plan, d)))
         state = self._apply(state, p, out, dice)
-        rip = state.combatant(p.target)
-        if out.parry == "disarm + riposte" and self.can_fight(rip) and not rip.disarmed:
+        rip, foe = state.combatant(p.target), state.combatant(p.attacker)
+        # no riposte at an attacker the parry itself put out of the fight (its EN, Q07)
+        riposte = self.can_fight(rip) and not rip.disarmed and self.can_fight(foe)
+        if out.parry == "disarm + riposte" and riposte:
             again = Pending("riposte", p.target, p.attacker, p.turn_of, withdraws=p.withdraws)
             board = _replace(board_of(state), pending=again)
             return _replace(state, board=board, acting=p.target, phase="riposte")

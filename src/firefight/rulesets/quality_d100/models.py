@@ -105,7 +105,7 @@ class Defender(Strict):
     physical_strength: int = Field(0, ge=0)
     manual_dexterity: int = 0
     two_handed: bool = False
-    armour: str | ArmourSpec | None = None
+    armour: str | ArmourSpec | None = Field(None, examples=["leather"])
     dr: int = Field(0, ge=0)
     fatigue: int | None = None
     endurance: int | None = None

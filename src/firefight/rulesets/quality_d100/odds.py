@@ -54,6 +54,7 @@ def strike_odds(plan: Plan) -> OddsReport:
     if sit.grievous.chance is None:
         notes.append("possible grievous injury raised at result 4+; its table is not in the text")
     title = sit.title or f"{sit.attacker.name} strikes {sit.defender.name} ({sit.mode})"
+    levels = dict(enumerate(NAMES))
     return OddsReport(
         RULESET_ID,
         title,
@@ -64,6 +65,7 @@ def strike_odds(plan: Plan) -> OddsReport:
         probs,
         w.truncated_mass,
         tuple(notes),
+        {name: levels for name in dists if name.endswith("_quality")},
     )
 
 

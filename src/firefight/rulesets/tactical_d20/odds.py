@@ -55,7 +55,7 @@ def _attack_odds(w: Weighted[AttackOutcome], loaded: Loaded[Any]) -> OddsReport:
         probabilities=probs,
         truncated_mass=w.truncated_mass,
         notes=(
-            "p_hit counts hits that reach the target (cover that stops a hit is not a hit); "
+            "P(hit) counts hits that reach the target (cover that stops a hit is not a hit); "
             "damage = hit points lost after damage thresholds",
         ),
     )

@@ -15,10 +15,10 @@ reads it as follows (each reading is named in ``docs/rules/warfare2d20.md``, Enc
 - **W05 suppression**: a shocked target that fails its mettle check takes cover (-6 delta t
   against it) and loses its remaining actions this round and every action of the next
   ``suppression_rounds`` (1) rounds; it lifts at the end of that round.
-- **W03/W04 cover**: cover held (battlefield) gives its delta c and soak; ``move to cover``
+- **W03/W04 cover**: cover held (battlefield) gives its delta c and soak; ``move_to_cover``
   (defensive) is an action at the house pace (sprinting: the M249 example's +6), -2 delta t
   against the mover for the rest of the round, and the cover is reached at the round's end;
-  ``take cover`` (defensive) is -6 delta t until the combatant acts again, and ends its round.
+  ``take_cover`` (defensive) is -6 delta t until the combatant acts again, and ends its round.
 - A burst at two enemies is one action with one shared attacker roll; a mortar round strikes
   everyone in its blast against one mortar roll. Both are resolved target by target as decision
   points of the firer (the board holds the shared roll), so an exact kernel stays small; an odds
@@ -32,6 +32,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, Unread
 from firefight.core.validation import field_type
@@ -69,6 +70,18 @@ _NO_CONDITIONS: frozenset[str] = frozenset()
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "suppressed", "stance", "cover")
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("hit points"), Vital("stamina")),
+        conditions=(
+            Condition("status", named=False),
+            Condition("suppressed"),
+            Condition("stance", named=False),
+            Condition("cover"),
+            Condition("out of breath"),
+            Condition("aiming"),
+            Condition("smoke"),
+        ),
+    )
     #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09);
     #: stamina: only up to the pain threshold (W08, :meth:`counter_cap`).
     counters: ClassVar[tuple[str, ...]] = ("hit_points", "stamina")
@@ -178,10 +191,10 @@ class Warfare2d20Turns(Actions, Turns):
         nearby = f.cover_nearby
         if nearby and me.cover != nearby.name and me.stance != "moving to cover":
             label = f"{me.name} moves to cover behind the {nearby.name}"
-            acts.append(Action("move to cover", me.name, label, "move", defensive=True))
+            acts.append(Action("move_to_cover", me.name, label, "move", defensive=True))
         if me.stance != "taking cover":
             label = f"{me.name} takes cover and keeps his head down"
-            acts.append(Action("take cover", me.name, label, "defend", defensive=True))
+            acts.append(Action("take_cover", me.name, label, "defend", defensive=True))
         acts.append(Action("done", me.name, f"{me.name} takes no more actions this round", "wait"))
         return tuple(acts)
 

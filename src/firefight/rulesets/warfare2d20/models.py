@@ -106,8 +106,8 @@ class TargetSpec(_Model):
 
     combatant: Named
     name: str | None = None
-    armour: Named | None = None
-    cover: Named | None = None
+    armour: Named | None = Field(None, examples=["body armour"])
+    cover: Named | None = Field(None, examples=["brick wall"])
     visibility: Visibility = "clearly visible"
     action: TargetAction = "none"
     hit_points_left: int | None = None

@@ -218,7 +218,9 @@ def attack_report(s: Attack | Mortar) -> OddsReport:
     if many and isinstance(s, Attack):
         dists.update(target_counts(s, marginals))
         probs["p_any_hit"] = 1 - dists["targets_hit"].p(0)
-    notes: tuple[str, ...] = ("damage: through all soak, before stamina; hp_damage: HP lost",)
+    notes: tuple[str, ...] = (
+        "damage: through all soak, before stamina; HP damage: hit points lost",
+    )
     if many:
         notes += ("several targets: each target's odds are its own; a shared roll links them",)
     return OddsReport(RULESET_ID, s.title, p_hit, outcomes, dists, {}, probs, Fraction(0), notes)

@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import Field
 
-from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.catalog import Catalog, from_catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.errors import InputError, UnknownNameError
@@ -57,16 +57,16 @@ class FighterFields(_Model):
     """One ``[[combatants]]`` entry of a warfare2d20 scenario (``side`` taken off)."""
 
     name: str
-    combatant: Named
-    weapon: Named
-    aim: str = "aiming"
+    combatant: Named = from_catalog("combatants")
+    weapon: Named = from_catalog("weapons")
+    aim: str = from_catalog("sights", "aiming")
     #: The pace kept every round (W02, W11): sets the heart rate's base and the delta of shots.
     movement: Movement = "still"
-    armour: Named | None = None
+    armour: Named | None = from_catalog("armour", None, examples=["body armour"])
     visibility: Visibility = "clearly visible"
     hit_points_left: int | None = Field(None, gt=0)
     stamina_left: int | None = Field(None, ge=0)
-    cover_nearby: Named | None = None
+    cover_nearby: Named | None = from_catalog("cover", None)
     ambusher: bool = False
     smoke_grenades: int = Field(0, ge=0, le=20)
     mortar: str | None = None
@@ -139,20 +139,20 @@ def load_fighters(
         where = f"{spec.source}: {entry.where}"
         f = validate(FighterFields, dict(entry.fields), where)
         stats: Combatant = _entry(
-            catalog, "combatants", f.combatant, Combatant, f"{where} combatant", entry.name
+            catalog, "combatants", f.combatant, Combatant, f"{where}.combatant", entry.name
         )
         stats = stats.model_copy(update={"name": entry.name})
-        weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, f"{where} weapon", "weapon")
+        weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, f"{where}.weapon", "weapon")
         armour = None
         if f.armour is not None:
-            armour = _entry(catalog, "armour", f.armour, Protection, f"{where} armour", "armour")
+            armour = _entry(catalog, "armour", f.armour, Protection, f"{where}.armour", "armour")
         level = f.aim
         if f.aim not in AIM_LEVELS:
-            sight: Sight = _entry(catalog, "sights", f.aim, Sight, f"{where} aim", "sight")
+            sight: Sight = _entry(catalog, "sights", f.aim, Sight, f"{where}.aim", "sight")
             level = sight.aim
         nearby = None
         if f.cover_nearby is not None:
-            nearby = cover_entry(catalog, f.cover_nearby, f"{where} cover_nearby")
+            nearby = cover_entry(catalog, f.cover_nearby, f"{where}.cover_nearby")
         shell = None
         if f.mortar is not None:
             shells = {k.lower(): k for k in house.mortar_shells}

@@ -65,10 +65,14 @@ def _cover(catalog: Catalog, value: Any, source: str, field: str) -> Protection 
     return cover
 
 
-def _targets(catalog: Catalog, specs: tuple[TargetSpec, ...], source: str) -> tuple[Target, ...]:
+def _targets(
+    catalog: Catalog, specs: tuple[TargetSpec, ...], source: str, one: bool = False
+) -> tuple[Target, ...]:
+    """The targets, their names resolved; ``one``: the file wrote a single ``[target]``, and
+    errors name it so."""
     out = []
     for i, s in enumerate(specs):
-        where = f"targets[{i}]"
+        where = "target" if one else f"targets[{i}]"
         c: Combatant = _entry(
             catalog, "combatants", s.combatant, Combatant, source, f"{where}.combatant"
         )
@@ -106,7 +110,9 @@ def _name(catalog: Catalog, value: Any, source: str, field: str, default: str) -
     return c.name
 
 
-def _attack(f: AttackFile, catalog: Catalog, source: str, house: Warfare2d20House) -> Attack:
+def _attack(
+    f: AttackFile, catalog: Catalog, source: str, house: Warfare2d20House, one: bool
+) -> Attack:
     weapon: Weapon = _entry(catalog, "weapons", f.weapon, Weapon, source, "weapon")
     mode = f.fire_mode or next(iter(weapon.fire_modes))
     if mode not in weapon.fire_modes:
@@ -134,24 +140,26 @@ def _attack(f: AttackFile, catalog: Catalog, source: str, house: Warfare2d20Hous
         f.range,
         f.attack_roll,
         f.modifiers,
-        _targets(catalog, f.targets, source),
+        _targets(catalog, f.targets, source, one),
         house,
         f.kind,
     )
 
 
-def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20House) -> Mortar:
+def _mortar(
+    f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20House, one: bool
+) -> Mortar:
     shells = {k.lower(): k for k in house.mortar_shells}
     if f.shell.lower() not in shells:
         raise UnknownNameError(
             f"{source}: field shell: unknown shell {shown(f.shell)}",
             tip=suggest(f.shell, house.mortar_shells, "shells"),
         )
-    targets = _targets(catalog, f.targets, source)
+    targets = _targets(catalog, f.targets, source, one)
     for i, t in enumerate(targets):
         if t.distance_m is None:
             raise InputError(
-                f"{source}: field targets[{i}].distance_m is missing",
+                f"{source}: field {'target' if one else f'targets[{i}]'}.distance_m is missing",
                 tip="give each blast target its distance from the blast in metres",
             )
     return Mortar(
@@ -162,13 +170,13 @@ def _mortar(f: MortarFile, catalog: Catalog, source: str, house: Warfare2d20Hous
 def load_attack(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Attack:
     """An attack or suppression file (``kind = "attack"`` / ``"suppression"``)."""
     f, catalog = _file(AttackFile, data, source)
-    return _attack(f, catalog, source, house)
+    return _attack(f, catalog, source, house, "target" in data)
 
 
 def load_mortar(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Mortar:
     """A mortar file (W12)."""
     f, catalog = _file(MortarFile, data, source)
-    return _mortar(f, catalog, source, house)
+    return _mortar(f, catalog, source, house, "target" in data)
 
 
 def load_thrown(data: Mapping[str, Any], source: str, house: Warfare2d20House) -> Thrown:

@@ -1,7 +1,6 @@
-// An action's odds and win chance on the GM's page: the same words as the command line's
-// table (cli/odds_text.py), from the same JSON (GET .../choices and the live stream's "odds"
-// events). Self-contained: Odds.render(box, choices, side) fills every [data-action] row of
-// box that has an .odds and a .win element.
+// An action's odds on the GM's page in the same words as the command line's table
+// (cli/odds_text.py), from the same JSON (a row of GET .../choices or of the live stream's
+// "odds" events). The win chance's words and bar are the action groups' (actions.js).
 "use strict";
 
 const Odds = {
@@ -46,41 +45,5 @@ const Odds = {
     }
     if (est) text += `; estimated from ${samples.toLocaleString("en")} plays`;
     return text;
-  },
-
-  // "marines win 54% ±2" or "... 54.3% (exact)", or null while unknown.
-  winText(win, side) {
-    if (!win) return null;
-    const p = win.p[side] || 0;
-    if (win.exact) return `${side} win ${(100 * p).toFixed(1)}% (exact)`;
-    const [lo, hi] = win.ci95[side];
-    return `${side} win ${(100 * p).toFixed(0)}% ±${(100 * Math.max(p - lo, hi - p)).toFixed(0)}`;
-  },
-
-  // Fill the rows of box from choices ({actions, progress}); side: whose win chance is shown.
-  render(box, choices, side) {
-    let best = null;
-    for (const row of choices.actions) {
-      if (row.win && (best === null || (row.win.p[side] || 0) > (best.win.p[side] || 0))) best = row;
-    }
-    for (const row of choices.actions) {
-      const el = box.querySelector(`[data-action="${CSS.escape(row.id)}"]`);
-      if (!el) continue;
-      const odds = el.querySelector(".odds");
-      if (odds) {
-        odds.textContent = Odds.line(row);
-        odds.dataset.exact = String(!!(row.odds && row.odds.exact));
-      }
-      const win = el.querySelector(".win");
-      if (!win) continue;
-      const text = Odds.winText(row.win, side);
-      win.replaceChildren();
-      if (text === null) continue;
-      const bar = Tracker.el("span", { class: "bar" });
-      bar.style.width = `${(100 * (row.win.p[side] || 0)).toFixed(1)}%`;
-      win.append(Tracker.el("span", { class: "track" }, bar), text);
-      win.classList.toggle("best", row === best);
-    }
-    box.dataset.progress = (choices.progress || {}).text || "";
   },
 };
