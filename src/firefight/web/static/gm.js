@@ -14,6 +14,7 @@
   let groups = [];     // the action groups shown, with the chosen action of each
   const chosen = new Map();  // group key -> the action id chosen in it (kept across refreshes)
   const odds = new Map();    // action id -> its preview, for the state shown
+  let labels = {};           // action id -> label, for the odds' words naming another action
   let tableDice = localStorage.getItem(DICE_KEY) === "table";
 
   if (link.player) {
@@ -134,6 +135,7 @@
   function renderActions(actions, state) {
     const box = byId("actions");
     byId("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
+    labels = Object.fromEntries(actions.map((a) => [a.id, a.label]));
     groups = Actions.group(actions, state.turn);
     for (const g of groups) {
       const kept = g.actions.find((a) => a.id === chosen.get(g.key));
@@ -204,7 +206,7 @@
     g.box.querySelector(".label").textContent = a.label;
     const found = odds.get(a.id);
     const line = g.box.querySelector(".odds");
-    line.textContent = Odds.line({ actor: a.actor, defensive: a.defensive, odds: found });
+    line.textContent = Odds.line({ actor: a.actor, defensive: a.defensive, odds: found }, labels);
     line.dataset.exact = String(!!(found && found.exact));
     const side = sideOf(a.actor);
     const win = Actions.winOf(a, found, side);

@@ -15,7 +15,8 @@ const Odds = {
     return Number((100 * p).toFixed(estimated ? 0 : 1)) > 0;
   },
 
-  line(row) {
+  // labels: action id -> label, for the actions a line names (same odds as, less than).
+  line(row, labels = {}) {
     const odds = row.odds || {};
     const samples = odds.samples || 0;
     if (!odds.exact && !samples) return odds.note || "working out...";
@@ -36,12 +37,12 @@ const Odds = {
       if (Math.abs(h) >= 0.005) parts.push(`${name} ${h > 0 ? "+" : ""}${h.toFixed(2)} harm`);
     }
     let text = parts.join("; ") || "no effect on anyone now";
-    if (odds.same_as) text += `; same odds here as ${odds.same_as}` + (odds.same_why ? `: ${odds.same_why}` : "");
+    if (odds.same_as) text += `; same odds here as ${labels[odds.same_as] || odds.same_as}` + (odds.same_why ? `: ${odds.same_why}` : "");
     const risk = odds.risk;
     if (risk) {
       text += `; ${row.actor} hurt before next turn ` + Odds.pct(risk.p, risk.exact ? null : risk.ci95);
       const d = odds.defence;
-      if (d && row.defensive && d.p_less >= 0.005) text += ` (${(100 * d.p_less).toFixed(0)} points less than ${d.against})`;
+      if (d && row.defensive && d.p_less >= 0.005) text += ` (${(100 * d.p_less).toFixed(0)} points less than ${labels[d.against] || d.against})`;
     }
     if (est) text += `; estimated from ${samples.toLocaleString("en")} plays`;
     return text;
