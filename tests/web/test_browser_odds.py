@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.web.serving import Server
 from tests.web.test_browser import WAIT_MS, browser
+from tests.web.test_pages import PHONE, open_folds, serious, sideways, small_targets, small_text
 
 __all__ = ["browser"]
 
@@ -57,3 +58,10 @@ def test_the_page_shows_each_refinement(browser: Browser, server: Server) -> Non
     expect(page.locator(".group.best .best-badge")).to_have_text("best chance to win")
     expect(page.locator(".group.best")).to_have_count(1)
     assert "win the fight" in fire.locator(".win").inner_text()
+    # on a phone, with every bar and the best mark in: nothing scrolls sideways, targets and
+    # text stay a finger's and a reader's size, and axe-core finds nothing serious
+    page.set_viewport_size(PHONE)
+    open_folds(page)
+    assert sideways(page) <= 0
+    assert small_targets(page) == [] and small_text(page) == []
+    assert serious(page) == []
