@@ -206,3 +206,34 @@ def test_simulate_cli_refusals_and_plot(toy_scenario, tmp_path) -> None:  # type
     res = CliRunner().invoke(app, ["simulate", str(path), "-n", "500", "--plot", str(plot)])
     assert res.exit_code == 0, res.output
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_fight_estimated_too_big_is_refused_early_with_the_estimate(  # type: ignore[no-untyped-def]
+    toy_scenario, monkeypatch
+) -> None:
+    # estimating at once (no CPU time to wait for), a fight whose estimate passes the limit is
+    # refused with the estimate in the line and the tip to simulate, before it meets the limit
+    from firefight.analysis import exact as exact_mod
+
+    monkeypatch.setattr(exact_mod, "ESTIMATE_AT", (0.0,))
+    met: list[int] = []
+    inner = exact_mod._Chain.estimate
+
+    def estimate(self):  # type: ignore[no-untyped-def]
+        met.append(self.live)
+        return inner(self)
+
+    monkeypatch.setattr(exact_mod._Chain, "estimate", estimate)
+    with pytest.raises(InputError, match=r"about [\d,]+ states \(an estimate") as refused:
+        solve_exact(engine(toy_scenario(ann_hp=9, bob_hp=9)), max_states=20)
+    assert "-n" in (refused.value.tip or "")
+    assert met and met[-1] <= 20  # refused by the estimate, not by the count
+
+
+def test_the_estimate_of_a_finished_chain_is_its_count(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    from firefight.analysis import exact as exact_mod
+
+    chain = exact_mod._Chain(engine(toy_scenario(ann_hp=3, bob_hp=3)))
+    exact_mod._solve(chain, exact_mod.MAX_STATES, True, None)
+    estimate, finished = chain.estimate()
+    assert estimate == chain.live and finished == max(chain.by_round)

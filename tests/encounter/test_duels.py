@@ -58,7 +58,7 @@ def test_simulation_agrees_with_the_exact_chain(ruleset: str) -> None:
     if ruleset in ("dragonwarriors2", "graydawn"):  # plus-minus d6s, d10x
         assert 0 < float(exact.truncated_mass) < 1e-9
     if ruleset in MUST_REACH:
-        reached = [c for state, _ in chain._kernels for c in state.combatants]
+        reached = [c for state, *_ in chain._kernels for c in state.combatants]
         assert any(MUST_REACH[ruleset](c) for c in reached)
     fast, _ = simulate_fast(Engine(read_scenario(path, max_rounds=max_rounds)), n, 11)
     reference = simulate_reference(Engine(read_scenario(path, max_rounds=max_rounds)), 400, 11)
@@ -83,7 +83,7 @@ def test_one_kernel_for_every_round_changes_no_answer(ruleset: str, max_rounds: 
     assert len(shared._kernels) < len(alone._kernels)
     # moving a state on and back gives it again, stamps and all (the cache keys on the moved)
     turns = shared.turns
-    for state, _ in alone._kernels:
+    for state, _, _ in alone._kernels:
         later = turns.shift_rounds(state, 3)
         assert later is not None and later.round == state.round + 3
         assert turns.shift_rounds(later, -3) == state

@@ -12,7 +12,7 @@ import pytest
 from firefight.encounter import read_scenario
 from firefight.encounter.policies import POLICIES
 from firefight.errors import FirefightError
-from firefight.rulesets import available, get_ruleset
+from firefight.rulesets import BUILT_IN, available, get_ruleset
 from tests.web.conftest import EXAMPLES, Table
 
 RULESETS = sorted(available())
@@ -43,7 +43,7 @@ def test_the_rulesets_that_run_fights_and_the_policies(table: Table) -> None:
     assert listed["policies"] == list(POLICIES)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", sorted(BUILT_IN))
 def test_a_rulesets_form_is_its_model_its_catalog_and_its_examples(
     table: Table, ruleset: str
 ) -> None:
@@ -61,6 +61,17 @@ def test_a_rulesets_form_is_its_model_its_catalog_and_its_examples(
     for entry in form["examples"]:
         model.model_validate(entry["table"])
         assert "side" not in entry["table"]
+
+
+def test_a_ruleset_without_a_combatant_model_gets_a_form_of_toml_lines(table: Table) -> None:
+    # a plugin that declares no model (the RISK plugin here) still gets its catalog; the page then
+    # takes each combatant as TOML lines
+    without = [r for r in RULESETS if get_ruleset(r).combatant_model() is None]
+    assert without, "the RISK plugin, which declares no combatant model, is not found"
+    for ruleset in without:
+        form = table.client.get(f"/api/rulesets/{ruleset}").json()
+        assert form["schema"] is None
+        assert form["catalog"] == get_ruleset(ruleset).catalog()
 
 
 def test_an_unknown_ruleset_is_refused_in_one_line(table: Table) -> None:

@@ -15,6 +15,7 @@ Arithmetic is exact (``Fraction``) while the kernels' denominators stay small; o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -36,6 +37,10 @@ MAX_START_PATHS = 200_000
 MAX_STEP_PATHS = 500_000
 #: Most passes (steps of the fight) before the remaining mass is reported as left over.
 MAX_STEPS = 5_000
+#: CPU seconds into the chain at which its states are estimated (:meth:`_Chain.estimate`), and
+#: the fight refused if the estimate passes the limit: a fight too big is refused within a few
+#: seconds, not after reaching the limit minutes later.
+ESTIMATE_AT = (1.0, 2.0, 3.0, 4.0)
 #: Kernels with a denominator above this run the chain in floats.
 EXACT_DENOMINATOR = 10**18
 #: Masses whose denominators outgrow this many bits switch the chain to floats.
@@ -63,8 +68,8 @@ class _TooBig(Exception):
 #: states (ids) with their weights (over the kernel's total), round, harm dealt and who fell.
 _Choice = tuple[str, Fraction, int, list[tuple[int, int, int, int, tuple[str, ...]]]]
 #: The same in the chain's arithmetic: striker, probability, (next state id, probability,
-#: round, harm dealt, who fell).
-_Move = tuple[str, Any, list[tuple[int, Any, int, int, tuple[str, ...]]]]
+#: harm dealt, (who fell, in which round)).
+_Move = tuple[str, Any, list[tuple[int, Any, int, tuple[tuple[str, int], ...]]]]
 
 
 class _Chain:
@@ -79,8 +84,14 @@ class _Chain:
         #: States met that are still in play: each will be expanded (kernels enumerated) on
         #: the next pass, so once they pass the limit the fight is refused without that work.
         self.live = 0
+        #: Round -> states in play met in it, and those of them not expanded yet.
+        self.by_round: dict[int, int] = {}
+        self.waiting: dict[int, int] = {}
         self.choices: dict[int, list[_Choice]] = {}
         self.policy_names = {s.name: s.policy for s in engine.scenario.spec.sides}
+        #: When the chain started (CPU), and the estimates still to make (:data:`ESTIMATE_AT`).
+        self.started = time.process_time()
+        self.estimates = list(ESTIMATE_AT)
 
     def intern(self, state: FightState) -> int:
         found = self.ids.get(state)
@@ -88,14 +99,39 @@ class _Chain:
             found = self.ids[state] = len(self.states)
             self.states.append(state)
             self.ended.append(state.ending is not None)
-            self.live += state.ending is None
+            if state.ending is None:
+                self.live += 1
+                r = state.round
+                self.by_round[r] = self.by_round.get(r, 0) + 1
+                self.waiting[r] = self.waiting.get(r, 0) + 1
         return found
 
     def choice(self, sid: int) -> list[_Choice]:
         found = self.choices.get(sid)
         if found is None:
             found = self.choices[sid] = self._choose(self.states[sid])
+            self.waiting[self.states[sid].round] -= 1
         return found
+
+    def estimate(self) -> tuple[int, int]:
+        """The states in play the whole chain will meet, estimated from those met so far, and
+        the rounds fully expanded it rests on. Rounds the chain has not finished count at
+        least as many states as the most any round has shown so far (later rounds add
+        wounds, spent ammunition and shifted ranges to the situations of the first, rarely
+        fewer), rounds it finished what they hold."""
+        finished = 0
+        for r in sorted(self.by_round):
+            if self.waiting.get(r, 0) > 0:
+                break
+            finished = r
+        total = peak = 0
+        for r in range(0, self.engine.max_rounds + 1):
+            n = self.by_round.get(r, 0)
+            if r > finished:
+                n = max(n, peak)
+            peak = max(peak, n)
+            total += n
+        return total, finished
 
     def _choose(self, state: FightState) -> list[_Choice]:
         engine = self.engine
@@ -149,7 +185,7 @@ def _solve(
         raise InputError(
             f"round 1's initiative alone has over {MAX_START_PATHS:,} branches: too many for "
             "--exact",
-            tip="drop --exact and simulate (-n), or make the fight smaller",
+            tip=_TIP,
         ) from None
     except KeyboardInterrupt:  # Ctrl-C before the chain's first pass: all of it still in play
         tally.mass_left = one
@@ -193,6 +229,8 @@ def _run(
             nxt: dict[int, Any] = {}
             # a pass is tallied apart and merged whole, so Ctrl-C never leaves half a pass counted
             step = new_tally(engine)
+            # the step's sums, added in the order the loop meets them (floats: the same bits)
+            gained, fell_at, get = step.dealt, step.fell_at, nxt.get
             ended: dict[int, Any] = {}
             for sid, mass in frontier.items():
                 if ended_flags[sid]:
@@ -204,13 +242,13 @@ def _run(
                     rows = moves[sid] = _moves(chain.choice(sid), exact)
                 for striker, q, outcomes in rows:
                     share = mass * q
-                    for after, p, round_, dealt, fell in outcomes:
+                    for after, p, dealt, fell in outcomes:
                         weight = share * p
-                        nxt[after] = nxt.get(after, 0) + weight
+                        nxt[after] = get(after, 0) + weight
                         if dealt:
-                            step.add_dealt(striker, weight * dealt)
-                        for name in fell:
-                            step.add_fell(name, round_, weight)
+                            gained[striker] = gained.get(striker, 0) + weight * dealt
+                        for key in fell:
+                            fell_at[key] = fell_at.get(key, 0) + weight
             if exact and any(m.denominator.bit_length() > EXACT_BITS for m in nxt.values()):
                 raise _TooBig
             tally.merge(step)
@@ -231,12 +269,44 @@ def _within(chain: _Chain, max_states: int) -> None:
     """Refuse a fight once the states it has met still in play pass ``max_states``: each of
     them is expanded before the chain ends, so the count is the one expanding them all would
     reach, known a pass or more sooner (tactical_d20's ``brawl_melee.toml``: 22 s instead of
-    93 s)."""
+    93 s). Before that, at the CPU times of :data:`ESTIMATE_AT`, the states the whole chain
+    will meet are estimated (:meth:`_Chain.estimate`) and a fight estimated past the limit is
+    refused then, with the estimate."""
     if chain.live > max_states:
         raise InputError(
             f"the fight reaches more than {max_states:,} states: too many for --exact",
-            tip="drop --exact and simulate (-n), or make the fight smaller",
+            tip=_TIP,
         )
+    if not chain.estimates:
+        return
+    spent = time.process_time() - chain.started
+    if spent < chain.estimates[0]:
+        return
+    while chain.estimates and spent >= chain.estimates[0]:
+        chain.estimates.pop(0)
+    estimate, finished = chain.estimate()
+    if estimate > max_states:
+        basis = (
+            f"{finished} of {chain.engine.max_rounds} rounds worked out"
+            if finished
+            else f"round 1 not worked out yet, {chain.live:,} states met"
+        )
+        raise InputError(
+            f"the fight reaches about {_about(estimate)} states (an estimate after "
+            f"{spent:.1f} s: {basis}), more than the {max_states:,} --exact allows",
+            tip=_TIP,
+        )
+
+
+#: How a refused fight can still be answered.
+_TIP = "simulate it instead (drop --exact; -n 100000 for a close estimate), or make it smaller"
+
+
+def _about(n: int) -> str:
+    """``n`` to two significant figures, with thousands separators (an estimate, not a count)."""
+    digits = len(str(n))
+    rounded = round(n, 2 - digits) if digits > 2 else n
+    return f"{rounded:,}"
 
 
 def _moves(choices: list[_Choice], exact: bool) -> list[_Move]:
@@ -250,7 +320,12 @@ def _moves(choices: list[_Choice], exact: bool) -> list[_Move]:
                 striker,
                 q if exact else float(q),
                 [
-                    (after, Fraction(w, total) if exact else w / total, round_, dealt, fell)
+                    (
+                        after,
+                        Fraction(w, total) if exact else w / total,
+                        dealt,
+                        tuple((name, round_) for name in fell),
+                    )
                     for after, w, round_, dealt, fell in outcomes
                 ],
             )
@@ -265,7 +340,7 @@ def _kernel(engine: Engine, state: FightState, action: Action) -> Weighted[Fight
         raise InputError(
             f"a step of this fight ({action.label}) has over {MAX_STEP_PATHS:,} branches: too "
             "many for --exact",
-            tip="drop --exact and simulate (-n), or make the fight smaller",
+            tip=_TIP,
         ) from None
 
 

@@ -436,7 +436,7 @@ class KernelSampler:
             return False
         if key.offset < 0:
             try:
-                dist = engine.kernel(key.state, key.action, max_paths=KERNEL_PATHS)
+                dist = engine.kernel(key.state, key.action, max_paths=KERNEL_PATHS, staged=False)
             except TooManyPaths:
                 key.too_big = True
                 return False

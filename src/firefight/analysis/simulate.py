@@ -15,6 +15,7 @@ from typing import Any
 
 from firefight.analysis.exact import solve_exact
 from firefight.analysis.fast import simulate_fast
+from firefight.analysis.optimal import prepare
 from firefight.analysis.reference import simulate_reference
 from firefight.analysis.report import Tally, report_json
 from firefight.encounter.engine import Engine
@@ -72,7 +73,9 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> Simulation:
     """A report of ``n`` simulated fights, or the exact one. ``progress`` sees the fights done,
-    or with ``exact`` the distinct states met so far (refused past ``exact.MAX_STATES``)."""
+    or with ``exact`` the distinct states met so far (refused past ``exact.MAX_STATES``). A
+    side playing ``optimal`` has its solution worked out first (or refused) in this process."""
+    prepare(engine)
     if exact:
         if n is not None or reference:
             raise InputError("--exact takes no -n or --reference", tip="drop -n for --exact")

@@ -232,11 +232,26 @@ def table(
 
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
-    """List the rulesets firefight implements."""
+    """List the rulesets: built in and installed plugins, with version and origin."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
         ruleset_commands.list_rulesets(as_json)
+
+
+@app.command("new-ruleset")
+def new_ruleset(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The ruleset's id, e.g. my_rules.")],
+    folder: Annotated[
+        Path,
+        typer.Option("--dir", metavar="PATH", help="Where to write the package (default: here)."),
+    ] = Path("."),
+) -> None:
+    """Write a ruleset package to start from: pip install -e it, and it runs everywhere."""
+    with user_errors():
+        from firefight.cli import new_ruleset as scaffold
+
+        scaffold.run(name, folder)
 
 
 ScenarioArg = Annotated[
@@ -250,7 +265,7 @@ PolicyOpt = Annotated[
     typer.Option(
         "--policy",
         metavar="SIDE=NAME",
-        help="Who chooses for a side: first, random, aggressive or cautious. Repeatable.",
+        help="Who chooses for a side: first, random, aggressive, cautious or optimal. Repeatable.",
     ),
 ]
 MaxRoundsOpt = Annotated[
@@ -330,6 +345,58 @@ def simulate(
             exact,
             reference,
             workers,
+            as_json,
+            plot,
+        )
+
+
+@app.command()
+def solve(
+    scenario: ScenarioArg,
+    side: Annotated[
+        str | None,
+        typer.Option("--side", metavar="NAME", help="Solve for this side only (default: each)."),
+    ] = None,
+    against: Annotated[
+        str,
+        typer.Option(
+            "--against",
+            metavar="policies|optimal",
+            help="The other sides keep their scenario policies, or also decide best.",
+        ),
+    ] = "policies",
+    decide: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--decide",
+            metavar="KIND",
+            help="Only decisions offering this kind of action (e.g. riposte) are made best; "
+            "the rest by policy. Repeatable.",
+        ),
+    ] = None,
+    policy: PolicyOpt = None,
+    max_rounds: MaxRoundsOpt = None,
+    set_: SetOpt = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option("--max-states", metavar="N", help="Refuse past N states (default 50,000)."),
+    ] = None,
+    as_json: JsonOpt = False,
+    plot: PlotOpt = None,
+) -> None:
+    """The best decision at every point of a fight, and each side's chance with it."""
+    with user_errors():
+        from firefight.cli import solve_commands
+
+        solve_commands.run(
+            scenario,
+            side,
+            against,
+            decide,
+            policy or [],
+            max_rounds,
+            set_ or [],
+            max_states,
             as_json,
             plot,
         )

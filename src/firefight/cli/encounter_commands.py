@@ -16,6 +16,7 @@ from typing import Any
 
 import typer
 
+from firefight.analysis.optimal import plays_optimal, prepare
 from firefight.cli.output import (
     TextConsole,
     count_bar,
@@ -71,6 +72,18 @@ def _engine(
     return Engine(read_scenario(scenario, overrides, parse_policies(policies), max_rounds))
 
 
+def solve_first(engine: Engine, quiet: bool = False) -> None:
+    """An ``optimal`` side's solution worked out before the fight starts (or refused in one
+    line), with a progress bar of the states met on a terminal."""
+    if not plays_optimal(engine):
+        return
+    from firefight.analysis.exact import MAX_STATES
+
+    with count_bar(plain_console(stderr=True), quiet) as bar:
+        task = bar.add_task(f"optimal policy: states (limit {MAX_STATES:,})", total=MAX_STATES)
+        prepare(engine, lambda n: bar.update(task, completed=n))
+
+
 # ----------------------------------------------------------------------------------------------
 # fight
 # ----------------------------------------------------------------------------------------------
@@ -85,6 +98,7 @@ def fight(
     budget: float | None = None,
 ) -> None:
     engine = _engine(scenario, policies, max_rounds, overrides)
+    solve_first(engine, quiet=as_json)
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
     dice = SeededDice(seed)
@@ -442,6 +456,7 @@ def auto(file: Path, steps: int | None, seed: int | None) -> None:
     enc = opened.enc
     if enc.state.ending is not None:
         raise InputError(f"{file}: the fight is over ({enc.state.ending})", tip="undo a step")
+    solve_first(enc.engine)
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
     narrate = _narrator(console)

@@ -10,9 +10,17 @@ import typer
 from rich.table import Table
 
 from firefight.analysis.simulate import Simulation, simulate
-from firefight.cli.encounter_commands import _engine
-from firefight.cli.output import count_bar, percent, plain_console, plural, print_json, styled
+from firefight.cli.encounter_commands import _engine, solve_first
+from firefight.cli.output import (
+    count_bar,
+    percent,
+    plain_console,
+    plural,
+    print_json,
+    styled,
+)
 from firefight.cli.plots import check_png, simulate_plot
+from firefight.display import FRACTION_WIDTH
 
 
 def run(
@@ -31,6 +39,7 @@ def run(
     if plot is not None:
         check_png(plot)
     engine = _engine(scenario, policies, max_rounds, overrides)
+    solve_first(engine, quiet=as_json)
     if not exact and n is None:
         n = 10_000
     console = plain_console(stderr=True)
@@ -87,10 +96,6 @@ def _with_progress(
             workers=workers,
             progress=advance,
         )
-
-
-#: Longest exact fraction a table cell shows (longer ones are in ``--json``).
-FRACTION_WIDTH = 24
 
 
 def _ci(share: dict[str, Any], exact: bool) -> str:

@@ -472,6 +472,13 @@ class Turns(ABC):
     #: ``status`` as a chip.
     layout: ClassVar[ViewLayout] = ViewLayout()
 
+    def decision_features(self, state: FightState) -> dict[str, Any]:
+        """What the decision due at ``state`` may turn on that no combatant's :meth:`view`
+        shows (a riposte's margin, the range to the enemy), by name, in the text's words;
+        default none. ``firefight solve`` tabulates the best decisions against these, the
+        views and the round."""
+        return {}
+
     def after_fight(self, state: FightState) -> list[str]:
         """What the text says happens after the fight (recovery), in lines; default none."""
         return []

@@ -544,6 +544,15 @@ def enumerate_outcomes(
     return _enumerate(fn, shared)
 
 
+def enumerate_counted(
+    fn: Callable[[DiceSource], T], *, max_paths: int | None = None
+) -> tuple[Weighted[T], int]:
+    """:func:`enumerate_outcomes` at the default depth, and the paths it walked (nested derives
+    counted): for callers that share one budget between several enumerations."""
+    shared = _Shared(Depth(), max_paths=max_paths)
+    return _enumerate(fn, shared), shared.walked
+
+
 def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     # outcome -> {path denominator: summed numerators}: integer sums, no Fraction per path
     acc: dict[T, dict[int, int]] = {}

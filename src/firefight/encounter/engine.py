@@ -22,7 +22,7 @@ from firefight.core.stats import wilson
 from firefight.core.transcript import Note
 from firefight.core.turns import Action, FightState, Stage, Turns, Unread, action_key, evolve
 from firefight.dice import DiceSource, Weighted, enumerate_outcomes
-from firefight.dice.sources import TooManyPaths, gathered
+from firefight.dice.sources import TooManyPaths, enumerate_counted, gathered
 from firefight.encounter.scenario import Scenario
 from firefight.errors import InputError
 
@@ -116,7 +116,9 @@ class Engine:
         #: check that sharing changes nothing.
         self.share_rounds = share_rounds
         #: (state, action) -> its kernel and the path budget it was enumerated under.
-        self._kernels: OrderedDict[tuple[FightState, Action], _Budgeted] = OrderedDict()
+        self._kernels: OrderedDict[tuple[FightState, Action, bool], _Budgeted] = OrderedDict()
+        #: A state an action left -> what settling it makes of it, and the paths that took.
+        self._settled: OrderedDict[FightState, tuple[Weighted[FightState], int]] = OrderedDict()
         #: The state before round 1: what :meth:`masked` sets unread fields to.
         self._first = self.turns.initial()
         #: (combatant index, field names) -> a getter of those fields and their initial values.
@@ -379,10 +381,22 @@ class Engine:
         return after
 
     def kernel(
-        self, state: FightState, action: Action, max_paths: int | None = None
+        self,
+        state: FightState,
+        action: Action,
+        max_paths: int | None = None,
+        *,
+        staged: bool = True,
     ) -> Weighted[FightState]:
         """The transition kernel: every settled state one step leads to, exactly (past
         ``max_paths`` enumeration paths, :class:`~firefight.dice.sources.TooManyPaths`).
+
+        ``staged`` (the default): the step as its two stages, the action (``Turns.act``) and
+        the settling after it (the next round's initiative), each distinct state the action
+        leaves settled once for the whole engine (:meth:`settled`), so the paths counted are
+        the action's and those of each new settling; the same distribution, in the same order,
+        as the step enumerated path by path (``staged=False``, whose paths the fast path's
+        budget counts: which kernels it builds, and so its draws, stay as they were).
 
         Where the ruleset moves states between rounds (:meth:`Turns.shift_rounds`), a state of
         round r takes the kernel of its round-1 twin moved r - 1 rounds on, so a situation is
@@ -391,9 +405,9 @@ class Engine:
         otherwise the state's own kernel is enumerated, so truncation stays exact."""
         twin = self.round_one(state)
         if twin is None or twin is state:
-            return self._kernel(state, action, max_paths)
-        moved = self._move(self._kernel(twin, action, max_paths), state.round - 1)
-        return moved if moved is not None else self._kernel(state, action, max_paths)
+            return self._kernel(state, action, max_paths, staged)
+        moved = self._move(self._kernel(twin, action, max_paths, staged), state.round - 1)
+        return moved if moved is not None else self._kernel(state, action, max_paths, staged)
 
     def round_one(self, state: FightState) -> FightState | None:
         """The same situation in round 1 (``state`` itself there), or None: not shared."""
@@ -465,11 +479,12 @@ class Engine:
         return moved
 
     def _cached(
-        self, state: FightState, action: Action, max_paths: int | None
+        self, state: FightState, action: Action, max_paths: int | None, staged: bool = False
     ) -> Weighted[FightState] | None:
         """The state's own kernel if cached; one found under a larger budget than
-        ``max_paths`` does not count (its path count is not kept)."""
-        key = (state, action)
+        ``max_paths`` does not count (its path count is not kept), nor one enumerated the other
+        way (the two count their paths apart)."""
+        key = (state, action, staged)
         found = self._kernels.get(key)
         if found is not None:
             dist, budget = found
@@ -479,18 +494,64 @@ class Engine:
         return None
 
     def _kernel(
-        self, state: FightState, action: Action, max_paths: int | None
+        self, state: FightState, action: Action, max_paths: int | None, staged: bool = False
     ) -> Weighted[FightState]:
         """The state's own kernel, cached."""
-        dist = self._cached(state, action, max_paths)
+        dist = self._cached(state, action, max_paths, staged)
         if dist is not None:
             return dist
-        key = (state, action)
-        dist = enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
+        key = (state, action, staged)
+        if staged:
+            dist = self._staged_step(state, action, max_paths)
+        else:
+            dist = enumerate_outcomes(lambda d: self.step(state, action, d), max_paths=max_paths)
         self._kernels[key] = (dist, max_paths)
         if len(self._kernels) > KERNEL_CACHE:
             self._kernels.popitem(last=False)
         return dist
+
+    def _staged_step(
+        self, state: FightState, action: Action, max_paths: int | None
+    ) -> Weighted[FightState]:
+        """The step's kernel by its stages: the action enumerated, then each distinct state it
+        leaves settled (:meth:`settled`), the weights multiplied and gathered over one
+        denominator. The outcomes come in the order the step's own enumeration meets them: it
+        walks the action's paths in order, each followed by its settling's, and a state the
+        action left before adds no outcome not met already."""
+        acts, walked = enumerate_counted(
+            lambda d: self.turns.act(state, action, d), max_paths=max_paths
+        )
+        acc: dict[FightState, dict[int, int]] = {}
+        for after, w in acts.items():
+            found = self._settled.get(after)
+            if found is None:
+                left = None if max_paths is None else max_paths - walked
+                found = self.settled(after, left)
+                walked += found[1]
+            settled = found[0]
+            den = acts.total * settled.total
+            for out, x in settled.items():
+                slot = acc.get(out)
+                if slot is None:
+                    slot = acc[out] = {}
+                slot[den] = slot.get(den, 0) + w * x
+        return gathered(acc)
+
+    def settled(
+        self, after: FightState, max_paths: int | None = None
+    ) -> tuple[Weighted[FightState], int]:
+        """What :meth:`settle` makes of ``after`` (a state an action left), exactly, and the
+        paths its enumeration walked; kept for the engine, since many steps end their round in
+        the same state. A state that needs no dice to settle is its only outcome."""
+        ready = self.judge(after)
+        if ready.ending is not None or ready.acting is not None:
+            found = (Weighted.adopt({ready: 1}, 1), 0)
+        else:
+            found = enumerate_counted(lambda d: self.settle(after, d), max_paths=max_paths)
+        self._settled[after] = found
+        if len(self._settled) > KERNEL_CACHE:
+            self._settled.popitem(last=False)
+        return found
 
     def preview(
         self,

@@ -117,12 +117,13 @@ def read_scenario(
     max_rounds: int | None = None,
 ) -> Scenario:
     """Read a scenario file, apply ``--set`` (after a ``house = "file"`` is read, so that
-    ``house.<key>`` can be set), ``--policy`` and ``--max-rounds``, validate."""
+    ``house.<key>`` can be set; ``--set house=FILE`` reads FILE, beside the scenario as the
+    file's own would be), ``--policy`` and ``--max-rounds``, validate."""
     data = read_toml(path)
     if not is_scenario(data):
         raise _situation_file(data, str(path))
     data = _inline_house(data, Path(path))
-    data = apply_overrides(data, overrides or [])
+    data = _inline_house(apply_overrides(data, overrides or []), Path(path))  # --set house=FILE
     if policies:
         data = with_policies(data, policies, str(path))
     if max_rounds is not None:

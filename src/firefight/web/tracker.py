@@ -31,6 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
 from firefight.analysis.budget import cpu
 from firefight.analysis.choices import BUDGET, CEILING, action_json
 from firefight.core.validation import clip

@@ -656,6 +656,27 @@ class DW2Turns(Turns):
             state.winner,
         )
 
+    def decision_features(self, state: FightState) -> dict[str, Any]:
+        """A riposte decision's margin and the contest it would be (1 the riposte, 2 the
+        counter-riposte, ...); whether the decider, and each enemy, has had his action this
+        turn; the feet to each enemy still apart."""
+        out: dict[str, Any] = {}
+        board: Board = state.board
+        ex = board.exchange
+        if ex is not None and ex.asking == "riposte":
+            out["margin"] = ex.won_by
+            out["contest"] = ex.level
+        me = state.decider()
+        out["acted this turn"] = me in board.done
+        mine = state.combatant(me)
+        for c in state.combatants:
+            if c.side != mine.side and self.can_fight(c):
+                out[f"{c.name} acted this turn"] = c.name in board.done
+                feet = self.distance(board, me, c.name)
+                if feet:
+                    out[f"feet to {c.name}"] = feet
+        return out
+
     def can_fight(self, combatant: Any) -> bool:
         return not (combatant.knocked_out or combatant.dead)
 

@@ -501,6 +501,17 @@ class GraydawnTurns(Turns):
             or combatant.status != "ready"
         )
 
+    def decision_features(self, state: FightState) -> dict[str, Any]:
+        """Whether the decider's weapon is in hand (the view shows it for firearms only), and
+        the metres to each enemy still able to fight."""
+        me: Fighter = state.combatant(state.decider())
+        board: Board = state.board
+        out: dict[str, Any] = {"weapon in hand": me.ready}
+        for c in state.combatants:
+            if c.side != me.side and self.can_fight(c):
+                out[f"metres to {c.name}"] = board.distance(me.name, c.name)
+        return out
+
     def view(self, combatant: Any) -> dict[str, Any]:
         f: Fighter = combatant
         e = self.entries[f.name]

@@ -87,6 +87,16 @@ class TacticalTurns(TacticalBase):
     def is_hurt(self, combatant: Any) -> bool:
         return self.harm(combatant) > 0 or bool(combatant.effects)
 
+    def decision_features(self, state: FightState) -> dict[str, Any]:
+        """The feet to each enemy still standing."""
+        me = state.combatant(state.decider())
+        board: Board = state.board
+        return {
+            f"feet to {c.name}": board.distance(me.name, c.name)
+            for c in state.combatants
+            if c.side != me.side and self.can_fight(c)
+        }
+
     def view(self, combatant: Any) -> dict[str, Any]:
         f: Fighter = combatant
         c = self.roster[f.name]

@@ -384,6 +384,17 @@ class Warfare2d20Turns(Actions, Turns):
             said += f", and its delta s {two.delta_s} cannot shock anyone here"
         return said
 
+    def decision_features(self, state: FightState) -> dict[str, Any]:
+        """The range band to each enemy still standing (the battlefield's)."""
+        me = state.combatant(state.decider())
+        out: dict[str, Any] = {}
+        for c in state.combatants:
+            if c.side != me.side and self.can_fight(c):
+                band = self._band(me.name, c.name)
+                if band:
+                    out[f"range to {c.name}"] = band
+        return out
+
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Soldier = combatant
         f = self.fighters[c.name]
