@@ -219,7 +219,7 @@ class Engine:
         state: FightState,
         action: Action,
         stages: tuple[Stage, ...],
-        max_paths: int,
+        max_paths: int | None = None,
     ) -> Weighted[Any]:
         """The combatants after ``stages`` (:meth:`Turns.preview_stages`), exactly: each stage
         enumerated once per distinct state the one before left, the states it leads to merged
@@ -233,7 +233,9 @@ class Engine:
         Harm a state carries apart (:meth:`Turns.preview_carry`) is taken out of it and added
         up beside it (the chance of each path times the harm, exactly), so states that differ
         only there merge; each outcome's key ends with the mean of it per combatant (index,
-        mean), which the preview adds to the harm."""
+        mean), which the preview adds to the harm; ``max_paths``: :data:`PREVIEW_PATHS` by
+        default."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         current: dict[Any, tuple[int, int]] = {(state, _NONE): (1, 1)}  # weight, paths
         #: state -> combatant index -> the sum over its paths of chance x harm carried apart
         carried: dict[Any, dict[int, Fraction]] = {}
