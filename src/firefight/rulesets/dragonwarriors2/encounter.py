@@ -66,6 +66,9 @@ _CONTESTED = frozenset({"attack", "shoot", "stance", "riposte", "hold"})
 _Opening = FightState | tuple[FightState, Bout, int, int]
 
 
+_STUNNED = frozenset({"stunned"})
+
+
 class DW2Turns(Turns):
     """The turn structure of one scenario (see the module docstring)."""
 
@@ -686,6 +689,10 @@ class DW2Turns(Turns):
 
     def is_hurt(self, combatant: Any) -> bool:
         return bool(combatant.wounds > 0 or combatant.stunned)
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """D06: stunned."""
+        return _STUNNED if combatant.stunned else frozenset()
 
     def status(self, c: Warrior) -> str:
         if c.dead:

@@ -473,6 +473,26 @@ class GraydawnTurns(Turns):
         carried = getattr(combatant, "carried", 0)
         return int(combatant.marks) + carried if carried else int(combatant.marks)
 
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """G18 stunned; G10-G15 suppressed (levels on it), pinned (a lost action), panicked;
+        G06/G40 disarmed (its weapon broken, or a melee weapon dropped), jammed, prone. What a
+        brief preview merges (the track's boxes, crippled limbs) is left out."""
+        f: Fighter = combatant
+        melee = self.entries[f.name].combatant.armed().kind == "melee"
+        return frozenset(
+            word
+            for word, has in (
+                ("stunned", f.status == "stunned"),
+                ("suppressed", f.levels > 0),
+                ("pinned", f.lost_action),
+                ("panicked", f.panicked),
+                ("disarmed", f.broken or (melee and not f.ready)),
+                ("jammed", f.jammed),
+                ("prone", f.prone),
+            )
+            if has
+        )
+
     def is_hurt(self, combatant: Any) -> bool:
         return bool(
             combatant.marks > 0
