@@ -27,6 +27,7 @@ from firefight.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+GOBLINS = EXAMPLES / "dragonwarriors2/encounters/goblin_duel.toml"
 
 
 def engine(path, **kw) -> Engine:  # type: ignore[no-untyped-def]
@@ -205,6 +206,24 @@ def test_a_riposte_decision_shows_its_margin() -> None:
     assert found["wounds"] == 0 and found["round"] == state.round
     other = "Grub" if state.decider() == "Snag" else "Snag"
     assert found[f"{other} status"] == "unhurt"
+
+
+def test_a_chain_cut_splits_no_state_of_the_solve() -> None:
+    # a chain cut at max_chain is kept to the fight's end for simulate's report; who wins from
+    # there is the same as without it, so the solve keeps one state for both (else every state
+    # after a cut is met twice, and the Rolf and Lennox solve of solve.md is refused)
+    duel = engine(GOBLINS, overrides=["options.max_chain=2"])
+    state = _riposte_decision(duel)
+    riposte = next(a for a in duel.legal_actions(state) if a.kind == "riposte")
+    after = [s for s, _ in duel.kernel(state, riposte).items()]
+    cut = [s for s in after if s.board.chain_cut]  # the counter-riposte is cut
+    assert cut and duel.turns.reported(cut[0])  # simulate's report still sees it
+    game = Game(duel)
+    sid = game.intern(state)
+    i = [a.id for a in game.actions(sid)].index(riposte.id)
+    met = {child for child, _ in game.outcomes(sid, i)}
+    assert not any(game.states[child].board.chain_cut for child in met)
+    assert len(met) == len({duel.turns.unreported(s) for s in after})
 
 
 def _decision(i: int, margin: int, contest: int, acted: bool, choice: str) -> Decision:

@@ -701,6 +701,13 @@ class DW2Turns(Turns):
         table promises it is reported)."""
         return ("exchanges cut at options.max_chain",) if state.board.chain_cut else ()
 
+    def unreported(self, state: FightState) -> FightState:
+        """The cut flag set aside: a fight goes on from a cut exactly as without one."""
+        board: Board = state.board
+        if not board.chain_cut:
+            return state
+        return moved(state, state.acting, state.phase, dataclasses.replace(board, chain_cut=False))
+
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Warrior = combatant
         f = self.cast.fighters[c.name]
