@@ -28,6 +28,7 @@ from firefight.errors import InputError
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 GOBLINS = EXAMPLES / "dragonwarriors2/encounters/goblin_duel.toml"
+ROLF_LENNOX = EXAMPLES / "dragonwarriors2/encounters/rolf_vs_lennox_first_blood.toml"
 
 
 def engine(path, **kw) -> Engine:  # type: ignore[no-untyped-def]
@@ -224,6 +225,34 @@ def test_a_chain_cut_splits_no_state_of_the_solve() -> None:
     met = {child for child, _ in game.outcomes(sid, i)}
     assert not any(game.states[child].board.chain_cut for child in met)
     assert len(met) == len({duel.turns.unreported(s) for s in after})
+
+
+def test_a_riposte_from_a_narrow_margin_lowers_the_riposters_chance() -> None:
+    # D05: "a defender with a narrow margin of victory will be ill-advised to launch a riposte".
+    # The rules doc's table is the four-turn Rolf and Lennox solve (minutes of CPU); here its
+    # first turn, chains cut after three contests, Lennox on his habit: Rolf, attacked before his
+    # own action, holds from a margin of 2 or 5 and ripostes from 15 or 30
+    duel = engine(ROLF_LENNOX, overrides=["options.max_chain=3"], max_rounds=1)
+    asked: dict[int, FightState] = {}
+    frontier = [s for s, _ in enumerate_outcomes(duel.start).items()]
+    while frontier and len(asked) < 4:
+        state = frontier.pop(0)
+        actions = duel.legal_actions(state) if state.ending is None else ()
+        if any(a.kind == "riposte" for a in actions):
+            f = features(duel, state)
+            mine = state.decider() == "Rolf" and not f["acted this turn"] and f["contest"] == 1
+            if mine and f["margin"] in (2, 5, 15, 30):
+                asked[f["margin"]] = state
+        elif actions:
+            frontier += [s for s, _ in duel.kernel(state, actions[0]).items()]
+    game = Game(duel)
+    best = Solution(game, ["Rolf"], kinds=["riposte"])
+    chosen = {}
+    for margin, state in asked.items():
+        sid = game.intern(state)
+        best.evaluate(sid)
+        chosen[margin] = game.actions(sid)[best.choice[sid]].kind
+    assert chosen == {2: "hold", 5: "hold", 15: "riposte", 30: "riposte"}
 
 
 def _decision(i: int, margin: int, contest: int, acted: bool, choice: str) -> Decision:
