@@ -604,6 +604,7 @@ class DW2Turns(Turns):
             checks,
             ("dw2 injury", f.toughness, c.wounds, new, self._readings),
             exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
+            keep=True,  # the key names the checks by content: met again across kernels
         )
         until = c.stunned_until
         if status == "stunned":
