@@ -19,7 +19,7 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
@@ -562,7 +562,7 @@ def _settled(state: FightState) -> bool:
 
 
 def _roll_all(
-    rollers: list[tuple[str, int, int, int]], rank_only: bool, dice: DiceSource
+    rollers: Sequence[tuple[str, int, int, int]], rank_only: bool, dice: DiceSource
 ) -> tuple[int, ...]:
     """G33: REF + 1d10x + modifiers for each roller, as one sub-rule. A score of 0 or less only
     says "misses the round and rolls again" (kept as 0, so exact dice branch on it once); with
