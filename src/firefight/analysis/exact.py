@@ -257,6 +257,9 @@ def _expand(
         head += 1
         _within(chain, max_states)
         rows = moves[sid] = _moves(chain.choice(sid), False)
+        # the moves in floats are all the chain reads of it from now on (every state is expanded
+        # once here, and the passes, if they follow, read these): its weights as big integers go
+        del chain.choices[sid]
         for _, _, outcomes in rows:
             for after, _, _, _ in outcomes:
                 if after not in seen and not ended[after]:
