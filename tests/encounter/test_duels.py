@@ -58,7 +58,7 @@ def test_simulation_agrees_with_the_exact_chain(ruleset: str) -> None:
     if ruleset in ("dragonwarriors2", "graydawn"):  # plus-minus d6s, d10x
         assert 0 < float(exact.truncated_mass) < 1e-9
     if ruleset in MUST_REACH:
-        reached = [c for state, _ in chain._kernels for c in state.combatants]
+        reached = [c for state, *_ in chain._kernels for c in state.combatants]
         assert any(MUST_REACH[ruleset](c) for c in reached)
     fast, _ = simulate_fast(Engine(read_scenario(path, max_rounds=max_rounds)), n, 11)
     reference = simulate_reference(Engine(read_scenario(path, max_rounds=max_rounds)), 400, 11)
