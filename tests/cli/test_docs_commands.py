@@ -33,6 +33,9 @@ DOCS = [
 MAX_FIGHTS = {"simulate": 30, "sweep": 10}
 #: Options whose value is a file the command writes.
 WRITES = ("--plot", "--out", "--save")
+#: Docs whose commands run elsewhere, where their files are: the plugin author's guide runs in
+#: the package ``firefight new-ruleset`` writes (tests/cli/test_new_ruleset.py walks it there).
+ELSEWHERE = {"authoring.md"}
 
 
 @dataclass(frozen=True)
@@ -46,12 +49,13 @@ class Example:
 
 def _runnable(line: str) -> bool:
     """A whole command, not a synopsis (``[--json]``), a placeholder (``FILE``, ``...``), a
-    pipeline, a server that runs until stopped (tests/web starts ``serve`` for real) or a
-    prompt at a terminal (tests/cli/test_ask_pty.py drives ``--ask`` on a real pty)."""
+    pipeline, a server that runs until stopped (tests/web starts ``serve`` for real), a
+    prompt at a terminal (tests/cli/test_ask_pty.py drives ``--ask`` on a real pty) or a
+    package written (tests/cli/test_new_ruleset.py runs ``new-ruleset`` in a temporary folder)."""
     words = line.split()
     return not (
         re.search(r"\[-|\bFILE\b|SCENARIO|PATH=|\.\.\.|&&|\|", line)
-        or words[1] == "serve"
+        or words[1] in ("serve", "new-ruleset")
         or "--scheduler" in words
         or "--ask" in words
     )
@@ -85,6 +89,8 @@ def _examples() -> list[Example]:
     seen: set[str] = set()
     out = []
     for doc in DOCS:
+        if doc.name in ELSEWHERE:
+            continue
         for e in (*_blocks(doc), *_inline(doc)):
             key = " ".join(e.line.split())
             if key not in seen or ".json" in key:  # a saved encounter's lines are each doc's own

@@ -1,13 +1,13 @@
-"""Conformance: every registered ruleset passes the same checks on every bundled example.
+"""Conformance: every built-in ruleset passes the conformance kit (``firefight.testing``, the
+same checks a plugin runs on itself) on its bundled examples, and the checks below.
 
 Like OpenSpiel's game-conformance test: the protocol promises these things for any ruleset, so
-they are checked once here rather than trusted per ruleset.
+they are checked once rather than trusted per ruleset.
 """
 
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import get_args
 
@@ -17,17 +17,16 @@ from typer.testing import CliRunner
 from firefight.cli.app import app
 from firefight.core.house import HouseRules, load_house
 from firefight.core.loading import read_toml
-from firefight.core.resolution import Resolution
-from firefight.dice import SeededDice
 from firefight.errors import InputError
-from firefight.rulesets import REGISTRY, available, get_ruleset
+from firefight.rulesets import BUILT_IN, get_ruleset
+from firefight.testing import RulesetConformance
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _example_files() -> list[tuple[str, Path]]:
     out = []
-    for rid in available():
+    for rid in list(BUILT_IN):
         for path in sorted((EXAMPLES / rid).glob("*.toml")):
             out.append((rid, path))
     return out
@@ -42,9 +41,45 @@ def _load(rid: str, path: Path):  # type: ignore[no-untyped-def]
     return ruleset, ruleset.load_situation(read_toml(path), source=str(path), house=house)
 
 
+class _BuiltIn(RulesetConformance):
+    samples = 500  # the plugin's own run draws the kit's 2000; here 56 files share the time
+
+
+class TestWarfare2d20(_BuiltIn):
+    ruleset = "warfare2d20"
+    examples = EXAMPLES / "warfare2d20"
+
+
+class TestDragonWarriors2(_BuiltIn):
+    ruleset = "dragonwarriors2"
+    examples = EXAMPLES / "dragonwarriors2"
+    # every example's rule code branches over open-ended pm6 rolls (D01) past the kit's path
+    # budget; its odds are held to the text's worked examples in tests/rulesets/dragonwarriors2
+    min_sampled = 0
+
+
+class TestGraydawn(_BuiltIn):
+    ruleset = "graydawn"
+    examples = EXAMPLES / "graydawn"
+
+
+class TestTacticalD20(_BuiltIn):
+    ruleset = "tactical_d20"
+    examples = EXAMPLES / "tactical_d20"
+
+
+class TestQualityD100(_BuiltIn):
+    ruleset = "quality_d100"
+    examples = EXAMPLES / "quality_d100"
+
+
+def test_the_kit_runs_on_every_built_in_ruleset() -> None:
+    tested = {c.ruleset for c in _BuiltIn.__subclasses__()}
+    assert tested == set(BUILT_IN)
+
+
 def test_every_registered_ruleset_has_metadata_and_examples() -> None:
-    assert set(available()) <= set(REGISTRY)
-    for rid in available():
+    for rid in BUILT_IN:
         ruleset = get_ruleset(rid)
         assert ruleset.id == rid
         assert ruleset.title
@@ -52,37 +87,7 @@ def test_every_registered_ruleset_has_metadata_and_examples() -> None:
         assert list((EXAMPLES / rid).glob("*.toml")), f"{rid} ships no examples"
 
 
-@pytest.mark.parametrize(("rid", "path"), CASES, ids=[f"{r}/{p.name}" for r, p in CASES])
-def test_seeded_resolution_is_deterministic_and_transcribed(rid: str, path: Path) -> None:
-    ruleset, situation = _load(rid, path)
-    first = ruleset.resolve(situation, SeededDice(2026))
-    second = ruleset.resolve(situation, SeededDice(2026))
-    assert isinstance(first, Resolution)
-    assert first.ruleset == rid
-    assert first.transcript.lines() == second.transcript.lines()
-    assert first.outcome == second.outcome
-    hash(first.outcome)
-    assert first.transcript.rolls(), "a resolution names its rolls"
-    json.dumps(first.to_json())
-
-
-@pytest.mark.parametrize(("rid", "path"), CASES, ids=[f"{r}/{p.name}" for r, p in CASES])
-def test_odds_are_a_probability_distribution(rid: str, path: Path) -> None:
-    ruleset, situation = _load(rid, path)
-    report = ruleset.odds(situation)
-    assert report.ruleset == rid
-    if report.p_hit is not None:
-        assert 0 <= report.p_hit <= 1
-    for name, d in report.distributions.items():
-        total = sum((p for _, p in d.probabilities()), Fraction(0))
-        assert abs(total + d.truncated_mass - 1) < Fraction(1, 10**9), name
-    assert report.truncated_mass < Fraction(1, 10**9)
-    data = report.to_json()
-    json.dumps(data)
-    assert data["ruleset"] == rid
-
-
-@pytest.mark.parametrize("rid", available())
+@pytest.mark.parametrize("rid", list(BUILT_IN))
 def test_cli_attack_and_odds_run_on_the_first_example(rid: str) -> None:
     path = sorted((EXAMPLES / rid).glob("*.toml"))[0]
     ruleset = get_ruleset(rid)
@@ -117,7 +122,7 @@ def test_a_loaded_situation_names_its_row_of_the_kind_table(rid: str, path: Path
     assert row in ruleset.kinds
 
 
-@pytest.mark.parametrize("rid", available())
+@pytest.mark.parametrize("rid", list(BUILT_IN))
 def test_house_rules_of_another_model_are_refused_not_replaced(rid: str) -> None:
     ruleset = get_ruleset(rid)
     path = sorted((EXAMPLES / rid).glob("*.toml"))[0]
@@ -126,11 +131,11 @@ def test_house_rules_of_another_model_are_refused_not_replaced(rid: str) -> None
 
 
 def test_every_resolving_command_has_a_ruleset() -> None:
-    commands = {row.command for rid in available() for row in get_ruleset(rid).kinds}
+    commands = {row.command for rid in list(BUILT_IN) for row in get_ruleset(rid).kinds}
     assert commands == {"attack", "suppress"}
 
 
-@pytest.mark.parametrize("rid", available())
+@pytest.mark.parametrize("rid", list(BUILT_IN))
 def test_every_row_declares_the_file_model_of_its_kind(rid: str) -> None:
     for row in get_ruleset(rid).kinds:
         field = row.model.model_fields["kind"]

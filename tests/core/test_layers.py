@@ -12,7 +12,10 @@ import firefight
 ROOT = Path(firefight.__file__).parent
 ORDER = ["dice", "core", "rulesets", "encounter", "analysis", "web", "cli"]
 #: Top-level modules every layer may use.
-SHARED = {"errors"}
+SHARED = {"errors", "display"}
+#: Top-level modules of the public surface and the layer each sits in: the plugin API with
+#: ``core``, the conformance kit and the notebook library with ``analysis``.
+MODULES = {"api": "core", "testing": "analysis", "library": "analysis"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -30,17 +33,31 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
+def _below(layer: str) -> set[str]:
+    """What code of ``layer`` may import: its layer and those under it, their top-level
+    modules, and the shared ones."""
+    layers = set(ORDER[: ORDER.index(layer) + 1])
+    return layers | {m for m, at in MODULES.items() if at in layers} | SHARED
+
+
 def test_layers_import_only_downwards() -> None:
     bad = []
     for layer in ORDER:
         folder = ROOT / layer
         if not folder.is_dir():
             continue
-        allowed = set(ORDER[: ORDER.index(layer) + 1]) | SHARED
+        allowed = _below(layer)
         for path in folder.rglob("*.py"):
             for target in _imports(path) - allowed:
-                if target in ORDER:
+                if target in ORDER or target in MODULES:
                     bad.append(f"{path.relative_to(ROOT)} imports firefight.{target}")
+    for module, layer in MODULES.items():
+        path = ROOT / f"{module}.py"
+        for target in _imports(path) - _below(layer) - {module}:
+            bad.append(f"{module}.py imports firefight.{target}")
+    for module in SHARED:
+        for target in _imports(ROOT / f"{module}.py"):
+            bad.append(f"{module}.py (shared by every layer) imports firefight.{target}")
     assert bad == []
 
 
@@ -60,4 +77,4 @@ def test_every_top_level_folder_is_a_named_layer() -> None:
     folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith("_")}
     assert folders - set(ORDER) == set()
     modules = {p.stem for p in ROOT.glob("*.py") if p.stem != "__init__"}
-    assert modules <= SHARED | {"__main__"}
+    assert modules <= SHARED | set(MODULES) | {"__main__"}

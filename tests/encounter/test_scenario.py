@@ -79,17 +79,21 @@ def test_policy_override_names_a_side(toy_scenario) -> None:  # type: ignore[no-
     assert read_scenario(toy_scenario(), policies={"red": "random"}).policies["red"] == "random"
 
 
-def test_a_ruleset_without_encounters_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from firefight.rulesets import REGISTRY, get_ruleset
+def test_a_ruleset_without_encounters_is_refused(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A ruleset that declares no turns resolves single situations only: a scenario naming it
+    is refused in the ruleset's own words."""
+    from firefight.rulesets import REGISTRY
 
-    missing = [r for r in REGISTRY if r != "toy" and not get_ruleset(r).runs_encounters]
-    if not missing:
-        return  # every ruleset runs encounters: nothing left to refuse
+    (tmp_path / "single_only.py").write_text(
+        "from tests.encounter.toy import Toy\n"
+        "class SingleOnly(Toy):\n    id = 'single_only'\n    turns = None\n"
+        "RULESET = SingleOnly()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(REGISTRY, "single_only", "single_only")
     path = tmp_path / "s.toml"
     path.write_text(
-        TWO_SIDES.replace('"toy"', f'"{missing[0]}"')
-        + combatant("A", "red")
-        + combatant("B", "blue")
+        TWO_SIDES.replace('"toy"', '"single_only"') + combatant("A", "red") + combatant("B", "blue")
     )
     with pytest.raises(InputError, match="does not run whole fights"):
         read_scenario(path)
@@ -120,3 +124,18 @@ def test_a_turn_structure_refuses_another_rulesets_house_rules(example: str, oth
     foreign = dataclasses.replace(scenario.spec, house=get_ruleset(other).house_model())
     with pytest.raises(FirefightError, match="house"):
         get_ruleset(ruleset).encounter(foreign)
+
+
+def test_set_house_reads_the_file_beside_the_scenario(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--set house=FILE`` reads FILE (relative to the scenario, as ``house = "FILE"`` in the
+    file is); a file that is not there is refused by name."""
+    from pathlib import Path
+
+    source = Path(__file__).parents[2] / "examples" / "dragonwarriors2" / "encounters"
+    path = tmp_path / "duel.toml"
+    path.write_text((source / "goblin_duel.toml").read_text().replace("house = {", "# {"))
+    (tmp_path / "hard.toml").write_text("stun_target_bonus = 3\nknock_out_margin = 2\n")
+    house = read_scenario(path, ["house=hard.toml"]).spec.house
+    assert (house.stun_target_bonus, house.knock_out_margin) == (3, 2)  # type: ignore[attr-defined]
+    with pytest.raises(InputError, match=r"missing\.toml"):
+        read_scenario(path, ["house=missing.toml"])

@@ -10,12 +10,12 @@ one hit point; ``dodge`` (defensive) raises the dodger's target number by 1 unti
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
-from firefight.core.odds import OddsReport
-from firefight.core.resolution import Resolution
+from pydantic import BaseModel
+
+from firefight.core.minimal import simple_kind
 from firefight.core.ruleset import Ruleset
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
@@ -110,22 +110,23 @@ class ToyTurns(Turns):
         return {"hp": f"{combatant.hp}/{self.max_hp[combatant.name]}", "status": status}
 
 
+class Swing(BaseModel):
+    """One toy attack: a d6 against ``skill``."""
+
+    kind: Literal["swing"] = "swing"
+    skill: int = 4
+
+
+def swing(situation: Swing, dice: DiceSource) -> bool:
+    return dice.roll("d6", why="toy swing").total >= situation.skill
+
+
 class Toy(Ruleset):
     id: ClassVar[str] = "toy"
     title: ClassVar[str] = "toy duel (tests only)"
     scenario_keys: ClassVar[tuple[str, ...]] = ("initiative",)
-
-    def load_situation(self, data: Mapping[str, Any], *, source: str, house: Any) -> Any:
-        raise NotImplementedError
-
-    def resolve(self, situation: Any, dice: DiceSource) -> Resolution:
-        raise NotImplementedError
-
-    def odds(self, situation: Any) -> OddsReport:
-        raise NotImplementedError
-
-    def encounter(self, spec: ScenarioSpec) -> Turns:
-        return ToyTurns(spec)
+    kinds = (simple_kind("toy", "swing", Swing, swing, label=lambda hit: "hit" if hit else "miss"),)
+    turns = ToyTurns
 
 
 RULESET = Toy()

@@ -1,16 +1,46 @@
-"""A real ``firefight serve`` process on a free 127.0.0.1 port, for the server and browser tests."""
+"""A real ``firefight serve`` process on a free 127.0.0.1 port, and Chromium, for the server and
+browser tests."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 START_TIMEOUT = 60.0
+#: Chromium's flags for a closed network and a root user (no sandbox), as the machine docs say.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, closed on the way out."""
+    from playwright.sync_api import sync_playwright
+
+    found = shutil.which("chromium")
+    assert found, "Debian's chromium is needed: apt-get install -y chromium (.ci/run does)"
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=found, args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 def _free_port() -> int:

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from firefight.core.turns import state_to_json
 from firefight.encounter import ESTIMATE_PLAYS, Encounter, load_record, save_record, show_json
 from firefight.encounter.fight import combatants_json
+from firefight.encounter.policies import preview_effect
+from firefight.web.views import ENGINE_KEYS
 from tests.web.conftest import EXAMPLE_IDS, EXAMPLES, Table, make_table
 
 
@@ -28,7 +31,8 @@ def test_every_example_plays_through_the_api(table: Table, example: str) -> None
     state = table.gm(made, "GET").json()
     assert state["steps"] == 0 and state["ending"] is None and state["turn"] in state["order"]
     listed = table.gm(made, "GET", "/actions?odds=false").json()
-    assert listed and all(set(a) == {"id", "label", "kind", "target", "actor"} for a in listed)
+    keys = {"id", "label", "kind", "target", "actor", "defensive", "params"}
+    assert listed and all(set(a) == keys for a in listed)
     after = table.write(made, "/act", {"action": listed[0]["id"], "seed": 9}).json()
     assert after["steps"] == 1
     log = table.gm(made, "GET", "/log").json()
@@ -58,12 +62,18 @@ def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_pa
     actions = table.gm(made, "GET", "/actions").json()
     record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     engine, state = record.engine, record.state
+    legal = engine.legal_actions(state)
+    previews = [engine.preview(state, a, estimate=ESTIMATE_PLAYS) for a in legal]
     expected = [
-        engine.preview(state, a, estimate=ESTIMATE_PLAYS).to_json()
-        for a in engine.legal_actions(state)
+        {**p.to_json(), "effect": float(preview_effect(engine, p, a.actor))}
+        for a, p in zip(legal, previews, strict=True)
     ]
     assert [a["odds"] for a in actions] == expected
     assert all({"id", "label", "odds"} <= set(a) for a in actions)
+    # each action's own parameters, for the page's selectors (weapon, mode, region...)
+    assert [(a["defensive"], a["params"]) for a in actions] == [
+        (a.defensive, {k: state_to_json(v) for k, v in a.params}) for a in legal
+    ]
 
 
 def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
@@ -123,7 +133,12 @@ def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path)
     enc = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     editable = {n: list(enc.engine.turns.gm_fields(enc.state, n)) for n in enc.state.names()}
     sides = [s.name for s in enc.engine.scenario.spec.sides]
-    extra = {"after": [], "version": 2, "sides": sides, "editable": editable}
+    layout = enc.engine.turns.layout
+    cards = {
+        name: layout.card({k: v for k, v in entry.items() if k not in ENGINE_KEYS})
+        for name, entry in combatants_json(enc.engine, enc.state).items()
+    }
+    extra = {"after": [], "version": 2, "sides": sides, "editable": editable, "cards": cards}
     assert state == {**show_json(enc), **extra}
     assert state["combatants"] == combatants_json(enc.engine, enc.state)
 
@@ -166,7 +181,8 @@ def test_records_move_between_the_cli_and_the_tracker(table: Table, tmp_path: Pa
     save_record(enc, file)
     made = table.start(record=json.loads(file.read_text()))
     shown = table.gm(made, "GET").json()
-    assert {k: v for k, v in shown.items() if k not in ("version", "sides", "editable")} == {
+    told = ("version", "sides", "editable", "cards")
+    assert {k: v for k, v in shown.items() if k not in told} == {
         **show_json(enc),
         "after": [],
     }

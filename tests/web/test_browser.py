@@ -3,47 +3,32 @@
 A GM uploads a scenario file on the start page, plays two rounds on the program's dice and on
 typed table dice, and undoes a step; the players' page, open beside it, shows each step live and
 never an enemy's hidden field. Screenshots of both pages are saved as test artifacts
-(``$FIREFIGHT_ARTIFACTS``, default the test's temporary folder; ``docs/img`` makes the docs').
+(``$FIREFIGHT_ARTIFACTS``, default the test's temporary folder).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from firefight.dice import SeededDice
 from firefight.encounter import Encounter, read_scenario
 from tests.web.conftest import EXAMPLE_IDS, EXAMPLES
-from tests.web.serving import Server
+from tests.web.serving import Server, chromium
 
-#: Chromium's flags for a closed network and a root user (no sandbox), as the machine docs say.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 30_000
 
 
 def _launched() -> Iterator[Browser]:
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is needed: apt-get install -y chromium (.ci/run does)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, timeout=60_000)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -149,10 +134,12 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
             gm.locator("[data-testid=undo]").click()
             _steps(gm, steps)
             _steps(players, steps)
+            gm.locator("[data-testid=dice-mode]").click()  # the table's dice
             row = gm.locator(f'[data-action="{action}"]')
             row.locator("input").fill(", ".join(str(f) for f in faces))
             row.locator("[data-table]").click()
             _steps(gm, steps + 1)
+            gm.locator("[data-testid=dice-mode]").click()  # the program's again
             again = _gm_api(server, encounter, gm_token)
             assert again["version"] == rolled["version"] + 2  # (the undo between)
             assert {**again, "version": 0} == {**rolled, "version": 0}  # typed faces, same result
@@ -172,6 +159,7 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
     assert state["round"] == 3 and not state["ending"]  # two whole rounds played
 
     # a bad face is refused in one line and changes nothing
+    gm.locator("[data-testid=dice-mode]").click()
     row = gm.locator("[data-action]").first
     row.locator("input").fill("x")
     row.locator("[data-table]").click()
@@ -269,8 +257,11 @@ def _cli_on_faces(tmp_path: Path, record: dict[str, Any], action: str, faces: li
 
 
 def _open_gm(page: Page, server: Server, made: dict[str, str]) -> None:
+    """The GM's page on the table's dice (the bar's "dice" switch, kept in the browser)."""
     page.goto(f"{server.url}/gm/{made['id']}#gm={made['gm_token']}&player={made['player_token']}")
     expect(page.locator("[data-action]").first).to_be_visible(timeout=WAIT_MS)
+    if page.locator("[data-testid=dice-mode]").get_attribute("aria-pressed") != "true":
+        page.locator("[data-testid=dice-mode]").click()
 
 
 def _rolling_action(server: Server, made: dict[str, str]) -> tuple[str, list[int], dict[str, Any]]:
@@ -382,6 +373,7 @@ def test_round_ones_initiative_on_the_table_dice_from_the_start_page_and_the_gms
     assert _gm_api(server, encounter, gm_token, "/record")["start"]["faces"] == typed
     # on the GM's page, before the first step: the initiative asked for again, the box left empty
     expect(page.locator("body")).to_have_attribute("data-version", "1", timeout=WAIT_MS)
+    page.locator("#table-panel > summary").click()  # the table's settings, folded
     page.locator("[data-testid=start-use]").click()
     again = _type_initiative(page, 11)
     expect(page.locator("body")).to_have_attribute("data-version", "2", timeout=WAIT_MS)

@@ -105,6 +105,7 @@ def test_a_dice_dialog_on_a_state_the_fight_moved_on_from_closes_with_the_409(
     made, url = _duel(server)
     tab = _gm_tab(browser, url)
     _version(tab, 1)
+    tab.locator("[data-testid=dice-mode]").click()  # the table's dice
     tab.locator('[data-table="fire:Insurgent:single"]').click()
     dialog = tab.locator("[data-testid=dice-dialog]")
     expect(dialog.locator("input[data-die='1']")).to_be_visible(timeout=WAIT_MS)
@@ -131,6 +132,9 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
     players.goto(f"{server.url}/play/{made['id']}#{made['player_token']}")
     expect(players.locator("[data-testid=live]")).to_have_text("live", timeout=WAIT_MS)
 
+    gm.locator("#hand-panel > summary").click()  # the GM's hand, folded until wanted
+    gm.locator("#table-panel > summary").click()
+
     def set_field(who: str, field: str, value: str, steps: int) -> None:
         gm.locator("[data-testid=edit-who]").select_option(who)
         gm.locator("[data-testid=edit-field]").select_option(field)
@@ -146,7 +150,7 @@ def test_an_edit_shows_on_the_players_page_as_the_view_allows(
     )
     expect(insurgent).not_to_contain_text("hit points")
     set_field("Insurgent", "stance", "taking cover", 2)  # public: shown
-    expect(insurgent.locator('[data-field="stance"]')).to_have_text("stance: taking cover")
+    expect(insurgent.locator('[data-field="stance"]')).to_have_text("taking cover")
     expect(players.locator('[data-step="2"]')).to_contain_text(
         "Insurgent: stance none -> taking cover"
     )

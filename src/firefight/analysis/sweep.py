@@ -283,6 +283,24 @@ class SweepResult:
             out.append(cells)
         return columns, out
 
+    def sides(self) -> list[str]:
+        """The sides with a win column, in the table's order."""
+        return [c[len("side.") : -len(".p_win")] for c in self.table()[0] if c.endswith(".p_win")]
+
+    def pivot(self, side: str) -> list[list[float | None]]:
+        """``side``'s win chance over two varied fields: one row per value of the first, one
+        column per value of the second, None where the cell failed."""
+        if len(self.plan.varies) != 2:
+            raise InputError(
+                f"the sweep varies {len(self.plan.varies)} fields", tip="a grid needs two"
+            )
+        first, second = self.plan.varies
+        at = {
+            (repr(r[first.column]), repr(r[second.column])): r[f"side.{side}.p_win"]
+            for r in self.rows
+        }
+        return [[at.get((repr(a), repr(b))) for b in second.values] for a in first.values]
+
     def to_json(self) -> dict[str, Any]:
         columns, rows = self.table()
         return {

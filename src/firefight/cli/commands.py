@@ -223,11 +223,26 @@ def table(
 
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
-    """List the rulesets firefight implements."""
+    """List the rulesets: built in and installed plugins, with version and origin."""
     with user_errors():
         from firefight.cli import ruleset_commands
 
         ruleset_commands.list_rulesets(as_json)
+
+
+@app.command("new-ruleset")
+def new_ruleset(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The ruleset's id, e.g. my_rules.")],
+    folder: Annotated[
+        Path,
+        typer.Option("--dir", metavar="PATH", help="Where to write the package (default: here)."),
+    ] = Path("."),
+) -> None:
+    """Write a ruleset package to start from: pip install -e it, and it runs everywhere."""
+    with user_errors():
+        from firefight.cli import new_ruleset as scaffold
+
+        scaffold.run(name, folder)
 
 
 ScenarioArg = Annotated[

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 from firefight.cli.output import (
     MAX_TABLE_ROWS,
     TextConsole,
-    percent,
     plain_console,
     plain_lines,
     print_json,
-    probability,
 )
 from firefight.dice import SeededDice, parse, render_line, rolled_json
 from firefight.dice.limits import check_exact, fewest_values
@@ -79,22 +76,7 @@ def dist(expr: str, as_json: bool, plot: Path | None) -> None:
     if len(probs) > MAX_TABLE_ROWS:  # --plot only: the chart shows them, no table to print
         console.print(f"{node}: {len(probs):,} values (see the plot)")
     else:  # rich only to print the table (the JSON and refusals above never import it)
-        from rich.table import Table
-
-        table = Table(
-            title=f"{node}",
-            title_justify="left",
-            caption="%: this value exactly; or more %: this value or higher",
-            caption_justify="left",
-        )
-        for col in ("value", "probability", "%", "or more %"):
-            table.add_column(col, justify="right")
-        or_more = d.kept
-        for v, p in probs:
-            w = p * d.total
-            table.add_row(str(v), probability(p), percent(p), percent(Fraction(or_more, d.total)))
-            or_more -= int(w)
-        console.print(table)
+        console.print(d.grid(str(node)).rich())
     sd = float(d.variance) ** 0.5
     console.print(f"mean {float(d.mean):.4f}   sd {sd:.4f}")
     if d.truncated_mass:

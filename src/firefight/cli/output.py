@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 from firefight.core.files import write_atomically
+from firefight.display import (
+    adds_up,
+    outcome_groups,
+    percent,
+    plural,
+    probability,
+    value_words,
+    words,
+)
 
 __all__ = [
     "MAX_TABLE_ROWS",
@@ -71,89 +78,6 @@ def count_bar(console: Any, quiet: bool) -> Any:
         transient=True,
         disable=quiet or not console.is_terminal,
     )
-
-
-def percent(p: Fraction | float) -> str:
-    """One number format for every table (``dist`` and ``odds``): a percentage with two
-    decimals, and two significant digits below 0.01% so a rare event does not read as 0."""
-    value = 100 * float(p)
-    if value == 0 or abs(value) >= 0.01:
-        return f"{value:.2f}%"
-    if abs(value) < 1e-10:
-        return "<0.0000000001%"
-    decimals = 1 - math.floor(math.log10(abs(value)))
-    return f"{value:.{decimals}f}%"
-
-
-def probability(p: Fraction, limit: int = 24) -> str:
-    """Exact "n/d" when it is short enough to read; deep chains have 1,000-digit denominators,
-    so those show as a float in the table (``--json`` always keeps the exact fraction)."""
-    if p.denominator == 1:
-        return str(p.numerator)
-    text = f"{p.numerator}/{p.denominator}"
-    return text if len(text) <= limit else f"~{float(p):.6g}"
-
-
-#: Abbreviations the rule texts write in capitals.
-_CAPITALS = frozenset({"hp", "ft", "en", "sp", "dr", "tn", "ma", "ref", "gm"})
-
-
-def words(key: object) -> str:
-    """A key as people read it, the same in every ruleset's tables: ``p_death_save_needed`` ->
-    "death save needed", ``hp_damage`` -> "HP damage", ``left_arm`` -> "left arm",
-    ``scatter_m`` -> "scatter (m)", ``p_killed_outright_head`` -> "killed outright (head)".
-    ``--json`` keeps the keys."""
-    text = str(key)
-    if "_" not in text:
-        return text
-    parts = text.removeprefix("p_").split("_")
-    if len(parts) > 1 and parts[-1] == "m":
-        parts[-2:] = [f"{parts[-2]} (m)"]
-    elif len(parts) > 2 and parts[-1] in ("head", "torso"):  # p_killed_outright_head
-        parts[-1] = f"({parts[-1]})"
-    return " ".join(p.upper() if p in _CAPITALS else p for p in parts)
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 step``, ``2 steps``, ``1,000 fights``."""
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
-
-
-def value_words(value: object) -> str:
-    """A value for people: true/false as yes/no, tables as ``key value`` pairs, lists
-    comma-separated, snake_case words (``right_leg``) spaced."""
-    if isinstance(value, dict):
-        return ", ".join(f"{words(k)} {value_words(v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(value_words(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str) and re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value):
-        return value.replace("_", " ")
-    return str(value)
-
-
-def outcome_groups(outcomes: Mapping[str, Fraction]) -> list[tuple[str, dict[str, Fraction]]]:
-    """Outcomes split by their ``who: `` prefix (one group per target or combatant)."""
-    groups: dict[str, dict[str, Fraction]] = {}
-    for label, p in outcomes.items():
-        who, sep, rest = label.partition(": ")
-        key = who if sep else ""
-        groups.setdefault(key, {})[rest if sep else label] = p
-    if len(groups) == 1 or "" in groups:
-        return [("", dict(outcomes))]
-    return list(groups.items())
-
-
-def adds_up(rows: Mapping[str, Fraction], left_out: Fraction = Fraction(0)) -> str:
-    """What the rows of a table add up to, so nobody adds overlapping chances."""
-    total = sum(rows.values(), Fraction(0))
-    slack = left_out + Fraction(1, 10**9)
-    if abs(total - 1) <= slack:
-        return "exactly one row happens: the rows add up to 100%"
-    if total < 1:
-        return f"at most one row happens; none of them: {percent(1 - total)}"
-    return "each row is a chance on its own: rows overlap and do not add up"
 
 
 def print_json(data: Any) -> None:

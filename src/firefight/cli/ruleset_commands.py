@@ -7,18 +7,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from firefight.cli.output import (
-    adds_up,
-    outcome_groups,
-    percent,
-    plain_console,
-    plural,
-    print_json,
-    probability,
-    styled,
-    value_words,
-    words,
-)
+from firefight.cli.output import plain_console, plural, print_json, styled, value_words, words
 from firefight.core.house import load_house
 from firefight.core.loading import apply_overrides, read_toml
 from firefight.core.odds import OddsReport
@@ -28,7 +17,7 @@ from firefight.core.ruleset import AnyRuleset, Command
 from firefight.core.validation import clip, clip_path
 from firefight.dice.faces import parse_faces
 from firefight.errors import FirefightError, InputError, ScriptError
-from firefight.rulesets import REGISTRY, available, get_ruleset, is_scenario, rulesets_loading
+from firefight.rulesets import get_ruleset, is_scenario, rulesets_loading
 
 
 def load(
@@ -193,65 +182,10 @@ def odds(
 
 
 def render_odds(report: OddsReport) -> None:
-    from rich.table import Table
-
+    """The report's tables (:meth:`OddsReport.display`, which a notebook shows too)."""
     console = plain_console()
-    console.print(report.title, style="bold")
-    if report.p_hit is not None:
-        console.print(f"P(hit) = {percent(report.p_hit)}  ({probability(report.p_hit)})")
-    for who, rows in outcome_groups(report.outcomes):
-        main = Table(
-            title=f"outcomes: {who}" if who else "outcomes",
-            title_justify="left",
-            caption=adds_up(rows, report.truncated_mass),
-            caption_justify="left",
-        )
-        main.add_column("outcome")
-        main.add_column("probability", justify="right")
-        main.add_column("%", justify="right")
-        for label, p in rows.items():
-            main.add_row(label, probability(p), percent(p))
-        console.print(main)
-    if report.probabilities:
-        events = Table(
-            title="events",
-            title_justify="left",
-            caption="each event is a chance on its own; events overlap, so they do not add up",
-            caption_justify="left",
-        )
-        events.add_column("event")
-        events.add_column("probability", justify="right")
-        events.add_column("%", justify="right")
-        for label, p in report.probabilities.items():
-            events.add_row(words(label), probability(p), percent(p))
-        console.print(events)
-    for name, table_data in report.tables.items():
-        t = Table(title=words(name), title_justify="left", caption=adds_up(table_data))
-        t.caption_justify = "left"
-        t.add_column("result")
-        t.add_column("%", justify="right")
-        for label, p in table_data.items():
-            t.add_row(value_words(label), percent(p))
-        console.print(t)
-    for name, d in report.distributions.items():
-        t = Table(
-            title=words(name),
-            title_justify="left",
-            caption="%: this value exactly; or more %: this value or higher",
-            caption_justify="left",
-        )
-        names = report.value_names.get(name, {})
-        t.add_column("value", justify="right")
-        t.add_column("%", justify="right")
-        t.add_column("or more %", justify="right")
-        for v, p in d.probabilities():
-            shown = f"{names[v]} ({v})" if v in names else str(v)
-            t.add_row(shown, percent(p), percent(d.at_least(v)))
-        console.print(t)
-    for note in report.notes:
-        console.print(note, style="dim")
-    if report.truncated_mass:
-        console.print(f"mass left out by depth limits: {float(report.truncated_mass):.3g}")
+    for part in report.display().parts():
+        console.print(part)
 
 
 def parse_rows(text: str | None) -> tuple[int, int] | None:
@@ -286,17 +220,23 @@ def show_table(
 
 
 def list_rulesets(as_json: bool) -> None:
+    """Every registered ruleset with its version and origin; one line per plugin that cannot be
+    used, saying why (the others work on)."""
     from rich.table import Table
 
-    present = available()
-    rows = []
-    for rid in REGISTRY:
-        title = get_ruleset(rid).title if rid in present else "(not installed)"
-        rows.append({"id": rid, "title": title})
+    from firefight.rulesets import listing
+
+    rows = [item.to_json() for item in listing()]
     if as_json:
         print_json(rows)
         return
-    table = Table("id", "title")
+    table = Table("id", "version", "title", "from", "fights")
     for row in rows:
-        table.add_row(row["id"], row["title"])
-    plain_console().print(table)
+        if row["error"] is None:
+            fights = "yes" if row["fights"] else "no"
+            table.add_row(row["id"], row["version"], row["title"], row["origin"], fights)
+    console = plain_console()
+    console.print(table)
+    for row in rows:
+        if row["error"] is not None:
+            console.print(f"not usable: {row['error']}", soft_wrap=True)

@@ -20,6 +20,7 @@ from firefight.cli.output import (
     styled,
 )
 from firefight.cli.plots import check_png, simulate_plot
+from firefight.display import FRACTION_WIDTH
 
 
 def run(
@@ -95,10 +96,6 @@ def _with_progress(
             workers=workers,
             progress=advance,
         )
-
-
-#: Longest exact fraction a table cell shows (longer ones are in ``--json``).
-FRACTION_WIDTH = 24
 
 
 def _ci(share: dict[str, Any], exact: bool) -> str:

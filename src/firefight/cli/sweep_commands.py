@@ -160,6 +160,25 @@ def render(result: SweepResult) -> None:
     console.print(table)
     if len(rows) > SHOWN:
         console.print(f"... {len(rows) - SHOWN} more rows (see --out or --json)")
+    if len(plan.varies) == 2 and sides:
+        render_grid(console, result, sides[0])
+
+
+def render_grid(console: Any, result: SweepResult, side: str) -> None:
+    """Two varied fields: the first side's win chance as a grid, the first field down and the
+    second across (every cell, however many rows the table above shows)."""
+    first, second = result.plan.varies
+    table = Table(
+        title=f"{side} wins (%): {first.column} down, {second.column} across",
+        title_justify="left",
+        box=None,
+    )
+    table.add_column("", justify="right", style="bold")
+    for b in second.values:
+        table.add_column(str(b), justify="right")
+    for a, row in zip(first.values, result.pivot(side), strict=True):
+        table.add_row(str(a), *("" if p is None else f"{100 * p:.1f}" for p in row))
+    console.print(table)
 
 
 def plot_sweep(path: Path, result: SweepResult) -> Path:

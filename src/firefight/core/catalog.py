@@ -36,6 +36,15 @@ def _merge_into(base: Catalog, data: Mapping[str, Any], source: str) -> None:
             slot[name.lower()] = {"name": name, **entry}
 
 
+def from_catalog(section: str, default: Any = ..., **field: Any) -> Any:
+    """A model field that names an entry of the catalog's ``section``: its JSON schema says
+    ``"catalog": section``, so a form offers that section's names (``Ruleset.combatant_model``);
+    ``field`` goes to pydantic's ``Field`` (``examples``...)."""
+    from pydantic import Field
+
+    return Field(default, json_schema_extra={"catalog": section}, **field)
+
+
 def load_catalog(
     package: str, extra: Iterable[str | Path] = (), relative_to: Path | None = None
 ) -> Catalog:

@@ -15,6 +15,17 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from firefight.dice import DiceSource, Dist, Weighted, enumerate_outcomes
+from firefight.display import (
+    Display,
+    Grid,
+    Shown,
+    adds_up,
+    outcome_groups,
+    percent,
+    probability,
+    value_words,
+    words,
+)
 
 T = TypeVar("T", bound=Hashable)
 
@@ -37,8 +48,9 @@ def outcome_distribution(
 
 
 @dataclass(frozen=True)
-class OddsReport:
-    """Exact odds of one situation, ready to render as a table, JSON or a plot."""
+class OddsReport(Shown):
+    """Exact odds of one situation, ready to render as tables (``firefight odds``, rich, a
+    notebook), JSON or a plot."""
 
     ruleset: str
     title: str
@@ -70,3 +82,44 @@ class OddsReport:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
+
+    def display(self) -> Display:
+        """The tables ``firefight odds`` prints: outcomes (one table per target or combatant),
+        events, named tables, distributions (each value and "or more"), then notes; keys in
+        people's words (``--json`` keeps them)."""
+        lines = []
+        if self.p_hit is not None:
+            lines.append(f"P(hit) = {percent(self.p_hit)}  ({probability(self.p_hit)})")
+        grids = [
+            Grid(
+                f"outcomes: {who}" if who else "outcomes",
+                ("outcome", "probability", "%"),
+                tuple((label, probability(p), percent(p)) for label, p in rows.items()),
+                adds_up(rows, self.truncated_mass),
+                right=(1, 2),
+            )
+            for who, rows in outcome_groups(self.outcomes)
+        ]
+        if self.probabilities:
+            grids.append(
+                Grid(
+                    "events",
+                    ("event", "probability", "%"),
+                    tuple(
+                        (words(label), probability(p), percent(p))
+                        for label, p in self.probabilities.items()
+                    ),
+                    "each event is a chance on its own; events overlap, so they do not add up",
+                    right=(1, 2),
+                )
+            )
+        for name, table in self.tables.items():
+            rows = tuple((value_words(label), percent(p)) for label, p in table.items())
+            grids.append(Grid(words(name), ("result", "%"), rows, adds_up(table), right=(1,)))
+        for name, d in self.distributions.items():
+            names = self.value_names.get(name, {})
+            grids.append(d.grid(words(name), exact_column=False, names=names))
+        after: tuple[str, ...] = ()
+        if self.truncated_mass:
+            after = (f"mass left out by depth limits: {float(self.truncated_mass):.3g}",)
+        return Display(self.title, tuple(lines), tuple(grids), self.notes, after)

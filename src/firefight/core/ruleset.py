@@ -10,9 +10,11 @@ the registry (``firefight.rulesets``) finds the ruleset by id. Nothing outside a
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -24,6 +26,9 @@ from firefight.core.turns import ScenarioSpec, Turns
 from firefight.core.validation import situation_kind
 from firefight.dice import DiceSource
 from firefight.errors import InputError
+
+if TYPE_CHECKING:
+    from firefight.core.catalog import Catalog
 
 
 class Kinded(Protocol):
@@ -92,6 +97,12 @@ class Ruleset(Generic[Situation, House]):
     kinds: ClassVar[tuple[SituationKind[Any, Any, Any], ...]] = ()
     #: Top-level scenario keys of this ruleset's own, besides the engine's (e.g. ``catalogs``).
     scenario_keys: ClassVar[tuple[str, ...]] = ()
+    #: The ruleset's own version (``firefight rulesets`` shows it); None: its package's version.
+    version: ClassVar[str | None] = None
+    #: The turn structure of whole fights, built per scenario by the default :meth:`encounter`
+    #: (``turns(spec)``); None: the ruleset resolves single situations only, unless it
+    #: overrides :meth:`encounter` itself.
+    turns: ClassVar[type[Turns] | None] = None
 
     @property
     def situation_kinds(self) -> tuple[str, ...]:
@@ -162,11 +173,15 @@ class Ruleset(Generic[Situation, House]):
 
     @property
     def runs_encounters(self) -> bool:
-        """Whether :meth:`encounter` is implemented (whole fights, ``firefight fight``)."""
-        return type(self).encounter is not Ruleset.encounter
+        """Whether whole fights run (``firefight fight``): :attr:`turns` is set or
+        :meth:`encounter` is overridden."""
+        return self.turns is not None or type(self).encounter is not Ruleset.encounter
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
-        """The ruleset's turn structure for one scenario (see :mod:`firefight.core.turns`)."""
+        """The ruleset's turn structure for one scenario (see :mod:`firefight.core.turns`):
+        by default :attr:`turns` built on the scenario, which validates the ruleset's part."""
+        if self.turns is not None:
+            return self.turns(spec)
         raise InputError(
             f"ruleset {self.id} does not run whole fights yet",
             tip="`firefight rulesets` lists the rulesets with encounters",
@@ -176,6 +191,85 @@ class Ruleset(Generic[Situation, House]):
         """How scripted ``--dice`` faces are consumed, for help text and errors."""
         return "in the order the transcript lists the rolls"
 
+    def combatant_model(self) -> type[BaseModel] | None:
+        """The model of one ``[[combatants]]`` table of a scenario (``side`` aside), or None
+        (the default). The tracker's scenario form is drawn from its JSON schema: a field whose
+        schema says ``"catalog": SECTION`` offers the names of that section of
+        :meth:`catalog`. The scenario's own validation (``encounter``) still judges the table;
+        the model only has to accept every table a scenario may hold. None: the form takes a
+        combatant as TOML."""
+        return None
+
+    def catalog(self) -> Catalog:
+        """The shipped catalog (weapons, armour, creatures...): section -> name -> entry. The
+        default reads ``catalog.toml`` beside the ruleset's module, where there is one."""
+        from importlib import resources
+
+        from firefight.core.catalog import load_catalog
+
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            shipped = resources.files(package).joinpath("catalog.toml").is_file()
+        except ModuleNotFoundError:
+            shipped = False
+        return load_catalog(package) if shipped else {}
+
 
 #: Any ruleset, for code that serves every one of them (the registry, the CLI, the engine).
 AnyRuleset = Ruleset[Any, Any]
+
+
+#: What a ruleset id may be: it names files, URLs and database rows.
+RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def protocol_problems(obj: object, expected_id: str | None = None) -> list[str]:
+    """What keeps ``obj`` from serving as a ruleset (empty: nothing), in short phrases: checked
+    when a plugin is loaded, so a broken one costs one line instead of a traceback later, and
+    by the conformance kit (:mod:`firefight.testing`)."""
+    if not isinstance(obj, Ruleset):
+        return [f"its object is a {type(obj).__name__}, not a firefight.api.Ruleset"]
+    out: list[str] = []
+    rid = getattr(obj, "id", None)
+    if not isinstance(rid, str) or not RULESET_ID.fullmatch(rid):
+        out.append(f"id {rid!r} is not lower-case letters, digits and _ (at most 40)")
+    elif expected_id is not None and rid != expected_id:
+        out.append(f"its id is {rid!r}, not {expected_id!r} (the name it is registered under)")
+    title = getattr(obj, "title", None)
+    if not isinstance(title, str) or not title.strip():
+        out.append("it has no title")
+    version = obj.version
+    if version is not None and not isinstance(version, str):
+        out.append(f"version {version!r} is not text")
+    house = obj.house_model
+    if not (isinstance(house, type) and issubclass(house, HouseRules)):
+        out.append("house_model is not a HouseRules model")
+    out.extend(_kind_problems(obj.kinds))
+    turns = obj.turns
+    if turns is not None:
+        if not (isinstance(turns, type) and issubclass(turns, Turns)):
+            out.append("turns is not a Turns class")
+        elif inspect.isabstract(turns):
+            missing = ", ".join(sorted(getattr(turns, "__abstractmethods__", ())))
+            out.append(f"its Turns class {turns.__name__} lacks {missing}")
+    return out
+
+
+def _kind_problems(kinds: object) -> list[str]:
+    if not isinstance(kinds, tuple) or not kinds:
+        return ["it declares no situation kinds (kinds = (SituationKind(...), ...))"]
+    out: list[str] = []
+    names: list[str] = []
+    for i, row in enumerate(kinds):
+        if not isinstance(row, SituationKind):
+            out.append(f"kinds[{i}] is a {type(row).__name__}, not a SituationKind")
+            continue
+        names.append(row.name)
+        if not (isinstance(row.model, type) and issubclass(row.model, BaseModel)):
+            out.append(f"kind {row.name!r}: model is not a pydantic model")
+        for part in ("load", "resolve", "odds", "summary"):
+            if not callable(getattr(row, part)):
+                out.append(f"kind {row.name!r}: {part} is not callable")
+    if len(set(names)) < len(names):
+        out.append("two situation kinds share a name")
+    return out

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from firefight.core.house import HouseRules
+from firefight.core.layout import ViewLayout
 from firefight.dice import DiceSource
 from firefight.errors import InputError
 
@@ -449,6 +450,10 @@ class Turns(ABC):
 
     #: Keys of :meth:`view` that a players' page may show for the other side (visible status).
     public_keys: ClassVar[tuple[str, ...]] = ("status",)
+    #: Which fields of :meth:`view` a page draws as vital bars and which as condition chips
+    #: (the rest are details, folded): see :mod:`firefight.core.layout`. Default: no bars,
+    #: ``status`` as a chip.
+    layout: ClassVar[ViewLayout] = ViewLayout()
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """What the decision due at ``state`` may turn on that no combatant's :meth:`view`

@@ -359,7 +359,12 @@ def _text_tip(
 
 def _pick(errors: list[Any], data: Any) -> Any:
     """The error to show: a union of branches reports one error per branch; keep the branch the
-    input's own kind belongs to (a table -> the table branch), else the first."""
+    input's own kind belongs to (a table -> the table branch), else the first. A key missing
+    beside an unknown one is most likely that key misspelt: the unknown key is shown (its
+    line suggests the missing one)."""
+    kinds = {str(e.get("type", "")) for e in errors}
+    if {"missing", "extra_forbidden"} <= kinds:
+        return next(e for e in errors if e.get("type") == "extra_forbidden")
     first = errors[0]
     loc = first.get("loc", ())
     for err in errors:

@@ -31,6 +31,7 @@ from itertools import accumulate, compress, repeat
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from firefight.dice import poly
+from firefight.display import Display, Grid, Shown, percent, probability
 from firefight.errors import DiceError
 
 if TYPE_CHECKING:
@@ -94,8 +95,9 @@ def _as_int(value: object) -> int | None:
         return None
 
 
-class Dist:
-    """An exact distribution over integers: dense integer weights and a denominator."""
+class Dist(Shown):
+    """An exact distribution over integers: dense integer weights and a denominator (shown as
+    a table by rich and in notebooks)."""
 
     __slots__ = ("_arr", "_cdfs", "_cum", "_fractions", "_kept", "_lo", "_total", "_w")
 
@@ -123,6 +125,52 @@ class Dist:
         self._arr: WeightArray | None = None
         self._fractions: dict[int, Fraction] = {}
         self._cdfs: dict[int, Fraction] = {}
+
+    def grid(
+        self,
+        title: str = "",
+        *,
+        exact_column: bool = True,
+        names: Mapping[int, str] | None = None,
+    ) -> Grid:
+        """The distribution as a table: each value's chance (with its exact fraction unless
+        ``exact_column`` is False), and the chance of that value or more; a value the text
+        names (``names``: quality levels) shows as ``name (value)``."""
+        names = names or {}
+        columns: tuple[str, ...] = ("value", "probability", "%", "or more %")
+        if not exact_column:
+            columns = ("value", "%", "or more %")
+        rows = tuple(
+            (
+                f"{names[v]} ({v})" if v in names else str(v),
+                *([probability(p)] if exact_column else []),
+                percent(p),
+                percent(or_more),
+            )
+            for (v, p), or_more in zip(self.probabilities(), self._or_more(), strict=True)
+        )
+        caption = "%: this value exactly; or more %: this value or higher"
+        return Grid(title, columns, rows, caption, right=tuple(range(len(columns))))
+
+    def _or_more(self) -> list[Fraction]:
+        """P(X >= v) for each value with weight, highest value last (one pass, not a search
+        per value)."""
+        out = []
+        left = self._kept
+        for w in self._w:
+            if w:
+                out.append(Fraction(left, self._total))
+                left -= w
+        return out
+
+    def display(self) -> Display:
+        """Its table, mean and spread, and the mass open-ended dice left out."""
+        sd = float(self.variance) ** 0.5
+        after = [f"mean {float(self.mean):.4f}   sd {sd:.4f}"]
+        if self.truncated_mass:
+            cut = float(self.truncated_mass)
+            after.append(f"open-ended dice cut at a depth: mass left out {cut:.3g}")
+        return Display("", (), (self.grid(),), (), tuple(after))
 
     @classmethod
     def _raw(cls, lo: int, w: list[int], total: int, kept: int) -> Dist:

@@ -24,7 +24,7 @@ from firefight.core.turns import Action, FightState
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
-    from firefight.encounter.engine import Engine
+    from firefight.encounter.engine import Engine, Preview
 
 Policy = Callable[["Engine", FightState, tuple[Action, ...], np.random.Generator], Action]
 
@@ -45,7 +45,12 @@ def random_choice(
 def expected_effect(engine: Engine, state: FightState, action: Action) -> Fraction:
     """Expected harm and knock-outs dealt to the actor's enemies, less those to its friends."""
     preview = engine.preview(state, action)  # not exact (too big): scores 0, unknown
-    mine = engine.side_of(action.actor)
+    return preview_effect(engine, preview, action.actor)
+
+
+def preview_effect(engine: Engine, preview: Preview, actor: str) -> Fraction:
+    """:func:`expected_effect` read off a preview already made (an estimate's too)."""
+    mine = engine.side_of(actor)
     score = Fraction(0)
     for name, p in preview.p_out.items():
         sign = -1 if engine.side_of(name) == mine else 1

@@ -87,6 +87,13 @@ class CommonModel(BaseModel):
     battlefield: BattlefieldModel = BattlefieldModel()
 
 
+class DraftModel(CommonModel):
+    """A scenario being built (the tracker's form): one side and one combatant will do."""
+
+    sides: tuple[SideModel, ...] = Field(min_length=1)
+    combatants: tuple[dict[str, Any], ...] = Field(min_length=1)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A validated scenario: the data as given (for the record) and the spec for the ruleset."""
@@ -110,12 +117,13 @@ def read_scenario(
     max_rounds: int | None = None,
 ) -> Scenario:
     """Read a scenario file, apply ``--set`` (after a ``house = "file"`` is read, so that
-    ``house.<key>`` can be set), ``--policy`` and ``--max-rounds``, validate."""
+    ``house.<key>`` can be set; ``--set house=FILE`` reads FILE, beside the scenario as the
+    file's own would be), ``--policy`` and ``--max-rounds``, validate."""
     data = read_toml(path)
     if not is_scenario(data):
         raise _situation_file(data, str(path))
     data = _inline_house(data, Path(path))
-    data = apply_overrides(data, overrides or [])
+    data = _inline_house(apply_overrides(data, overrides or []), Path(path))  # --set house=FILE
     if policies:
         data = with_policies(data, policies, str(path))
     if max_rounds is not None:
@@ -171,11 +179,13 @@ def _inline_house(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return data
 
 
-def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
-    """Validate scenario data (read from TOML or from a record) into a :class:`Scenario`."""
+def build_scenario(data: Mapping[str, Any], source: str, *, draft: bool = False) -> Scenario:
+    """Validate scenario data (read from TOML or from a record) into a :class:`Scenario`; a
+    ``draft`` (a scenario being built) may have one side and one combatant, and sides nobody
+    is on yet, and is otherwise checked as a file is."""
     from firefight.encounter.policies import check_policy
 
-    common = validate(CommonModel, data, source)
+    common = validate(DraftModel if draft else CommonModel, data, source)
     try:
         ruleset = get_ruleset(common.ruleset)
     except FirefightError as err:
@@ -198,7 +208,7 @@ def build_scenario(data: Mapping[str, Any], source: str) -> Scenario:
     _no_duplicates(names, "combatants", source)
     used = {e.side for e in entries}
     for side in side_names:
-        if side not in used:
+        if side not in used and not draft:
             raise InputError(
                 f"{source}: side {side!r} has nobody on it",
                 tip="give it a combatant (side = ...) or remove the side",

@@ -30,6 +30,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from firefight.core.loading import parse_toml_text
 from firefight.encounter.edits import Edit, make_edit
 from firefight.errors import FirefightError, InputError
+from firefight.web import builder
 from firefight.web.limits import BodyLimit, RateLimit
 from firefight.web.store import StaleVersion, Store
 from firefight.web.tracker import CLOSED, Forbidden, NotFound, Tracker
@@ -200,6 +201,16 @@ class RestartDiceBody(_Write):
     roll: Roll = None
 
 
+class CheckBody(BaseModel):
+    """A scenario written on the start page, judged as a file is."""
+
+    model_config = ConfigDict(extra="forbid")
+    scenario: StrictStr = Field(description="scenario TOML text")
+    draft: bool = Field(
+        False, description="a scenario being built: one side and one combatant will do"
+    )
+
+
 class SettingsBody(_Write):
     enemy_detail: Literal["status", "names"] | None = None
     players_side: StrictStr | None = Field(None, description="the side the players' page shows")
@@ -267,6 +278,28 @@ def create_app(
     def examples_list() -> list[dict[str, str]]:
         """The bundled example scenarios a GM can start from."""
         return tracker.examples_list()
+
+    @app.get("/api/rulesets", tags=["scenarios"])
+    def rulesets_list() -> dict[str, Any]:
+        """The rulesets that run whole fights, and the policies a side may use."""
+        return builder.rulesets()
+
+    forms: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/rulesets/{ruleset_id}", tags=["scenarios"])
+    def ruleset_form(ruleset_id: str) -> dict[str, Any]:
+        """What the scenario form needs of a ruleset: the JSON schema of its combatant table
+        (a field with `catalog` names a section of the catalog), its shipped catalog, and the
+        combatants of its bundled examples."""
+        if ruleset_id not in forms:
+            forms[ruleset_id] = builder.ruleset_form(ruleset_id, examples)
+        return forms[ruleset_id]
+
+    @app.post("/api/scenarios/check", tags=["scenarios"])
+    def check_scenario(body: CheckBody) -> dict[str, Any]:
+        """Scenario TOML text judged as `firefight fight` judges a file: the data as read, or
+        422 with the one line a file would get."""
+        return builder.check_scenario(body.scenario, draft=body.draft)
 
     @app.post("/api/encounters", status_code=201, response_model=Created, tags=["encounters"])
     def create(body: CreateBody) -> Created:
@@ -438,6 +471,10 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/gm/{encounter_id}", include_in_schema=False)
     def gm_page(encounter_id: str) -> FileResponse:

@@ -30,19 +30,19 @@ from pathlib import Path
 from typing import Any
 
 import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
-from firefight.core.loading import parse_toml_text
-from firefight.core.turns import Action, FightState
+from firefight.core.turns import Action, FightState, state_to_json
 from firefight.core.validation import clip
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.dice.asking import AskingDice, Program, too_few_faces_explained
 from firefight.dice.faces import parse_faces
 from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
 from firefight.encounter.edits import Edit
-from firefight.encounter.scenario import build_scenario
+from firefight.encounter.policies import preview_effect
 from firefight.encounter.table_dice import ask_start, ask_step, start_json, step_json
 from firefight.errors import FirefightError, InputError
+from firefight.web.builder import scenario_from_text
 from firefight.web.store import Row, StaleVersion, Store, token_digest
-from firefight.web.views import ENEMY_DETAILS, EnemyDetail, player_view
+from firefight.web.views import ENEMY_DETAILS, EnemyDetail, cards, player_view
 
 #: What a watcher's queue receives when the server stops (versions start at 1).
 CLOSED = 0
@@ -157,7 +157,7 @@ class Tracker:
             enc = _begin_on_table_dice(engine, dice, _ASK_START)
         else:
             engine = Engine(
-                self._example(example) if example is not None else _scenario(str(scenario))
+                self._example(example) if example is not None else scenario_from_text(str(scenario))
             )
             enc = Encounter.begin(engine, SeededDice(_seed(seed)))
         side = self._players_side(enc, players_side)
@@ -206,7 +206,7 @@ class Tracker:
             engine = self._starting.get(key)
         if engine is None:
             engine = Engine(
-                self._example(example) if example is not None else _scenario(str(scenario))
+                self._example(example) if example is not None else scenario_from_text(str(scenario))
             )
             with self._guard:
                 self._starting[key] = engine
@@ -301,7 +301,10 @@ class Tracker:
                     held.odds.get(action.id) if held.enc.state is state else None
                 )
             if found is None:
-                found = held.enc.engine.preview(state, action, estimate=ESTIMATE_PLAYS).to_json()
+                engine = held.enc.engine
+                preview = engine.preview(state, action, estimate=ESTIMATE_PLAYS)
+                found = preview.to_json()
+                found["effect"] = float(preview_effect(engine, preview, action.actor))
                 with self._lock(encounter_id):
                     if held.enc.state is state:
                         held.odds[action.id] = found
@@ -671,16 +674,6 @@ def _check_detail(enemy_detail: str) -> None:
         raise InputError(f"enemy_detail {enemy_detail!r} is not one of {', '.join(ENEMY_DETAILS)}")
 
 
-def _scenario(text: str) -> Any:
-    data = parse_toml_text(text, "scenario")
-    if isinstance(data.get("house"), str):
-        raise InputError(
-            f"scenario: house = {data['house']!r} names a file the server cannot read",
-            tip="write the house rules inline as a [house] table",
-        )
-    return build_scenario(data, "scenario")
-
-
 def _table_faces(dice: list[Any]) -> list[int]:
     """Faces sent as JSON, one an element: a whole number, or its digits as text (the page sends
     what it cannot read as a number as text, for this line to name it). Anything else (``true``,
@@ -707,13 +700,17 @@ def _dump(enc: Encounter) -> str:
     return json.dumps(enc.to_json(), sort_keys=True)
 
 
-def _bare_action(action: Any) -> dict[str, Any]:
+def _bare_action(action: Action) -> dict[str, Any]:
+    """An action as the page lists it: ``defensive`` and the ruleset's own ``params`` (weapon,
+    mode, region...) let it group actions by kind and target and choose among them."""
     return {
         "id": action.id,
         "label": action.label,
         "kind": action.kind,
         "target": action.target,
         "actor": action.actor,
+        "defensive": action.defensive,
+        "params": {key: state_to_json(value) for key, value in action.params},
     }
 
 
@@ -726,4 +723,5 @@ def _state_json(held: _Open) -> dict[str, Any]:
     out["version"] = held.version
     out["sides"] = [s.name for s in enc.engine.scenario.spec.sides]
     out["editable"] = {name: list(turns.gm_fields(state, name)) for name in state.names()}
+    out["cards"] = cards(turns.layout, out["combatants"])
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from firefight.core.layout import ViewLayout
 from firefight.core.turns import FightState
 from firefight.encounter.fight import combatant_entry
 from firefight.encounter.record import Encounter, Step
@@ -90,10 +91,23 @@ def _shown(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+#: The engine's keys of a combatant's entry (``combatant_entry``), beside the ruleset's view.
+ENGINE_KEYS = ("side", "out", "dead", "harm")
+
+
+def cards(layout: ViewLayout, combatants: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Each combatant's card (:meth:`ViewLayout.card`) from what a page may see of it."""
+    return {
+        name: layout.card({k: v for k, v in entry.items() if k not in ENGINE_KEYS})
+        for name, entry in combatants.items()
+    }
+
+
 def player_view(enc: Encounter, side: str, enemy_detail: EnemyDetail) -> dict[str, Any]:
     """The players' page: order, whose turn, the log, their side in full, enemies as allowed."""
     state = enc.state
     spec = enc.engine.scenario.spec
+    seen = visible_combatants(enc, state, side, enemy_detail)
     return {
         "title": spec.title,
         "ruleset": spec.ruleset,
@@ -105,6 +119,7 @@ def player_view(enc: Encounter, side: str, enemy_detail: EnemyDetail) -> dict[st
         "turn": state.acting,
         "ending": state.ending,
         "winner": state.winner,
-        "combatants": visible_combatants(enc, state, side, enemy_detail),
+        "combatants": seen,
+        "cards": cards(enc.engine.turns.layout, seen),
         "log": player_log(enc, side, enemy_detail),
     }

@@ -24,6 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Modifier, Note, StateChange
 from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, evolve
 from firefight.core.validation import MAX_NUMBER, field_type
@@ -69,6 +70,15 @@ class DW2Turns(Turns):
     """The turn structure of one scenario (see the module docstring)."""
 
     state_types: ClassVar[tuple[type, ...]] = (Warrior, Exchange, Board)
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("wounds", most="toughness", taken=True),),
+        conditions=(
+            Condition("status", named=False),
+            Condition("stunned until"),
+            Condition("stance", named=False),
+            Condition("death check"),
+        ),
+    )
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)

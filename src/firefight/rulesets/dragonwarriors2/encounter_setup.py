@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field
 
-from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.catalog import Catalog, from_catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.rulesets.dragonwarriors2.gear import Fighter, Missile, fighter, missile
@@ -34,7 +34,7 @@ class EncounterCombatant(CombatantSpec):
     """A situation file's combatant, plus what it may shoot or throw."""
 
     #: Catalog weapon shot or thrown at enemies beyond reach (D09).
-    missile: str | None = None
+    missile: str | None = from_catalog("weapon", None)
     #: Missiles carried; None: not counted.
     ammunition: int | None = Field(None, ge=0)
 

@@ -17,6 +17,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from firefight.core.catalog import from_catalog
+
 Stance = Literal["normal", "full parry", "aggressive parry"]
 RiposteRule = Literal["always", "never", "margin", "choose"]
 
@@ -44,9 +46,9 @@ class CombatantSpec(_Model):
     knocked_out: bool = False
     dead: bool = False
     #: Catalog names; no weapon means no weapon modifiers (as in the text's example).
-    weapon: str | None = None
-    shield: str | None = None
-    armour: str | None = Field(None, examples=["leather"])
+    weapon: str | None = from_catalog("weapon", None)
+    shield: str | None = from_catalog("shield", None)
+    armour: str | None = from_catalog("armour", None, examples=["leather"])
     stance: Stance = "normal"
     #: When this combatant ripostes after winning as defender (D05).
     riposte: RiposteRule = "margin"

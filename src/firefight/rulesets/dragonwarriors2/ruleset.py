@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
+from pydantic import BaseModel
+
 from firefight.core.house import HouseRules
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
@@ -43,6 +45,12 @@ class DragonWarriors2(Ruleset[Exchange | Fight, DragonWarriors2House]):
     house_model: ClassVar[type[HouseRules]] = DragonWarriors2House
     kinds = (EXCHANGE, ATTACK, FIGHT)
     scenario_keys: ClassVar[tuple[str, ...]] = ("options", "catalogs")
+
+    def combatant_model(self) -> type[BaseModel]:
+        """A scenario's combatant table, for the tracker's scenario form."""
+        from firefight.rulesets.dragonwarriors2.encounter_setup import EncounterCombatant
+
+        return EncounterCombatant
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: see :mod:`.encounter` (imported here: the engine asks only then)."""

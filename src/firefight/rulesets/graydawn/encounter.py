@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import (
     Action,
@@ -77,6 +78,21 @@ class GraydawnTurns(Turns):
 
     state_types: ClassVar[tuple[type, ...]] = STATE_TYPES
     public_keys: ClassVar[tuple[str, ...]] = ("status", "wound state", "stance")
+    #: The wound track drawn to 13 marks, where G20's mortal wounds begin.
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("wound track", most=13, taken=True),),
+        conditions=(
+            Condition("status", named=False),
+            Condition("wound state", named=False),
+            Condition("stance", named=False),
+            Condition("suppression levels"),
+            Condition("grappled by"),
+            Condition("crippled", items=True),
+            Condition("severed", items=True),
+            Condition("weapon", words=("broken", "dropped", "lodged")),
+            Condition("ammunition", words=("jammed", "broken", "slung")),
+        ),
+    )
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)

@@ -21,12 +21,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from firefight.core.catalog import load_catalog, lookup
+from firefight.core.catalog import from_catalog, load_catalog, lookup
 from firefight.core.files import source_folder
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.rulesets.graydawn.house import GraydawnHouse
-from firefight.rulesets.graydawn.models import Combatant, Cover, Model
+from firefight.rulesets.graydawn.models import Combatant, Cover, Model, Stats, WoundTrack
 from firefight.rulesets.graydawn.situation import LuckChoices, combatant_entry
 from firefight.rulesets.graydawn.suppression import AUTOMATIC_KINDS, unsuitable_reason
 
@@ -43,6 +43,22 @@ class EncounterFields(Model):
     spare_magazines: int = Field(2, ge=0, le=20)
     slung: bool = False
     cover_m: int = Field(0, ge=0, le=1000)
+
+
+class ScenarioCombatant(EncounterFields):
+    """A scenario's combatant table as a form offers it (``Ruleset.combatant_model``): a
+    situation file's combatant, its weapon and armour by catalog name, plus the fight fields.
+    :func:`read_entries` judges the table; this model accepts every table it takes."""
+
+    name: str
+    stats: Stats = Stats()
+    skills: dict[str, int] = Field(default_factory=dict)
+    weapon: str | dict[str, Any] = from_catalog("weapons")
+    armour: str | list[str | dict[str, int]] | dict[str, int] | None = from_catalog("armour", None)
+    luck_points: int | None = Field(None, ge=0, description="points left; default LUCK (G17)")
+    uses_luck: bool = True
+    mook: bool = False
+    wounds: WoundTrack = WoundTrack()
 
 
 #: G19: the medical skills a fight reads (stabilising, first aid), besides the rules' own.

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.core.house import HouseRules
 from firefight.core.resolution import Resolution
 from firefight.core.ruleset import Ruleset, SituationKind
@@ -59,6 +61,12 @@ class Graydawn(Ruleset[AttackSituation | SuppressionSituation, GraydawnHouse]):
     kinds = (ATTACK, SUPPRESSION)
     #: Scenario keys beyond the engine's: extra catalog files, and the side that ambushes (G35).
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs", "ambush")
+
+    def combatant_model(self) -> type[BaseModel]:
+        """A scenario's combatant table, for the tracker's scenario form."""
+        from firefight.rulesets.graydawn.encounter_setup import ScenarioCombatant
+
+        return ScenarioCombatant
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: the turn structure of :mod:`.encounter` (G13, G15-G19, G31-G35)."""

@@ -19,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import Field
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import (
     Action,
@@ -92,6 +93,10 @@ class QualityTurns(Turns):
 
     state_types: ClassVar[tuple[type, ...]] = (Fighter, Board, Pending)
     public_keys: ClassVar[tuple[str, ...]] = ("status",)
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("FT"), Vital("EN")),
+        conditions=(Condition("status", named=False, items=True),),
+    )
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field
 
-from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.catalog import Catalog, from_catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import FightState, ScenarioSpec
 from firefight.errors import InputError
@@ -48,7 +48,7 @@ class CombatantModel(Strict):
     """One combatant of a scenario (the situation file's attacker and defender fields)."""
 
     name: str
-    weapon: str | WeaponSpec | None = None
+    weapon: str | WeaponSpec | None = from_catalog("weapon", None)
     damage: str | None = None
     strike_chance: int | None = None
     manual_dexterity: int = 0
@@ -63,7 +63,7 @@ class CombatantModel(Strict):
     perception: int = 0
     shield: int = Field(0, ge=0)
     magic_defence: int = 0
-    armour: str | ArmourSpec | None = None
+    armour: str | ArmourSpec | None = from_catalog("armour", None)
     dr: int = Field(0, ge=0)
     defence_modifiers: tuple[Extra, ...] = ()
     fatigue: int = Field(ge=0)

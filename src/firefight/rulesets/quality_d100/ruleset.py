@@ -3,6 +3,8 @@ equations (Q08), over the shared protocol."""
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from firefight.core.house import HouseRules
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
@@ -58,6 +60,12 @@ class QualityD100(Ruleset[Plan | LoadedEquation, QualityD100House]):
                 tip="write e.g. --rows 1-100",
             )
         return headers(), table_rows(rows, printed, self.house(house))
+
+    def combatant_model(self) -> type[BaseModel]:
+        """A scenario's combatant table, for the tracker's scenario form."""
+        from firefight.rulesets.quality_d100.fighters import CombatantModel
+
+        return CombatantModel
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: pulses, exchanges and lasting conditions (``encounter.py``)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.turns import Action, FightState, ScenarioSpec, Turns
 from firefight.dice import Weighted
 from firefight.errors import RuleError, present
@@ -46,6 +47,14 @@ class TacticalBase(Turns):
 
     state_types: ClassVar[tuple[type, ...]] = (Fighter, Lasting, Board, Zone, Pending)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "conditions")
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("hit points"),),
+        conditions=(
+            Condition("status", named=False),
+            Condition("conditions", named=False, items=True),
+            Condition("cover"),
+        ),
+    )
 
     def __init__(self, spec: ScenarioSpec) -> None:
         super().__init__(spec)

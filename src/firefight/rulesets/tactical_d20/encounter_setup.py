@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import Field
 
+from firefight.core.catalog import from_catalog
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.errors import FirefightError, InputError
@@ -51,8 +52,8 @@ class CombatantFields(_Strict):
     """One combatant of a scenario (besides ``side``)."""
 
     name: str
-    creature: Ref
-    weapons: tuple[Ref, ...] = ()
+    creature: Ref = from_catalog("creatures")
+    weapons: tuple[Ref, ...] = from_catalog("weapons", ())
     ammo: Ammo = "standard"
     loaded: dict[str, int] = Field(default_factory=dict)
     control: Side | None = None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from firefight.core.house import HouseRules
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
@@ -84,6 +86,12 @@ class TacticalD20(Ruleset[Loaded[Any], TacticalD20House]):
 
     #: A scenario may add catalog files, as situation files do.
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs",)
+
+    def combatant_model(self) -> type[BaseModel]:
+        """A scenario's combatant table, for the tracker's scenario form."""
+        from firefight.rulesets.tactical_d20.encounter_setup import CombatantFields
+
+        return CombatantFields
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: rounds, the 4-Action turn, the Reaction (``encounter.TacticalTurns``)."""

@@ -32,6 +32,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
+from firefight.core.layout import Condition, ViewLayout, Vital
 from firefight.core.transcript import Note, StateChange
 from firefight.core.turns import Action, FightState, GmField, ScenarioSpec, Turns, Unread
 from firefight.core.validation import field_type
@@ -66,6 +67,18 @@ from firefight.rulesets.warfare2d20.roster import (
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
     public_keys: ClassVar[tuple[str, ...]] = ("status", "suppressed", "stance", "cover")
+    layout: ClassVar[ViewLayout] = ViewLayout(
+        vital=(Vital("hit points"), Vital("stamina")),
+        conditions=(
+            Condition("status", named=False),
+            Condition("suppressed"),
+            Condition("stance", named=False),
+            Condition("cover"),
+            Condition("out of breath"),
+            Condition("aiming"),
+            Condition("smoke"),
+        ),
+    )
     #: Hit points: read by a shot only as the damage it takes off them, 0 or below a kill (W09);
     #: stamina: only up to the pain threshold (W08, :meth:`counter_cap`).
     counters: ClassVar[tuple[str, ...]] = ("hit_points", "stamina")

@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import Field
 
-from firefight.core.catalog import Catalog, load_catalog, lookup
+from firefight.core.catalog import Catalog, from_catalog, load_catalog, lookup
 from firefight.core.loading import validate
 from firefight.core.turns import ScenarioSpec
 from firefight.errors import InputError, UnknownNameError
@@ -57,16 +57,16 @@ class FighterFields(_Model):
     """One ``[[combatants]]`` entry of a warfare2d20 scenario (``side`` taken off)."""
 
     name: str
-    combatant: Named
-    weapon: Named
-    aim: str = "aiming"
+    combatant: Named = from_catalog("combatants")
+    weapon: Named = from_catalog("weapons")
+    aim: str = from_catalog("sights", "aiming")
     #: The pace kept every round (W02, W11): sets the heart rate's base and the delta of shots.
     movement: Movement = "still"
-    armour: Named | None = Field(None, examples=["body armour"])
+    armour: Named | None = from_catalog("armour", None, examples=["body armour"])
     visibility: Visibility = "clearly visible"
     hit_points_left: int | None = Field(None, gt=0)
     stamina_left: int | None = Field(None, ge=0)
-    cover_nearby: Named | None = None
+    cover_nearby: Named | None = from_catalog("cover", None)
     ambusher: bool = False
     smoke_grenades: int = Field(0, ge=0, le=20)
     mortar: str | None = None

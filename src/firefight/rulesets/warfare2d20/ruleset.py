@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
+from pydantic import BaseModel
+
 from firefight.core.house import HouseRules
 from firefight.core.ruleset import Ruleset, SituationKind
 from firefight.core.turns import ScenarioSpec, Turns
@@ -70,6 +72,12 @@ class Warfare2d20(Ruleset[Situation, Warfare2d20House]):
 
     #: Scenario files may list extra catalog files, as situation files do.
     scenario_keys: ClassVar[tuple[str, ...]] = ("catalogs",)
+
+    def combatant_model(self) -> type[BaseModel]:
+        """A scenario's combatant table, for the tracker's scenario form."""
+        from firefight.rulesets.warfare2d20.roster import FighterFields
+
+        return FighterFields
 
     def encounter(self, spec: ScenarioSpec) -> Turns:
         """Whole fights: rounds, initiative, actions and lasting state (``encounter.py``)."""

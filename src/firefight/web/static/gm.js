@@ -1,16 +1,23 @@
 "use strict";
 (() => {
   const el = Tracker.el;
+  const byId = (id) => document.getElementById(id);
   const link = Tracker.link();
   const base = `/api/encounters/${encodeURIComponent(link.id)}`;
-  const error = document.getElementById("error");
+  const DICE_KEY = "firefight.dice";
   let busy = false;
   let generation = 0;  // one per refresh: odds of an older refresh are not shown
   let version = 0;     // the version of the state shown: every write names it
   let heard = 0;       // the newest version the live stream announced
+  let shown = null;    // the state and log on the page, to say what a step changed
+  let acting = null;   // who acts in the state shown (their side reads the evaluation)
+  let groups = [];     // the action groups shown, with the chosen action of each
+  const chosen = new Map();  // group key -> the action id chosen in it (kept across refreshes)
+  const odds = new Map();    // action id -> its preview, for the state shown
+  let tableDice = localStorage.getItem(DICE_KEY) === "table";
 
   if (link.player) {
-    const a = document.getElementById("player-link");
+    const a = byId("player-link");
     a.href = `/play/${link.id}#${link.player}`;
     a.textContent = location.origin + a.getAttribute("href");
   }
@@ -19,32 +26,38 @@
     return Tracker.api(method, base + path, link.gm, body);
   }
 
-  async function guarded(work) {
+  // One thing at a time; a refusal shows beside the control that caused it (`where`) and in
+  // the toast, which stays until it is dismissed.
+  async function guarded(work, where) {
     if (busy) return;
     busy = true;
-    error.textContent = "";
+    Tracker.refuse("");
+    for (const line of document.querySelectorAll(".refusal")) line.textContent = "";
     document.body.dataset.busy = "1";
-    try { await work(); } catch (err) { error.textContent = err.message; }
-    finally {
+    try { await work(); } catch (err) {
+      Tracker.refuse(err.message);
+      const beside = typeof where === "function" ? where() : where;
+      if (beside) beside.textContent = err.message;
+    } finally {
       busy = false;
       delete document.body.dataset.busy;
       if (heard > version) guarded(refresh);  // a change announced while busy
     }
   }
 
-  // A write names the version shown; refused as stale (409: the fight moved on), the page
-  // shows the fresh state under the refusal's line.
+  // A write names the version shown; its answer (the new state) is shown at once, then the
+  // rest of the page. Refused as stale (409: the fight moved on), the page shows the fresh
+  // state under the refusal's line.
   async function write(method, path, body = {}) {
-    await thenRefresh(() => call(method, path, { ...body, version }));
-  }
-
-  async function thenRefresh(work) {
+    generation++;  // previews of the state shown stop being asked for
+    let state;
     try {
-      await work();
+      state = await call(method, path, { ...body, version });
     } catch (err) {
       if (err.status === 409) await refresh();
       throw err;
     }
+    if (state && state.version) renderState(state);
     await refresh();
   }
 
@@ -53,12 +66,19 @@
   // opened: if the fight moves on meanwhile, the dialog closes with the 409's line and the page
   // shows the fresh state, as a stale click does.
   async function askTable(title, ask, commit, fields = {}) {
+    generation++;
     const shown = version;
-    await thenRefresh(() => DiceDialog.open({
-      title,
-      answer: (faces, roll) => call("POST", ask, { ...fields, faces, roll, version: shown }),
-      done: (dice) => call("POST", commit, { ...fields, dice, version: shown }),
-    }));
+    try {
+      await DiceDialog.open({
+        title,
+        answer: (faces, roll) => call("POST", ask, { ...fields, faces, roll, version: shown }),
+        done: (dice) => call("POST", commit, { ...fields, dice, version: shown }),
+      });
+    } catch (err) {
+      if (err.status === 409) await refresh();
+      throw err;
+    }
+    await refresh();
   }
 
   function options(select, values, keep) {
@@ -69,20 +89,22 @@
 
   function renderState(state) {
     version = state.version;
+    acting = state.turn;
     document.body.dataset.version = String(version);
-    document.getElementById("title").textContent = state.title;
-    document.getElementById("ruleset").textContent = `${state.ruleset} · ${state.steps} steps`;
-    document.getElementById("turn").textContent = Tracker.verdict(state);
-    Tracker.combatants(document.getElementById("combatants"), state.combatants, state.turn);
-    Tracker.order(document.getElementById("order"), state.order, state.turn);
-    document.getElementById("redo").disabled = !state.redo;
-    document.getElementById("undo").disabled = !state.steps;
+    byId("title").textContent = state.title;
+    document.title = `${state.title}: GM`;
+    byId("ruleset").textContent = `${state.ruleset} · ${state.steps} step${state.steps === 1 ? "" : "s"}`;
+    byId("turn").textContent = Tracker.verdict(state);
+    Tracker.cards(byId("combatants"), state.combatants, state.cards, state.order, state.turn,
+      (name) => el("button", { type: "button", class: "edit", onclick: () => handFor(name), "aria-label": `edit ${name}` }, "edit"));
+    byId("redo").disabled = !state.redo;
+    byId("undo").disabled = !state.steps;
     renderHand(state);
-    const ending = document.getElementById("ending");
+    const ending = byId("ending");
     ending.replaceChildren();
     if (state.ending) {
-      ending.append(Tracker.verdict(state));
-      for (const line of state.after || []) ending.append(el("div", {}, "after the fight: " + line));
+      ending.append(el("p", {}, Tracker.verdict(state)));
+      for (const line of state.after || []) ending.append(el("p", {}, "after the fight: " + line));
     }
   }
 
@@ -90,37 +112,133 @@
   let editable = {};
   function renderHand(state) {
     editable = state.editable || {};
-    const who = document.getElementById("edit-who");
+    const who = byId("edit-who");
     options(who, Object.keys(editable));
-    options(document.getElementById("edit-field"), editable[who.value] || []);
-    options(document.getElementById("add-side"), state.sides || []);
-    document.getElementById("order-names").value = state.order.join(", ");
-    document.getElementById("start-dice").hidden = state.steps > 0 || state.redo > 0;
-    for (const id of ["skip", "end-round", "reorder"]) document.getElementById(id).disabled = !!state.ending;
+    options(byId("edit-field"), editable[who.value] || []);
+    options(byId("add-side"), state.sides || []);
+    byId("order-names").value = state.order.join(", ");
+    byId("start-dice").hidden = state.steps > 0 || state.redo > 0;
+    for (const id of ["skip", "end-round", "reorder"]) byId(id).disabled = !!state.ending;
   }
 
+  function handFor(name) {
+    const hand = byId("hand-panel");
+    hand.open = true;
+    byId("edit-who").value = name;
+    options(byId("edit-field"), editable[name] || []);
+    byId("edit-field").focus();
+    hand.scrollIntoView({ block: "nearest" });
+  }
+
+  // -- actions ----------------------------------------------------------------------------
   function renderActions(actions, state) {
-    const box = document.getElementById("actions");
-    document.getElementById("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
-    box.replaceChildren();
-    for (const action of actions) {
-      const faces = el("input", { placeholder: "faces, e.g. 4,8,11", "aria-label": "table dice for " + action.label });
-      const chosen = { action: action.id, actor: action.actor };
-      const roll = () => guarded(() => write("POST", "/act", chosen));
-      const table = () => guarded(() => {
-        const dice = faceList(faces.value);
-        // nothing typed: the dialog asks for the table's dice group by group
-        if (!dice.length) return askTable(action.label, "/dice", "/act", chosen);
-        return write("POST", "/act", { ...chosen, dice });
-      });
-      faces.addEventListener("keydown", (event) => { if (event.key === "Enter") table(); });
-      box.append(el("div", { class: "action", "data-action": action.id },
-        el("div", { class: "label" }, action.label),
-        el("div", { class: "odds" }, action.odds ? Tracker.oddsText(action.odds) : "exact odds: computing..."),
-        el("div", { class: "controls" },
-          el("button", { onclick: roll, "data-roll": action.id }, "roll"),
-          faces,
-          el("button", { onclick: table, "data-table": action.id }, "table dice"))));
+    const box = byId("actions");
+    byId("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
+    groups = Actions.group(actions, state.turn);
+    for (const g of groups) {
+      const kept = g.actions.find((a) => a.id === chosen.get(g.key));
+      g.chosen = kept || g.actions[0];
+      chosen.set(g.key, g.chosen.id);
+    }
+    box.replaceChildren(...groups.map(groupBox));
+    markBest();
+  }
+
+  function groupBox(g) {
+    const refusal = el("p", { class: "refusal", role: "status" });
+    const faces = el("input", { class: "faces", autocomplete: "off", inputmode: "numeric", placeholder: "faces, e.g. 4, 8, 11", "aria-label": "the table's faces for " + g.title });
+    const act = (dice) => {
+      const action = g.chosen;
+      const body = { action: action.id, actor: action.actor };
+      // the table's dice with nothing typed: the dialog asks for them group by group
+      if (dice !== undefined && !dice.length) {
+        return guarded(() => askTable(action.label, "/dice", "/act", body), () => refusalOf(g));
+      }
+      if (dice !== undefined) body.dice = dice;
+      return guarded(() => write("POST", "/act", body), () => refusalOf(g));
+    };
+    const roll = el("button", { type: "button", class: "primary", onclick: () => act() }, "roll");
+    const table = el("button", { type: "button", class: "primary", onclick: () => act(faceList(faces.value)) }, "table dice");
+    faces.addEventListener("keydown", (event) => { if (event.key === "Enter") act(faceList(faces.value)); });
+    const selects = g.selectors.map((s) => {
+      const select = el("select", { "data-param": s.key ?? "choice" },
+        s.values.map((v) => el("option", { value: v }, v)));
+      select.addEventListener("change", () => choose(g, Actions.pick(g, g.chosen, s, select.value)));
+      return el("label", {}, s.key ?? "choice", select);
+    });
+    const box = el("article", { class: "group", "data-group": g.key, "aria-label": g.title },
+      el("div", { class: "group-head" }, el("h3", {}, g.title), el("span", { class: "badge best-badge", hidden: true })),
+      selects.length ? el("div", { class: "selectors" }, selects) : null,
+      el("p", { class: "label" }),
+      el("p", { class: "odds" }),
+      el("div", { class: "win", hidden: true }),
+      el("p", { class: "best-here", hidden: true }),
+      el("div", { class: "controls act" },
+        tableDice ? el("label", { class: "grow" }, "faces", faces) : null, tableDice ? table : roll),
+      refusal);
+    g.box = box;
+    g.faces = faces;
+    g.roll = roll;
+    g.table = table;
+    showChosen(g);
+    return box;
+  }
+
+  const refusalOf = (g) => (g.box && g.box.isConnected ? g.box.querySelector(".refusal") : null);
+
+  function choose(g, action) {
+    g.chosen = action;
+    chosen.set(g.key, action.id);
+    showChosen(g);
+  }
+
+  function showChosen(g) {
+    const a = g.chosen;
+    g.box.dataset.action = a.id;
+    g.roll.dataset.roll = a.id;
+    g.table.dataset.table = a.id;
+    for (const select of g.box.querySelectorAll("select[data-param]")) {
+      const s = g.selectors.find((x) => (x.key ?? "choice") === select.dataset.param);
+      select.value = Actions.valueOf(a, s);
+    }
+    g.box.querySelector(".label").textContent = a.label;
+    const found = odds.get(a.id);
+    g.box.querySelector(".odds").textContent = found ? Tracker.oddsText(found) : "odds: computing...";
+    const side = sideOf(a.actor);
+    const win = Actions.winOf(a, found, side);
+    const bar = g.box.querySelector(".win");
+    bar.hidden = !win;
+    if (win) {
+      bar.replaceChildren(el("span", {}, Actions.winText(win, side)),
+        el("span", { class: "meter", "aria-hidden": "true" }, el("span", { class: "fill", style: `width: ${(100 * win.p).toFixed(1)}%` })));
+    }
+  }
+
+  function sideOf(name) {
+    const entry = shown && shown.state.combatants[name];
+    return entry ? entry.side : "";
+  }
+
+  // The best action of the list marked on its group; in a group of several, its best too.
+  function markBest() {
+    const all = groups.flatMap((g) => g.actions);
+    const side = sideOf(acting);
+    const top = Actions.best(all, odds, side);
+    for (const g of groups) {
+      const badge = g.box.querySelector(".best-badge");
+      const mine = top && g.actions.some((a) => a.id === top.id);
+      badge.hidden = !mine;
+      badge.textContent = mine ? top.why : "";
+      g.box.classList.toggle("best", !!mine);
+      const here = g.actions.length > 1 ? Actions.best(g.actions, odds, side) : null;
+      const line = g.box.querySelector(".best-here");
+      line.hidden = !here;
+      if (here) {
+        const action = g.actions.find((a) => a.id === here.id);
+        const words = g.selectors.map((s) => Actions.valueOf(action, s)).join(", ");
+        line.replaceChildren(`${here.why} here: `,
+          el("button", { type: "button", class: "link-button", onclick: () => choose(g, action) }, words));
+      }
     }
   }
 
@@ -135,58 +253,120 @@
     try { return JSON.parse(t); } catch (_) { return t; }
   }
 
+  // -- the log and what a step did -------------------------------------------------------
   function renderLog(log) {
-    const box = document.getElementById("log");
-    box.replaceChildren(el("div", { class: "step" }, el("div", { class: "label" }, "start"), log.start.join("\n")));
-    log.steps.forEach((step, i) => {
-      box.append(el("div", { class: "step", "data-step": i + 1 },
-        el("div", { class: "label" }, `${i + 1}. round ${step.round}: ${step.label}`),
-        `faces: ${step.faces.join(", ") || "none"}\n` + step.lines.join("\n")));
-    });
-    box.scrollTop = box.scrollHeight;
+    const steps = log.steps.map((step, i) => ({
+      n: i + 1, round: step.round, label: step.label, faces: step.faces,
+      rules: Tracker.rules(step.events), lines: step.lines,
+    }));
+    Tracker.log(byId("log"), steps, log.start);
+  }
+
+  // What the newest step did, in the bar: its label and the fields it changed.
+  function renderResult(state, log) {
+    const result = byId("result");
+    if (!shown || shown.state.steps === state.steps) return;
+    const before = shown.state;
+    const undone = state.steps < before.steps;
+    const step = undone ? shown.log.steps[before.steps - 1] : log.steps[state.steps - 1];
+    if (!step) { result.hidden = true; return; }
+    const changes = undone ? [] : changed(before.combatants, state.combatants);
+    const more = changes.length > 4 ? [`and ${changes.length - 4} more`] : [];
+    result.replaceChildren(el("b", {}, undone ? `undone: ${step.label}` : `${state.steps}. ${step.label}`),
+      changes.length ? el("span", {}, ": " + [...changes.slice(0, 4), ...more].join("; ")) : undone ? "" : el("span", {}, ": no combatant changed"));
+    result.hidden = false;
+  }
+
+  function changed(before, after) {
+    const lines = [];
+    for (const [name, now] of Object.entries(after)) {
+      const was = before[name];
+      if (!was) { lines.push(`${name} joins`); continue; }
+      if (now.out && !was.out) lines.push(`${name} is out of the fight`);
+      for (const [key, value] of Object.entries(now)) {
+        if (["side", "out", "dead", "harm"].includes(key)) continue;
+        if (JSON.stringify(was[key]) !== JSON.stringify(value)) lines.push(`${name}: ${key} ${Tracker.shown(was[key])} -> ${Tracker.shown(value)}`);
+      }
+    }
+    for (const name of Object.keys(before)) if (!(name in after)) lines.push(`${name} leaves`);
+    return lines;
   }
 
   async function refresh() {
     const [state, log, actions, settings] = await Promise.all([
       call("GET", ""), call("GET", "/log"), call("GET", "/actions?odds=false"), call("GET", "/settings"),
     ]);
+    if (!shown || shown.state.version !== state.version) odds.clear();
+    const focused = document.activeElement;
+    renderResult(state, log);
+    shown = { state, log };
     renderState(state);
     renderLog(log);
     renderActions(actions, state);
-    document.getElementById("enemy-detail").value = settings.enemy_detail;
-    options(document.getElementById("players-side"), state.sides || [], settings.players_side);
+    byId("enemy-detail").value = settings.enemy_detail;
+    options(byId("players-side"), state.sides || [], settings.players_side);
     document.body.dataset.steps = String(state.steps);
+    // a keyboard's focus on a control the step replaced goes to what the step did
+    if (focused && focused !== document.body && !focused.isConnected && !byId("result").hidden) {
+      byId("result").focus({ preventScroll: true });
+    }
     fillOdds(++generation);
   }
 
-  // The exact odds arrive after the list, one action at a time: most take milliseconds, a few
-  // (many-branched suppressing fire) take seconds.
+  // The previews arrive after the list, one action at a time, each group's chosen action
+  // first: most take milliseconds, a few (many-branched suppressing fire) take seconds.
   async function fillOdds(mine) {
-    const box = document.getElementById("actions");
+    const box = byId("actions");
     box.dataset.odds = "pending";
-    for (const row of box.querySelectorAll("[data-action]")) {
-      let odds;
+    const first = groups.map((g) => g.chosen);
+    const rest = groups.flatMap((g) => g.actions).filter((a) => !first.includes(a));
+    for (const action of [...first, ...rest]) {
+      if (odds.has(action.id)) continue;
+      let found;
       try {
-        odds = await call("GET", "/odds?action=" + encodeURIComponent(row.dataset.action));
-      } catch (err) { error.textContent = err.message; return; }
+        found = await call("GET", "/odds?action=" + encodeURIComponent(action.id));
+      } catch (err) {
+        if (generation !== mine) return;  // the fight moved on: a refresh follows
+        found = { exact: false, note: "no odds: " + err.message };
+      }
       if (generation !== mine) return;  // the page was refreshed meanwhile
-      row.querySelector(".odds").textContent = Tracker.oddsText(odds);
+      odds.set(action.id, found);
+      for (const g of groups) if (g.chosen.id === action.id) showChosen(g);
+      if (odds.size % 8 === 0) markBest();
     }
+    markBest();
     box.dataset.odds = "ready";
   }
 
-  const byId = (id) => document.getElementById(id);
-  const on = (id, work) => byId(id).addEventListener("click", () => guarded(work));
+  // -- controls ----------------------------------------------------------------------------
+  function showDiceMode() {
+    const button = byId("dice-mode");
+    button.setAttribute("aria-pressed", String(tableDice));
+    button.textContent = tableDice ? "dice: table" : "dice: program";
+  }
+  showDiceMode();
+  byId("dice-mode").addEventListener("click", () => {
+    tableDice = !tableDice;
+    localStorage.setItem(DICE_KEY, tableDice ? "table" : "program");
+    showDiceMode();
+    if (shown) {
+      byId("actions").replaceChildren(...groups.map(groupBox));
+      markBest();
+    }
+  });
+
+  const hand = byId("hand-refusal");
+  const on = (id, work, where = null) => byId(id).addEventListener("click", () => guarded(work, where));
   on("undo", () => write("POST", "/undo"));
   on("redo", () => write("POST", "/redo"));
-  on("skip", () => write("POST", "/skip"));
-  on("end-round", () => write("POST", "/end-round"));
+  on("skip", () => write("POST", "/skip"), hand);
+  on("end-round", () => write("POST", "/end-round"), hand);
   on("edit-set", () => write("POST", "/edit",
-    { combatant: byId("edit-who").value, field: byId("edit-field").value, value: typed(byId("edit-value").value) }));
-  on("edit-remove", () => write("POST", "/remove", { combatant: byId("edit-who").value }));
+    { combatant: byId("edit-who").value, field: byId("edit-field").value, value: typed(byId("edit-value").value) }), hand);
+  on("edit-remove", () => write("POST", "/remove", { combatant: byId("edit-who").value }), hand);
   on("reorder", () => write("POST", "/order",
-    { order: byId("order-names").value.split(",").map((n) => n.trim()).filter(Boolean) }));
-  on("add", () => write("POST", "/add", { side: byId("add-side").value, combatant: byId("add-table").value }));
+    { order: byId("order-names").value.split(",").map((n) => n.trim()).filter(Boolean) }), hand);
+  on("add", () => write("POST", "/add", { side: byId("add-side").value, combatant: byId("add-table").value }), hand);
   on("start-use", () => {
     const dice = faceList(byId("start-faces").value);
     // nothing typed: the dialog asks for round 1's initiative rolls group by group
@@ -203,13 +383,31 @@
     const a = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" })), download: `encounter-${link.id}.json` });
     a.click();
   });
+  Tracker.wireToast();
+  // the laptop's columns scroll under the bar, whatever its height
+  const bar = document.querySelector("header.bar");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--bar-height", bar.offsetHeight + "px")).observe(bar);
 
   // The live stream, as the players' page follows it: a change made in another tab or on
   // another device shows here at once.
-  const events = new EventSource(`${base}/events?token=${encodeURIComponent(link.gm)}`);
-  events.onmessage = (event) => {
-    heard = Math.max(heard, Number(event.data) || 0);
-    if (heard > version) guarded(refresh);
-  };
-  guarded(refresh);
+  function listen() {
+    const events = new EventSource(`${base}/events?token=${encodeURIComponent(link.gm || "")}`);
+    events.onmessage = (event) => {
+      heard = Math.max(heard, Number(event.data) || 0);
+      if (heard > version) guarded(refresh);
+    };
+    return events;
+  }
+
+  if (!link.gm) {
+    byId("turn").textContent = "This link has no GM's token: open the GM's link the start page gave.";
+    return;
+  }
+  guarded(async () => {
+    try { await refresh(); } catch (err) {
+      if ([401, 403, 404].includes(err.status)) byId("turn").textContent = err.message;
+      throw err;
+    }
+    listen();
+  });
 })();
