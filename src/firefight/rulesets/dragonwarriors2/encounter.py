@@ -617,6 +617,7 @@ class DW2Turns(Turns):
             checks,
             ("dw2 injury", f.toughness, c.wounds, new, self._readings),
             exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
+            keep=True,  # the key names the checks by content: met again across kernels
         )
         until = c.stunned_until
         if status == "stunned":
@@ -642,19 +643,11 @@ class DW2Turns(Turns):
         """Turns are alike; a stun's clock (turn, action) moves with the turn."""
         if state.round + delta < 1:
             return None
-        people = tuple(
-            c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
-        )
-        return FightState(
-            state.round + delta,
-            state.phase,
-            state.order,
-            state.acting,
-            people,
-            state.board,
-            state.ending,
-            state.winner,
-        )
+        people = state.combatants
+        if any(c.stunned_until is not None for c in people):
+            people = tuple(c if c.stunned_until is None else _stun_moved(c, delta) for c in people)
+        # evolve, not FightState(...): a frozen record's __init__ costs most of a moved kernel
+        return evolve(state, round=state.round + delta, combatants=people)
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """A riposte decision's margin and the contest it would be (1 the riposte, 2 the
