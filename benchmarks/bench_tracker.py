@@ -1,23 +1,31 @@
-"""The web tracker (issue 17): server time of a step plus the refreshed odds preview for every
-example encounter, how fast 20 connected players' pages all receive an update, and the server
+"""The web tracker (issues 17 and 33): a step and the first answers of its list of choices, win
+chances per action, how fast 20 connected players' pages all receive an update, and the server
 time of each "what next" answer when the table's dice are asked for roll by roll.
 
-The first figure is CPU time inside the tracker (``Tracker.act`` then ``Tracker.actions``, the
-database write included), per step, over the first steps of each example played on seeded dice
-by the first legal action; the worst step of each example is reported. Each example runs in a
-child process, cut off after ``--cap`` seconds (a few graydawn previews run for minutes). The
-second starts a real ``firefight serve`` process, connects 20 players' event streams, and times
-from the GM's POST to the moment every page has fetched its refreshed view.
+The first figure is server CPU per step over the first steps of each example played on seeded
+dice by the first legal action: the step (``Tracker.act``, the database write included, on its
+request's thread) plus the first answers of every action's odds on the odds thread
+(``Tracker.choices``: exact where they finish in their share of the budget, else estimated),
+as the tracker reports them in ``progress.cpu``; the worst step of each example is reported,
+with how many of the actions' first answers were exact. Each example runs in a child process,
+cut off after ``--cap`` seconds.
 
-The third is CPU time inside the tracker of ``Tracker.dice`` (POST .../dice, the version read
+The second gives each action of the same states, in the tracker's order and with its caches, its
+win chance alone (``choices.WinWork``): the CPU until it is exact (the chain) or its 95%
+interval is within +-2 points, cut off at ``--win-cap`` seconds an action.
+
+The third starts a real ``firefight serve`` process, connects 20 players' event streams, and
+times from the GM's POST to the moment every page has fetched its refreshed view.
+
+The fourth is CPU time inside the tracker of ``Tracker.dice`` (POST .../dice, the version read
 from the database included): for every legal action of each of the first steps of each example,
 the dice dialog played group by group on the faces seeded dice give that action, every answer
 timed, from the first question to "complete".
 
 Writes its sections of docs/performance.md (``--no-write`` only prints; ``--only TEXT``
 (repeatable) times only the example encounters whose name contains TEXT, e.g. ``warfare2d20/``,
-skips the fan-out test, prints the load average and never writes; ``--dice-only`` runs the third
-part alone and writes its section only).
+skips the fan-out test, prints the load average and never writes; ``--no-win`` skips the win
+chances; ``--dice-only`` runs the fourth part alone and writes its section only).
 """
 
 from __future__ import annotations
@@ -37,8 +45,10 @@ from typing import Any
 
 import httpx
 
+from firefight.analysis.budget import cpu, limited
+from firefight.analysis.choices import SLICE, WIN_CLOSE, Evaluation, Shared
 from firefight.dice import SeededDice
-from firefight.encounter import Encounter
+from firefight.encounter import Encounter, Engine, read_scenario
 from firefight.web.store import Store
 from firefight.web.tracker import Tracker
 
@@ -53,22 +63,63 @@ SECTION = "## The web tracker (issue 17)"
 DICE_SECTION = "## The table's dice, roll by roll"
 
 
-def step_times(example: str, steps: int, folder: Path) -> list[float]:
-    """CPU seconds of act + refreshed previews, per step, on a fresh tracker (cold caches)."""
+def step_times(example: str, steps: int, folder: Path) -> list[tuple[float, int, int]]:
+    """Per step: server CPU of the step plus its list's first answers, the actions, and how
+    many of their first answers were exact (a fresh tracker: cold caches)."""
     tracker = Tracker(Store(f"sqlite:///{folder / (example.replace('/', '_') + '.db')}"), EX)
     gc.freeze()  # as `firefight serve` does once its app is built
     made = tracker.create(example=example, seed=1)
-    tracker.actions(made.id)  # the start's previews, as the page asks them
+    tracker.choices(made.id)  # the start's list, as the page asks it
     out = []
     for n in range(steps):
         first = tracker.actions(made.id, odds=False)
         if not first:
             break
-        t = time.process_time()
         tracker.act(made.id, first[0]["id"], seed=n, version=n + 1)
-        tracker.actions(made.id)
-        out.append(time.process_time() - t)
+        listed = tracker.choices(made.id)
+        if not listed["actions"]:  # the fight is over: the step alone
+            out.append((listed["progress"]["cpu"]["step"], 0, 0))
+            break
+        spent = listed["progress"]["cpu"]
+        out.append(
+            (
+                spent["step"] + spent["first_answers"],
+                len(listed["actions"]),
+                listed["progress"].get("exact", 0),
+            )
+        )
+    tracker.odds_worker.close()
     tracker.store.close()
+    return out
+
+
+def win_times(example: str, steps: int, cap: float) -> list[tuple[float, bool]]:
+    """Per action of the first ``steps`` states (as ``step_times`` plays them): CPU until its
+    win chance is exact or within +-2 points, at most ``cap``, and whether it got there."""
+    ruleset, name = example.split("/")
+    engine = Engine(read_scenario(EX / ruleset / "encounters" / f"{name}.toml"))
+    enc = Encounter.begin(engine, SeededDice(1))
+    shared = Shared(engine)
+    out = []
+    for n in range(steps + 1):
+        if enc.state.ending is not None:
+            break
+        if n:  # the start's list, then each step's
+            evaluation = Evaluation(
+                engine, enc.state, odds=False, risk=False, win=True, ceiling=cap, shared=shared
+            )
+            for choice in evaluation.choices:
+                work = choice.win
+                assert work is not None
+                start = cpu()
+                with limited(None):
+                    work.first(SLICE)
+                    while not work.final:
+                        work.refine()
+                close = work.exact or (work.runs > 0 and work.half_width() <= WIN_CLOSE)
+                out.append((cpu() - start, close))
+        if n < steps:
+            enc.act(engine.legal_actions(enc.state)[0].id, SeededDice(n))
     return out
 
 
@@ -205,13 +256,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="steps timed per example")
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument(
-        "--cap",
-        type=int,
-        default=400,
-        help="seconds an example may take before it is cut off (graydawn's suppression_panic "
-        "takes about 190, its fifth step's 33 exact previews of suppressing fire, so the "
-        "default measures it rather than cutting it off)",
+        "--cap", type=int, default=400, help="seconds an example may take before it is cut off"
     )
+    parser.add_argument(
+        "--win-cap",
+        type=float,
+        default=4.0,
+        help="CPU seconds an action's win chance may take (the goal is 2)",
+    )
+    parser.add_argument("--no-win", action="store_true", help="skip the win chances")
     parser.add_argument("--rounds", type=int, default=5, help="GM steps in the fan-out test")
     parser.add_argument(
         "--only",
@@ -243,36 +296,9 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        worst: dict[str, float] = {}
-        for example in examples:
-            times = timed_out(step_times, (example, args.steps, folder), args.cap)
-            if times is None:
-                worst[example] = float(args.cap)
-                print(f"{example}: not finished in {args.cap} s", flush=True)
-                continue
-            worst[example] = max(times) if times else 0.0
-            print(
-                f"{example}: worst {1000 * worst[example]:.1f} ms, median "
-                f"{1000 * statistics.median(times or [0]):.1f} ms over {len(times)} steps",
-                flush=True,
-            )
-        over = {k: v for k, v in worst.items() if v >= 0.1}
-        met = len(worst) - len(over)
-        slow = "; ".join(
-            f"{k} {'over ' if v >= args.cap else ''}{1000 * v:,.0f} ms"
-            for k, v in sorted(over.items())
-        )
-        rows.append(
-            (
-                f"act plus the refreshed odds preview, server CPU time, worst of the first "
-                f"{args.steps} steps of each of the {len(worst)} example encounters",
-                "< 100 ms each",
-                f"{met} of {len(worst)} under 100 ms (median of the worst steps "
-                f"{1000 * statistics.median(worst.values()):.0f} ms)"
-                + (f"; over: {slow}" if slow else ""),
-                "Tracker.act(...); Tracker.actions(...)",
-            )
-        )
+        rows.append(_first_answers(examples, args, folder))
+        if not args.no_win:
+            rows.append(_win_chances(examples, args))
         if args.only:  # a part of the examples: no fan-out, no table written
             print(f"load average {os.getloadavg()[0]:.1f}")
         else:
@@ -293,6 +319,71 @@ def main() -> None:
         import fastapi
 
         write_table(SECTION, "bench_tracker.py", f"FastAPI {fastapi.__version__}", rows)
+
+
+def _first_answers(
+    examples: list[str], args: argparse.Namespace, folder: Path
+) -> tuple[str, str, str, str]:
+    """The row of a step plus its list's first answers, worst step of each example."""
+    worst: dict[str, float] = {}
+    exact = actions = 0
+    for example in examples:
+        times = timed_out(step_times, (example, args.steps, folder), args.cap)
+        if times is None:
+            worst[example] = float(args.cap)
+            print(f"{example}: not finished in {args.cap} s", flush=True)
+            continue
+        worst[example] = max((t for t, _, _ in times), default=0.0)
+        actions += sum(n for _, n, _ in times)
+        exact += sum(k for _, _, k in times)
+        print(
+            f"{example}: worst {1000 * worst[example]:.0f} ms over {len(times)} steps; first "
+            f"answers exact for {sum(k for _, _, k in times)} of {sum(n for _, n, _ in times)}",
+            flush=True,
+        )
+    over = {k: v for k, v in worst.items() if v >= 1.0}
+    slow = "; ".join(f"{k} {1000 * v:,.0f} ms" for k, v in sorted(over.items()))
+    top = max(worst, key=worst.__getitem__)
+    return (
+        f"a step plus every action's first answer (exact or estimated), server CPU time, worst "
+        f"of the first {args.steps} steps of each of the {len(worst)} example encounters",
+        "< 1 s each",
+        f"{len(worst) - len(over)} of {len(worst)} under 1 s (the worst: {top} "
+        f"{1000 * worst[top]:,.0f} ms; median of the worst steps "
+        f"{1000 * statistics.median(worst.values()):.0f} ms); first answers exact for {exact} "
+        f"of {actions} actions" + (f"; over: {slow}" if slow else ""),
+        "Tracker.act(...); Tracker.choices(...)",
+    )
+
+
+def _win_chances(examples: list[str], args: argparse.Namespace) -> tuple[str, str, str, str]:
+    """The row of each action's win chance: CPU to exact or +-2 points."""
+    met = total = 0
+    missed: list[str] = []
+    for example in examples:
+        found = timed_out(win_times, (example, args.steps, args.win_cap), args.cap)
+        if found is None:
+            print(f"{example}: win chances not finished in {args.cap} s", flush=True)
+            missed.append(f"{example} (cut off)")
+            continue
+        good = sum(close and spent < 2.0 for spent, close in found)
+        met += good
+        total += len(found)
+        worst = max((spent for spent, _ in found), default=0.0)
+        print(
+            f"{example}: win chances of {len(found)} actions, {good} within 2 points (or "
+            f"exact) in 2 s; the slowest {worst:.2f} s",
+            flush=True,
+        )
+        if good < len(found):
+            missed.append(f"{example} {good} of {len(found)}")
+    return (
+        f"each action's win chance within +-2 points (95%) or exact, CPU per action, every "
+        f"action of the first {args.steps} steps of each example",
+        "< 2 s each",
+        f"{met} of {total} actions" + (f"; short of it: {'; '.join(missed)}" if missed else ""),
+        "choices.WinWork(...) to exact or +-2 points",
+    )
 
 
 def dice_answers(

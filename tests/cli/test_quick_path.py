@@ -26,6 +26,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from firefight.analysis import budget, choices, horizon
 from firefight.cli import app as entry
 from firefight.cli import commands, output
 from firefight.cli.app import QUICK, quick_command, run_quick
@@ -44,6 +45,16 @@ def _fixed_fresh_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     seq = np.random.SeedSequence
     monkeypatch.setattr(np.random, "SeedSequence", lambda *a, **k: seq(*(a or (2026,)), **k))
     monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture(autouse=True)
+def _budgets_run_to_their_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`encounter actions` gives its answers the CPU seconds of its budget: with the clock held
+    still, every attempt runs to its end, so both routes give the same answers; a risk is
+    then final after its first plays and a chain past 3 states is given up, so it is quick."""
+    monkeypatch.setattr(budget, "CLOCK", lambda: 0.0)
+    monkeypatch.setattr(choices.RiskWork, "close", 1.0)
+    monkeypatch.setattr(horizon, "MAX_STATES", 3)
 
 
 def typer_route(argv: list[str], rich_only: bool = False) -> tuple[int, bytes, bytes]:
@@ -235,7 +246,8 @@ def _kind(annotation: object) -> str:
     inner = args[0]
     if typing.get_origin(inner) is list:
         return _kind(typing.get_args(inner)[0]) + "*"
-    return {int: "int", Path: "path", str: "text", bool: "flag"}[inner]  # type: ignore[index]
+    kinds = {int: "int", float: "float", Path: "path", str: "text", bool: "flag"}
+    return kinds[inner]  # type: ignore[index]
 
 
 @pytest.mark.parametrize("words", list(QUICK), ids=" ".join)

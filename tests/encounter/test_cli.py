@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from firefight.cli.app import app
@@ -106,30 +108,72 @@ def test_missing_or_foreign_records(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not a readable record" in res.output
 
 
-def test_actions_estimate_a_refused_preview(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """An action too big for exact odds is estimated from plays on seeded dice and says so, with
-    its interval, in the table and the JSON (it read "no effect on anyone", as an empty preview
-    would, before refusals were told; then only the refusal, with no figures)."""
-    from firefight.encounter import engine as engine_module
+def test_actions_estimate_what_the_budget_leaves_unfinished(
+    toy_scenario: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An action whose exact odds do not finish in their time (here: every exact preview runs
+    out of it) and no refinement (--ceiling 0): its odds are an estimate from plays of its rule
+    code within the budget and say so, with their intervals, in the table and the JSON;
+    actions that do nothing say that."""
+    from firefight.analysis.budget import Stop
+    from firefight.encounter import Engine
+
+    def out_of_time(*_: Any, **__: Any) -> Any:
+        raise Stop(cancelled=False)
 
     file = tmp_path / "e.json"
     assert run("encounter", "start", toy_scenario(), "--save", file, "--seed", "1").exit_code == 0
-    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
-    res = run("encounter", "actions", file)
+    monkeypatch.setattr(Engine, "preview", out_of_time)
+    args = ("encounter", "actions", file, "--budget", "0.05", "--ceiling", "0")
+    res = run(*args)
     assert res.exit_code == 0, res.output
-    assert "P(Bob out) ~" in res.stdout and "estimated from 1,000" in res.stdout
-    assert res.stdout.count("no effect on anyone") == 2  # dodge and wait, not the attack
-    rows = json.loads(run("encounter", "actions", file, "--json").stdout)
+    assert "lands ~" in res.stdout and "estimated from" in res.stdout
+    assert res.stdout.count("no effect on anyone now") == 2  # dodge and wait, not the attack
+    rows = json.loads(run(*args, "--json").stdout)
     attack = next(r["odds"] for r in rows if r["id"] == "attack:Bob")
-    assert attack["exact"] is False and attack["samples"] == 1000
-    lo, hi = attack["ci95"]["p_out"]["Bob"]
-    assert lo < attack["p_out"]["Bob"] < hi
-    assert "estimated from 1,000 plays" in attack["note"] and "over 1 branches" in attack["note"]
+    assert attack["exact"] is False and attack["samples"] >= 1
+    lo, hi = attack["ci95"]["p_success"]
+    assert lo <= attack["p_success"] <= hi
+    assert attack["note"].startswith("estimated from") and "refining" not in attack["note"]
+
+
+def test_actions_refine_to_exact_and_give_win_chances(toy_scenario, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """By default the list is refined to its end: exact odds, the actor's risk before his next
+    turn, and with --win each side's chance of winning after each action (a toy duel's chain
+    is exact)."""
+    file = tmp_path / "e.json"
+    scenario = toy_scenario(ann_hp=2, bob_hp=2)
+    assert run("encounter", "start", scenario, "--save", file, "--seed", "1").exit_code == 0
+    rows = json.loads(run("encounter", "actions", file, "--win", "--json").stdout)
+    assert [r["id"] for r in rows] == ["attack:Bob", "dodge", "wait"]
+    for row in rows:
+        assert row["odds"]["exact"] and row["odds"]["risk"]["exact"]
+        assert row["win"]["exact"] and set(row["win"]["p"]) == {"red", "blue"}
+    assert rows[0]["win"]["p"]["red"] > rows[2]["win"]["p"]["red"]  # attacking beats waiting
+    table = run("encounter", "actions", file, "--win")
+    assert table.exit_code == 0 and "red win" in table.stdout and "(exact)" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--budget", "0", "--budget 0 is outside 0.001..3600 seconds"),
+        ("--ceiling", "-1", "--ceiling -1 is outside 0..3600 seconds"),
+        ("--budget", "lots", "Invalid value for '--budget': must be a valid number"),
+    ],
+)
+def test_actions_refuse_a_bad_budget(
+    toy_scenario: Any, tmp_path: Path, option: str, value: str, message: str
+) -> None:
+    file = tmp_path / "e.json"
+    assert run("encounter", "start", toy_scenario(), "--save", file).exit_code == 0
+    res = run("encounter", "actions", file, option, value)
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
 
 
 def test_actions_stop_cleanly_on_ctrl_c(toy_scenario, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Ctrl-C while the previews are worked out prints what was done, the rest marked not
-    computed, and exits 130; the saved encounter is untouched."""
+    """Ctrl-C while the first answers are worked out prints what was done, the rest marked not
+    worked out, and exits 130 with the progress in words; the saved encounter is untouched."""
     from firefight.encounter import Engine
 
     file = tmp_path / "e.json"
@@ -149,6 +193,25 @@ def test_actions_stop_cleanly_on_ctrl_c(toy_scenario, tmp_path: Path, monkeypatc
     assert res.exit_code == 130
     rows = json.loads(res.stdout)
     assert [r["odds"]["exact"] for r in rows] == [True, False, False]
-    assert all("interrupted" in r["odds"]["note"] for r in rows[1:])
-    assert "1 of 3 previews computed" in res.stderr
+    assert all(r["odds"]["note"] == "not worked out yet" for r in rows[1:])
+    assert "interrupted (Ctrl-C): exact for 1 of 3" in res.stderr
     assert file.read_bytes() == before
+
+
+def test_fight_explain_leaves_the_fight_as_it_was(toy_scenario) -> None:  # type: ignore[no-untyped-def]
+    """--explain adds each step's win chances (the action chosen against the best) and plays
+    the very same fight: its own dice are untouched."""
+    scenario = toy_scenario(ann_hp=3, bob_hp=3)
+    plain = json.loads(run("fight", scenario, "--seed", "4", "--json").stdout)
+    explained = json.loads(run("fight", scenario, "--seed", "4", "--json", "--explain").stdout)
+    assert [{k: v for k, v in s.items() if k != "explain"} for s in explained["steps"]] == plain[
+        "steps"
+    ]
+    for step in explained["steps"]:
+        why = step["explain"]
+        assert why["chosen"]["exact"] and why["best"]["id"]
+        assert why["best"]["p"][why["side"]] >= why["chosen"]["p"][why["side"]] - 1e-12
+    told = run("fight", scenario, "--seed", "4", "--explain")
+    assert told.exit_code == 0 and told.stdout.count("win chance (") == len(plain["steps"])
+    alone = run("fight", scenario, "--budget", "1")
+    assert alone.exit_code == 2 and "--budget is for --explain" in alone.output

@@ -51,12 +51,14 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
+        """``options``: more of ``firefight serve``'s (``--budget 0.01``)."""
         self.db = db
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        command = ["firefight", "serve", "--db", str(db), "--port", str(self.port), *options]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "firefight", "serve", "--db", str(db), "--port", str(self.port)],
+            [sys.executable, "-m", *command],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

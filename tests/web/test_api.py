@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from firefight.core.turns import state_to_json
-from firefight.encounter import ESTIMATE_PLAYS, Encounter, load_record, save_record, show_json
+from firefight.encounter import Encounter, load_record, save_record, show_json
 from firefight.encounter.fight import combatants_json
 from firefight.encounter.policies import preview_effect
 from firefight.web.views import ENGINE_KEYS
@@ -57,19 +58,26 @@ def test_every_example_plays_through_the_api(table: Table, example: str) -> None
         "quality_d100/small_duel",
     ],
 )
-def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_path: Path) -> None:
+def test_actions_carry_the_engines_previews(table: Table, example: str, tmp_path: Path) -> None:
+    """Each action's odds are the engine's preview (exact in the budget on these examples),
+    with what the list adds (the same odds as another, the risk before the actor's next turn
+    and what it saves); each has a ``win`` field (none yet, or ``p``, ``ci95``, ``exact``,
+    ``fights``)."""
     made = table.start(example=example, seed=2)
     actions = table.gm(made, "GET", "/actions").json()
     record = Encounter.from_json(table.gm(made, "GET", "/record").json(), "record")
     engine, state = record.engine, record.state
     legal = engine.legal_actions(state)
-    previews = [engine.preview(state, a, estimate=ESTIMATE_PLAYS) for a in legal]
+    previews = [engine.preview(state, a) for a in legal]
     expected = [
         {**p.to_json(), "effect": float(preview_effect(engine, p, a.actor))}
         for a, p in zip(legal, previews, strict=True)
     ]
-    assert [a["odds"] for a in actions] == expected
-    assert all({"id", "label", "odds"} <= set(a) for a in actions)
+    added = {"same_as", "same_why", "risk", "defence"}
+    assert [{k: v for k, v in a["odds"].items() if k not in added} for a in actions] == expected
+    assert all({"id", "label", "odds", "win"} <= set(a) for a in actions)
+    for action in actions:
+        assert action["win"] is None or set(action["win"]) == {"p", "ci95", "exact", "fights"}
     # each action's own parameters, for the page's selectors (weapon, mode, region...)
     assert [(a["defensive"], a["params"]) for a in actions] == [
         (a.defensive, {k: state_to_json(v) for k, v in a.params}) for a in legal
@@ -78,12 +86,50 @@ def test_actions_carry_the_engines_exact_odds(table: Table, example: str, tmp_pa
 
 def test_odds_one_action_at_a_time_match_the_list(table: Table) -> None:
     made = table.start(example="tactical_d20/knife_duel", seed=2)
-    listed = table.gm(made, "GET", "/actions").json()
-    for action in listed:
+    listed = table.gm(made, "GET", "/choices").json()
+    for action in listed["actions"]:
         one = table.gm(made, "GET", "/odds", params={"action": action["id"]}).json()
-        assert one == action["odds"]
+        assert one.keys() == action["odds"].keys() and one["exact"] == action["odds"]["exact"]
     response = table.gm(made, "GET", "/odds", params={"action": "nope"})
     assert response.status_code == 422 and "has no action 'nope'" in _detail(response)
+
+
+def test_a_slow_preview_arrives_as_an_estimate_then_exact(table: Table) -> None:
+    """Under a tiny budget the list comes back at once with every action answered, graydawn's
+    suppressing fire as an estimate with its intervals and count; asked again later, the
+    refinement has made it exact (the list is refined for a minute after it is asked)."""
+    made = table.start(example="graydawn/duel", seed=1)
+    first = table.gm(made, "GET", "/choices", params={"budget": 0.001}).json()
+    assert first["progress"]["answered"] and first["progress"]["actions"] == len(first["actions"])
+    fire = next(a for a in first["actions"] if a["id"] == "suppress:Kid_Rourke:10")["odds"]
+    assert fire["exact"] is False and fire["samples"] >= 1
+    lo, hi = fire["ci95"]["p_success"]
+    assert lo <= fire["p_success"] <= hi
+    assert "the rest estimated" in first["progress"]["text"]
+    for _ in range(600):
+        now = table.gm(made, "GET", "/choices").json()
+        if now["progress"].get("exact") == len(now["actions"]):
+            break
+        time.sleep(0.1)
+    assert now["progress"]["text"].startswith("exact for all")
+    fire = next(a for a in now["actions"] if a["id"] == "suppress:Kid_Rourke:10")["odds"]
+    assert fire["exact"] is True and "samples" not in fire
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"budget": 0}, "budget: Input should be greater than 0"),
+        ({"budget": 61}, "budget: Input should be less than or equal to 60"),
+        ({"ceiling": -1}, "ceiling: Input should be greater than or equal to 0"),
+    ],
+)
+def test_a_budget_out_of_bounds_is_refused(
+    table: Table, params: dict[str, float], message: str
+) -> None:
+    made = table.start(example="warfare2d20/small_duel", seed=1)
+    response = table.gm(made, "GET", "/actions", params=params)
+    assert response.status_code == 422 and message in _detail(response)
 
 
 def test_a_finished_fight_shows_the_rulesets_recovery(table: Table) -> None:
@@ -101,29 +147,6 @@ def test_a_finished_fight_shows_the_rulesets_recovery(table: Table) -> None:
     assert state["after"] == record.engine.turns.after_fight(record.state)
     assert any("heal" in line for line in state["after"])
     assert any("G19" in line for line in state["after"])
-
-
-def test_a_refused_preview_arrives_as_an_estimate(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past the exact path budget the page gets an estimate from plays on seeded dice, with its
-    interval and count (not an empty preview), the same in the list and one action at a time."""
-    from firefight.encounter import engine as engine_module
-
-    monkeypatch.setattr(engine_module, "PREVIEW_PATHS", 1)
-    made = table.start(example="tactical_d20/knife_duel", seed=2)
-    listed = table.gm(made, "GET", "/actions").json()
-    attacks = [a for a in listed if a["kind"] == "attack"]
-    assert attacks
-    for action in attacks:
-        odds = action["odds"]
-        assert odds["exact"] is False and odds["samples"] == ESTIMATE_PLAYS
-        assert odds["p_effect"] > 0 and "estimated from 1,000 plays" in odds["note"]
-        for name, p in odds["p_out"].items():
-            lo, hi = odds["ci95"]["p_out"][name]
-            assert lo <= p <= hi
-        one = table.gm(made, "GET", "/odds", params={"action": action["id"]}).json()
-        assert one == odds
 
 
 def test_state_is_the_shape_of_encounter_show_json(table: Table, tmp_path: Path) -> None:

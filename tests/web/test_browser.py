@@ -173,20 +173,25 @@ def test_a_gm_plays_two_rounds_and_the_players_watch(
     expect(gm.locator("[data-testid=actions]")).to_have_attribute(
         "data-odds", "ready", timeout=WAIT_MS
     )
-    # the page's words for an exact preview, an estimate (exact odds refused) and a refusal
+    # the page's words for exact odds, an estimate (with its intervals) and a win chance
     told = gm.evaluate(
         """() => [
-        Tracker.oddsText({exact: true, p_out: {Lennox: 0.25}, expected_harm: {Lennox: 1.5}}),
-        Tracker.oddsText({exact: false, samples: 1000, p_out: {Lennox: 0.475},
-          ci95: {p_out: {Lennox: [0.444, 0.506]}}, expected_harm: {Lennox: 12.6}}),
-        Tracker.oddsText({exact: false, note: "over 50,000 branches"}),
+        Odds.line({actor: "Rolf", odds: {exact: true, p_success: 0.25, p_out: {Lennox: 0.25,
+          Rolf: 0.00001}, conditions: {Lennox: {stunned: 0.039}}, expected_harm: {Lennox: 1.5},
+          risk: {p: 0.107, exact: true, ci95: [0.107, 0.107]}}}),
+        Odds.line({actor: "Rolf", odds: {exact: false, samples: 1000, p_success: 0.475,
+          p_out: {Lennox: 0.475}, conditions: {}, ci95: {p_success: [0.444, 0.506],
+          p_out: {Lennox: [0.444, 0.506]}}, expected_harm: {Lennox: 12.6}}}),
+        Actions.winText(Actions.winOf({win: {p: {knights: 0.5432},
+          ci95: {knights: [0.52, 0.56]}, exact: false, fights: 2400}}, null, "knights"), "knights"),
       ]"""
     )
     assert told == [
-        "P(Lennox out) 25.0%; Lennox +1.50 harm",
-        "P(Lennox out) ~48% (44-51%); Lennox +12.60 harm; estimated from 1,000 plays (too many"
-        " branches for exact odds)",
-        "over 50,000 branches",
+        "lands 25.0%; Lennox out 25.0%, stunned 3.9%; Lennox +1.50 harm; Rolf hurt before next"
+        " turn 10.7%",
+        "lands ~48% (44-51%); Lennox out ~48% (44-51%); Lennox +12.60 harm; estimated from"
+        " 1,000 plays",
+        "knights win the fight ~54% (52-56%), from 2,400 fights",
     ]
     gm.screenshot(path=str(artifacts / "tracker-gm.png"), full_page=True)
     players.screenshot(path=str(artifacts / "tracker-players.png"), full_page=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,18 +13,23 @@ import pytest
 
 from firefight.encounter import Engine
 from firefight.web.store import Store
-from firefight.web.tracker import Tracker
+from firefight.web.tracker import Stale, Tracker
 from tests.web.conftest import EXAMPLES
 
 
 @pytest.fixture
-def tracker(tmp_path: Path) -> Tracker:
-    return Tracker(Store(f"sqlite:///{tmp_path / 't.sqlite3'}"), EXAMPLES)
+def tracker(tmp_path: Path) -> Iterator[Tracker]:
+    made = Tracker(Store(f"sqlite:///{tmp_path / 't.sqlite3'}"), EXAMPLES)
+    yield made
+    made.odds_worker.close()  # its thread would refine on through the tests that follow
 
 
 def test_a_step_is_not_held_up_by_a_preview(
     tracker: Tracker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The odds are worked out on their own thread: a step goes through while a preview is
+    stuck, the page that waited for the old state's odds is told the fight moved on, and the
+    new state's odds come afresh."""
     made = tracker.create(example="warfare2d20/duel", seed=1)
     first = tracker.actions(made.id, odds=False)[0]["id"]
     started, release = threading.Event(), threading.Event()
@@ -34,17 +41,75 @@ def test_a_step_is_not_held_up_by_a_preview(
         return real(self, state, action, **kw)
 
     monkeypatch.setattr(Engine, "preview", slow)
-    previews: list[Any] = []
-    worker = threading.Thread(target=lambda: previews.append(tracker.actions(made.id)))
+    waited: list[Any] = []
+
+    def ask() -> None:
+        try:
+            waited.append(tracker.choices(made.id))
+        except Stale as err:
+            waited.append(err)
+
+    worker = threading.Thread(target=ask)
     worker.start()
     assert started.wait(timeout=30)
     assert tracker.act(made.id, first, seed=2, version=1)["steps"] == 1  # while the preview waits
-    release.set()
     worker.join(timeout=60)
-    assert previews and previews[0][0]["id"] == first  # the old state's odds, for its caller
+    assert waited and isinstance(waited[0], Stale) and "moved on" in str(waited[0])
+    release.set()
     monkeypatch.setattr(Engine, "preview", real)
-    fresh = tracker.actions(made.id)  # and the new state's are computed afresh
-    assert fresh != previews[0]
+    fresh = tracker.choices(made.id)  # the new state's odds, computed afresh
+    assert fresh["version"] == 2 and fresh["progress"]["answered"]
+
+
+def test_a_stale_list_stops_at_once(tracker: Tracker) -> None:
+    """Refining graydawn's suppressing fire (seconds of work), the odds thread stops within a
+    few milliseconds of CPU once a step moves the fight on, and works out the new state."""
+    made = tracker.create(example="graydawn/suppression_panic", seed=1)
+    for n in range(4):
+        first = tracker.actions(made.id, odds=False)[0]["id"]
+        tracker.act(made.id, first, seed=n, version=n + 1)
+    listed = tracker.choices(made.id, budget=0.01)
+    assert listed["progress"]["refining"]
+    time.sleep(0.5)  # well into the refinement
+    first = tracker.actions(made.id, odds=False)[0]["id"]
+    tracker.act(made.id, first, seed=9, version=5)
+    deadline = time.monotonic() + 60
+    while not tracker.odds_worker.stale_cpu and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tracker.odds_worker.stale_cpu, "the stale job never reported stopping"
+    assert max(tracker.odds_worker.stale_cpu) < 0.05
+    assert tracker.choices(made.id)["version"] == 6
+
+
+def test_refinements_reach_the_gms_stream_only(tracker: Tracker) -> None:
+    """Each refinement of the list goes to the GM's live stream as a dict (the version, the
+    actions, the progress in words); the players' stream hears versions only."""
+    made = tracker.create(example="warfare2d20/small_duel", seed=1)
+
+    async def heard() -> tuple[list[Any], list[Any]]:
+        gm = tracker.watch(made.id, 1, gm=True)
+        players = tracker.watch(made.id, 1)
+        await asyncio.to_thread(tracker.choices, made.id)
+        got: list[Any] = []
+        for _ in range(600):
+            while not gm.empty():
+                got.append(gm.get_nowait())
+            if any(not g["progress"]["refining"] for g in got):
+                break
+            await asyncio.sleep(0.05)
+        seen = []
+        while not players.empty():
+            seen.append(players.get_nowait())
+        tracker.unwatch(made.id, gm)
+        tracker.unwatch(made.id, players)
+        return got, seen
+
+    got, seen = asyncio.run(heard())
+    assert got and seen == []
+    last = got[-1]
+    assert last["version"] == 1 and not last["progress"]["refining"]
+    assert last["progress"]["text"].startswith("exact for all")
+    assert all(a["win"] is not None and a["odds"]["exact"] for a in last["actions"])
 
 
 def test_previews_asked_twice_at_once_are_computed_once(

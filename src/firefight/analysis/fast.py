@@ -119,6 +119,26 @@ class _Key:
     whole: bool = False
 
 
+def counted(engine: Engine) -> tuple[str, ...]:
+    """The counters lanes carry beside their states (``Turns.counters``), under policies blind
+    to them (:data:`BLIND`); none otherwise."""
+    blind = all(s.policy in BLIND for s in engine.scenario.spec.sides)
+    return engine.turns.counters if blind else ()
+
+
+def counter_caps(engine: Engine) -> list[int | None]:
+    """Each carried counter's cap (``Turns.counter_cap``), combatant by combatant."""
+    turns = engine.turns
+    names = counted(engine)
+    return [turns.counter_cap(c, f) for c in engine.initial().combatants for f in names]
+
+
+def classes(engine: Engine) -> int:
+    """How many classes the capped counters split a state's plan into (a sampler's tables hold
+    one row per state and class)."""
+    return int(np.prod([cap + 1 for cap in counter_caps(engine) if cap is not None]))
+
+
 class KernelSampler:
     """Interned states and the kernels their lanes share, for one engine (one scenario).
 
@@ -139,13 +159,11 @@ class KernelSampler:
         #: Combatant fields (``Turns.counters``) the lanes carry in arrays beside their states,
         #: which then hold them at their initial values: hit points spread wide made every
         #: fight's states (and its transitions) its own. Only under policies blind to them.
-        blind = all(p in BLIND for p in self.policy_names.values())
-        turns = engine.turns
-        self.counted: tuple[str, ...] = turns.counters if blind else ()
+        self.counted: tuple[str, ...] = counted(engine)
         first = engine.initial().combatants
         self.first_list = [getattr(c, f) for c in first for f in self.counted]
         self.first_counts = np.array(self.first_list, dtype=np.int64)
-        caps = [turns.counter_cap(c, f) for c in first for f in self.counted]
+        caps = counter_caps(engine)
         #: Counters read up to a cap (``Turns.counter_cap``): their columns and caps. A lane's
         #: *class* numbers its capped counters capped (mixed radix): a state's plan is per
         #: class, its keys stepping the state with those counters put in.
@@ -581,15 +599,37 @@ def _start_lanes(sampler: KernelSampler, n: int, rng: np.random.Generator) -> _L
     engine = sampler.engine
     if sampler.start is not None:
         picks = sampler.start.table.sample(n, rng)
-        state_of, counts = sampler.start.next_ids[picks], sampler.start_counts[picks]
-    else:  # initiative of many combatants: roll each lane's start plainly
-        dice = SeededDice(rng)
-        entered = [sampler.enter(engine.start(dice)) for _ in range(n)]
-        state_of = np.array([sid for sid, _ in entered], dtype=np.int64)
-        counts = sampler._rows([row for _, row in entered])
-    width = len(sampler.column)
+        return _lanes(sampler, sampler.start.next_ids[picks], sampler.start_counts[picks])
+    # initiative of many combatants: roll each lane's start plainly
+    dice = SeededDice(rng)
+    return _entered(sampler, [engine.start(dice) for _ in range(n)])
+
+
+def _entered(sampler: KernelSampler, states: list[FightState]) -> _Lanes:
+    """A lane at each of ``states``."""
+    entered = [sampler.enter(s) for s in states]
+    state_of = np.array([sid for sid, _ in entered], dtype=np.int64)
+    return _lanes(sampler, state_of, sampler._rows([row for _, row in entered]))
+
+
+def _lanes(
+    sampler: KernelSampler, state_of: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> _Lanes:
+    n, width = len(state_of), len(sampler.column)
     never = np.full((n, width), _NEVER, dtype=np.int64)
     return _Lanes(state_of, counts, np.zeros((n, width)), never, np.arange(n))
+
+
+@collector_paused
+def run_from(sampler: KernelSampler, states: list[FightState], rng: np.random.Generator) -> Tally:
+    """A fight from each of ``states`` (any state of the scenario's fights: the one an action
+    left) played to its end by the sides' policies, tallied as :func:`run_chunk` tallies
+    fights from the start. Interrupted (Ctrl-C, or a stop from the dice's check), the sampler
+    may be left half-way through learning a transition: use it for nothing more."""
+    sampler.begin_chunk()
+    chunk = _entered(sampler, states)
+    _fight_out(sampler, chunk, rng, None)
+    return _tally(sampler, chunk)
 
 
 def _fight_out(

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from firefight.core.ruleset import Command
 
-#: Option kinds: a flag, or a value read as text, a whole number or a path; ``*`` repeatable.
+#: Option kinds: a flag, or a value read as text, a whole number, a plain decimal or a path;
+#: ``*`` repeatable.
 Options = dict[str, str]
 #: What a quick command receives: its arguments and its options (name -> value), converted.
 Run = Callable[[list[Any], dict[str, Any]], None]
@@ -84,7 +85,7 @@ def _odds(args: list[Any], opts: dict[str, Any]) -> None:
 
 
 #: Options that are flags: a boolean, False when not given.
-_FLAGS = ("--json", "--ask")
+_FLAGS = ("--json", "--ask", "--win")
 
 
 def _encounter(name: str, *options: str) -> Run:
@@ -117,7 +118,11 @@ QUICK: dict[tuple[str, ...], tuple[tuple[str, ...], Options, Run]] = {
         {"--seed": "int", "--dice": "text", "--ask": "flag"},
         _encounter("act", "--seed", "--dice", "--ask"),
     ),
-    ("encounter", "actions"): (("path",), {"--json": "flag"}, _encounter("actions", "--json")),
+    ("encounter", "actions"): (
+        ("path",),
+        {"--json": "flag", "--budget": "float", "--ceiling": "float", "--win": "flag"},
+        _encounter("actions", "--json", "--budget", "--ceiling", "--win"),
+    ),
     ("encounter", "auto"): (
         ("path",),
         {"--steps": "int", "--seed": "int"},
@@ -142,6 +147,12 @@ def _value(word: str, kind: str) -> Any:
         if len(word) > MAX_DIGITS or not all("0" <= c <= "9" for c in word):
             return None
         return int(word)
+    if kind == "float":
+        whole, _, part = word.partition(".")
+        digits = whole + part
+        if not digits or len(digits) > MAX_DIGITS or not all("0" <= c <= "9" for c in digits):
+            return None
+        return float(word)
     if kind == "path":
         # Typer refuses an existing file it may not read with its own words.
         if os.path.exists(word) and not os.access(word, os.R_OK):

@@ -79,6 +79,15 @@ RulesetArg = Annotated[
     str, typer.Argument(metavar="RULESET", help="Ruleset id (see `firefight rulesets`).")
 ]
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", help=f"Situation file (TOML); {FORMATS}.")]
+CeilingOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--ceiling",
+        metavar="SECONDS",
+        help="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+        "chance's refinement (default 10).",
+    ),
+]
 
 
 def _version(value: bool) -> None:
@@ -273,12 +282,28 @@ def fight(
     max_rounds: MaxRoundsOpt = None,
     set_: SetOpt = None,
     as_json: JsonOpt = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="At each step, the acting side's chance of winning after the action chosen "
+            "and after the best one.",
+        ),
+    ] = False,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget", metavar="SECONDS", help="CPU seconds per step for --explain (default 1)."
+        ),
+    ] = None,
 ) -> None:
     """One whole fight to the end, narrated round by round with every action's transcript."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.fight(scenario, seed, policy or [], max_rounds, set_ or [], as_json)
+        encounter_commands.fight(
+            scenario, seed, policy or [], max_rounds, set_ or [], as_json, explain, budget
+        )
 
 
 @app.command()
@@ -482,12 +507,22 @@ def serve(
             help="Folder of example scenarios (default: the bundled ones).",
         ),
     ] = None,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            metavar="SECONDS",
+            help="CPU seconds for the first answers of a list of actions' odds, the step "
+            "included (default 1).",
+        ),
+    ] = None,
+    ceiling: CeilingOpt = None,
 ) -> None:
     """The GM's web tracker: encounters in a database, a GM page and a players' page."""
     with user_errors():
         from firefight.cli import serve_commands
 
-        serve_commands.serve(db, host, port, examples)
+        serve_commands.serve(db, host, port, examples, budget, ceiling)
 
 
 encounter_app = typer.Typer(
@@ -524,12 +559,30 @@ def encounter_start(
 
 
 @encounter_app.command("actions")
-def encounter_actions(file: RecordArg, as_json: JsonOpt = False) -> None:
-    """The legal actions of whoever acts now, with ids and exact odds previews."""
+def encounter_actions(
+    file: RecordArg,
+    as_json: JsonOpt = False,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            metavar="SECONDS",
+            help="CPU seconds for every action's first answer (default 1); exact where it "
+            "finishes, else estimated, then refined.",
+        ),
+    ] = None,
+    ceiling: CeilingOpt = None,
+    win: Annotated[
+        bool,
+        typer.Option("--win", help="Each side's chance of winning the fight after each action."),
+    ] = False,
+) -> None:
+    """The legal actions of whoever acts now, with ids, odds (exact where they finish in time),
+    the actor's risk before his next turn and, with --win, the fight's win chances."""
     with user_errors():
         from firefight.cli import encounter_commands
 
-        encounter_commands.actions(file, as_json)
+        encounter_commands.actions(file, as_json, budget, ceiling, win)
 
 
 @encounter_app.command("act")

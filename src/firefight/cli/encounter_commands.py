@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,6 @@ from firefight.cli.output import (
 )
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.encounter import (
-    ESTIMATE_PLAYS,
     Encounter,
     Engine,
     Step,
@@ -96,6 +94,8 @@ def fight(
     max_rounds: int | None,
     overrides: list[str],
     as_json: bool,
+    explain: bool = False,
+    budget: float | None = None,
 ) -> None:
     engine = _engine(scenario, policies, max_rounds, overrides)
     solve_first(engine, quiet=as_json)
@@ -103,23 +103,98 @@ def fight(
     console = TextConsole()
     dice = SeededDice(seed)
     enc = Encounter.begin(engine, dice)
+    if budget is not None and not explain:
+        raise InputError("--budget is for --explain", tip="add --explain, or drop --budget")
+    explained: list[dict[str, Any]] = []
+    explainer = _explainer(enc, seconds(budget, "--budget", 1.0, 0.001), explained)
     if not as_json:
         spec = engine.scenario.spec
         console.print((spec.title, "bold"), f"  ({spec.ruleset}, seed {seed})")
         _print_lines(console, enc.start_lines)
-    play(enc, dice, policy_rng(seed), on_step=None if as_json else _narrator(console))
+    narrate = None if as_json else _narrator(console)
+
+    def on_step(step: Step) -> None:
+        if explain:
+            explainer(step)
+        if narrate is not None:
+            narrate(step, explained[-1] if explain else None)
+
+    play(enc, dice, policy_rng(seed), on_step=on_step)
     if as_json:
-        print_json(fight_json(enc, seed))
+        out = fight_json(enc, seed)
+        if explain:
+            for row, why in zip(out["steps"], explained, strict=True):
+                row["explain"] = why
+        print_json(out)
         return
     _print_end(console, enc)
 
 
-def _narrator(console: TextConsole) -> Callable[[Step], None]:
-    def narrate(step: Step) -> None:
+def _explainer(
+    enc: Encounter, budget: float, explained: list[dict[str, Any]]
+) -> Callable[[Step], None]:
+    """What ``fight --explain`` adds to each step: the acting side's chance of winning after
+    the action chosen and after the best one, each worked out within ``budget`` CPU seconds
+    for the whole list (the fight's own dice untouched)."""
+    from firefight.analysis.budget import cpu
+    from firefight.analysis.choices import Evaluation, Shared
+
+    shared = Shared(enc.engine)
+
+    def explain(step: Step) -> None:
+        engine, before = enc.engine, enc.states[-2]
+        start = cpu()
+        evaluation = Evaluation(
+            engine,
+            before,
+            budget=budget / 2,
+            ceiling=budget,
+            odds=False,
+            risk=False,
+            win=True,
+            shared=shared if shared.engine is engine else None,
+        )
+        evaluation.first_answers()
+        while cpu() - start < budget and evaluation.refine() is not None:
+            pass
+        side = engine.side_of(step.actor)
+        rows = [r for r in evaluation.rows() if r["win"] is not None]
+        chosen = next((r for r in rows if r["id"] == step.action), None)
+        best = max(rows, key=lambda r: r["win"]["p"].get(side, 0.0), default=None)
+        explained.append(
+            {
+                "side": side,
+                "chosen": None if chosen is None else chosen["win"],
+                "best": None if best is None else {"id": best["id"], **best["win"]},
+            }
+        )
+
+    return explain
+
+
+def _narrator(console: TextConsole) -> Callable[[Step, dict[str, Any] | None], None]:
+    def narrate(step: Step, explained: dict[str, Any] | None) -> None:
         console.print((step.label, "bold"), "  ", (f"({step.action})", "dim"))
+        if explained is not None:
+            console.print(("    " + _explanation(step, explained), "italic"))
         _print_lines(console, step.lines)
 
     return narrate
+
+
+def _explanation(step: Step, explained: dict[str, Any]) -> str:
+    """``win chance (marines): 54% +-2 after this; the best, take cover: 61% +-2``."""
+    from firefight.cli.odds_text import win_text
+
+    side, chosen, best = explained["side"], explained["chosen"], explained["best"]
+    if chosen is None or best is None:
+        return f"win chance ({side}): not worked out in time"
+    mine = win_text({"win": chosen}, side)
+    if best["id"] == step.action or best["p"].get(side, 0.0) <= chosen["p"].get(side, 0.0):
+        return f"win chance ({side}): {mine} after this; no other choice better"
+    return f"win chance ({side}): {mine} after this; the best, {best['id']}: " + win_text(
+        {"win": best}, side
+    )
 
 
 def _print_lines(console: TextConsole, lines: tuple[str, ...]) -> None:
@@ -215,7 +290,18 @@ def start(
     _print_turn(console, enc)
 
 
-def actions(file: Path, as_json: bool) -> None:
+def actions(
+    file: Path,
+    as_json: bool,
+    budget: float | None = None,
+    ceiling: float | None = None,
+    win: bool = False,
+) -> None:
+    """The acting combatant's choices with their odds, risk and (``win``) win chances: first
+    answers within ``budget`` CPU seconds, then refined, each answer up to ``ceiling`` seconds
+    (exact where it finishes; Ctrl-C prints what is known)."""
+    from firefight.analysis.choices import BUDGET, CEILING, Evaluation
+
     enc = load_record(file)
     engine, state = enc.engine, enc.state
     if state.ending is not None:  # an answer, not a mistake: nobody acts any more
@@ -227,77 +313,77 @@ def actions(file: Path, as_json: bool) -> None:
                 "(`firefight encounter undo FILE` takes back the last step)"
             )
         return
-    listed = engine.legal_actions(state)
-    odds, interrupted = _previews(engine, state, listed, quiet=as_json)
-    rows: list[dict[str, Any]] = [
-        {"id": a.id, "label": a.label, "kind": a.kind, "target": a.target, "odds": o}
-        for a, o in zip(listed, odds, strict=True)
-    ]
+    evaluation = Evaluation(
+        engine,
+        state,
+        budget=seconds(budget, "--budget", BUDGET, low=0.001),
+        ceiling=seconds(ceiling, "--ceiling", CEILING, low=0.0),
+        win=win,
+    )
+    interrupted = _evaluate(evaluation, quiet=as_json)
+    rows = evaluation.rows()
     if as_json:
         print_json(rows)
     else:
-        from rich.table import Table
-
-        console = TextConsole()
-        table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
-        table.add_column("id", no_wrap=True, overflow="fold")
-        table.add_column("action")
-        table.add_column("odds (exact unless marked estimate)")
-        for row in rows:
-            table.add_row(row["id"], row["label"], _odds_text(row["odds"]))
-        console.print(table)
+        _print_choices(state, rows, engine, win)
     if interrupted:
-        done = sum(1 for o in odds if o.get("note") != _NOT_COMPUTED)
-        print(f"interrupted (Ctrl-C): {done} of {len(listed)} previews computed", file=sys.stderr)
+        from firefight.analysis.choices import progress_text
+
+        print(f"interrupted (Ctrl-C): {progress_text(evaluation.progress())}", file=sys.stderr)
         raise typer.Exit(130)
 
 
-#: The note of a preview that Ctrl-C left uncomputed.
-_NOT_COMPUTED = "not computed: interrupted (Ctrl-C)"
+#: Most CPU seconds ``--budget`` and ``--ceiling`` take (an hour).
+MAX_SECONDS = 3600.0
 
 
-def _previews(
-    engine: Engine, state: Any, listed: tuple[Any, ...], quiet: bool
-) -> tuple[list[dict[str, Any]], bool]:
-    """Each action's exact odds preview (an estimate from plays on seeded dice where exact odds
-    are refused), with a progress bar on a terminal (a graydawn volley's previews take seconds
-    each); Ctrl-C stops at once, the rest marked not computed."""
-    from firefight.encounter import Preview
+def seconds(value: float | None, option: str, default: float, low: float) -> float:
+    if value is None:
+        return default
+    if not low <= value <= MAX_SECONDS:
+        raise InputError(
+            f"{option} {value:g} is outside {low:g}..{MAX_SECONDS:g} seconds",
+            tip=f"e.g. {option} {default:g}",
+        )
+    return value
 
-    out: list[dict[str, Any]] = []
+
+def _evaluate(evaluation: Any, quiet: bool) -> bool:
+    """First answers, then refinement until every answer is final, with the progress in words
+    on a terminal; Ctrl-C stops it (True: interrupted), what is known kept."""
+    from firefight.analysis.choices import progress_text
+
+    choices = evaluation.choices
     with count_bar(plain_console(stderr=True), quiet) as bar:
-        task = bar.add_task("exact odds", total=len(listed))
+        task = bar.add_task("first answers", total=len(choices))
         try:
-            for action in listed:
-                out.append(engine.preview(state, action, estimate=ESTIMATE_PLAYS).to_json())
-                bar.advance(task)
+            evaluation.first_answers()
+            while evaluation.refine() is not None:
+                final = sum(all(w.final for w in c.works()) for c in choices)
+                bar.update(task, completed=final, description=progress_text(evaluation.progress()))
         except KeyboardInterrupt:
-            for action in listed[len(out) :]:
-                empty = Preview(action, {}, {}, Fraction(0), Fraction(0), False, _NOT_COMPUTED)
-                out.append(empty.to_json())
-            return out, True
-    return out, False
+            return True
+    return False
 
 
-def _odds_text(odds: dict[str, Any]) -> str:
-    """A preview in one cell: exact figures, an estimate's with their 95% intervals and how
-    many plays they came from, or why there are none."""
-    samples = odds.get("samples", 0)
-    if not odds.get("exact", True) and not samples:
-        return str(odds.get("note") or "too many branches for exact odds")
-    intervals = odds.get("ci95", {}).get("p_out", {})
-    parts = []
-    for name, p in odds.get("p_out", {}).items():
-        if samples:
-            lo, hi = intervals[name]
-            parts.append(f"P({name} out) ~{100 * p:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%)")
-        else:
-            parts.append(f"P({name} out) {100 * p:.1f}%")
-    parts += [f"{name} +{h:.2f} harm" for name, h in odds.get("expected_harm", {}).items()]
-    text = "; ".join(parts) or "no effect on anyone"
-    if samples:
-        text += f"; estimated from {samples:,} plays (too many branches for exact odds)"
-    return text
+def _print_choices(state: Any, rows: list[dict[str, Any]], engine: Engine, win: bool) -> None:
+    from rich.table import Table
+
+    from firefight.cli.odds_text import odds_text, win_text
+
+    console = TextConsole()
+    side = engine.side_of(str(state.acting))
+    table = Table(title=f"round {state.round}: {state.acting} acts", title_justify="left")
+    table.add_column("id", no_wrap=True, overflow="fold")
+    table.add_column("action")
+    table.add_column("odds (exact unless marked ~)")
+    if win:
+        table.add_column(f"{side} win")
+    labels = {r["id"]: r["label"] for r in rows}
+    for row in rows:
+        cells = [row["id"], row["label"], odds_text(row, labels)]
+        table.add_row(*cells, *([win_text(row, side)] if win else []))
+    console.print(table)
 
 
 def act(
@@ -373,7 +459,8 @@ def auto(file: Path, steps: int | None, seed: int | None) -> None:
     solve_first(enc.engine)
     seed = fresh_seed() if seed is None else seed
     console = TextConsole()
-    play(enc, SeededDice(seed), policy_rng(seed), steps, _narrator(console))
+    narrate = _narrator(console)
+    play(enc, SeededDice(seed), policy_rng(seed), steps, lambda step: narrate(step, None))
     save_over(opened)
     _print_turn(console, enc)
 

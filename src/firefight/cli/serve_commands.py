@@ -14,17 +14,30 @@ from firefight.errors import InputError
 BUNDLED_EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
-def serve(db: str | None, host: str, port: int, examples: Path | None) -> None:
+def serve(
+    db: str | None,
+    host: str,
+    port: int,
+    examples: Path | None,
+    budget: float | None = None,
+    ceiling: float | None = None,
+) -> None:
     import uvicorn
 
+    from firefight.analysis.choices import BUDGET, CEILING
+    from firefight.cli.encounter_commands import seconds
     from firefight.web.api import create_app
     from firefight.web.store import Store, database_url
 
     if examples is not None and not examples.is_dir():
         raise InputError(f"--examples {examples} is not a folder", tip="give the examples folder")
+    odds_budget = seconds(budget, "--budget", BUDGET, low=0.001)
+    odds_ceiling = seconds(ceiling, "--ceiling", CEILING, low=0.0)
     _check_address(host, port)
     store = Store(database_url(db))
-    app = create_app(store, examples=examples or BUNDLED_EXAMPLES)
+    app = create_app(
+        store, examples=examples or BUNDLED_EXAMPLES, budget=odds_budget, ceiling=odds_ceiling
+    )
     # The web libraries leave ~67k long-lived objects; frozen, the collector stops re-walking them
     # on every full collection (~40-60 ms each, every few steps as previews are kept).
     gc.freeze()

@@ -330,8 +330,9 @@ class Turns(ABC):
         """``act`` as an odds preview reads it (``Engine.preview``): only the combatants of the
         result are read, so a ruleset may sum out what only later steps read (a burst's shared
         roll, kept for its next targets) and branch over less. The combatants' distribution
-        must be ``act``'s as far as a preview reads it: each one's :meth:`can_fight`, whether
-        it changed, jointly, and its :meth:`harm` in the mean (a wound's detail that nothing
+        must be ``act``'s as far as a preview reads it: each one's :meth:`can_fight`,
+        :meth:`is_dead` and :meth:`conditions`, whether it changed, jointly, and its
+        :meth:`harm` in the mean (a wound's detail that nothing
         after reads may be merged, the harm's mean kept: graydawn's hunkering); the default
         is ``act`` itself."""
         return self.act(state, action, dice)
@@ -349,19 +350,20 @@ class Turns(ABC):
 
     def preview_idle(self, state: FightState) -> Unread | None:
         """Fields of combatants that the rest of :meth:`preview_stages` from ``state`` (a state
-        a part left) neither reads nor writes, nor :meth:`can_fight` and :meth:`harm`; ``None``
-        (the default): none. A staged preview sets them back to the acting state's values (a
-        combatant they told apart counts as changed), so states that differ only there (a score
-        that only the next round reads) merge before the rest multiplies them."""
+        a part left) neither reads nor writes, nor :meth:`can_fight`, :meth:`harm` and
+        :meth:`conditions`; ``None`` (the default): none. A staged preview sets them back to
+        the acting state's values (a combatant they told apart counts as changed), so states
+        that differ only there (a score that only the next round reads) merge before the rest
+        multiplies them."""
         return None
 
     def preview_stand_in(self, state: FightState) -> FightState | None:
         """A state that the rest of :meth:`preview_stages` from ``state`` (a state a part left)
         treats as it treats ``state``, as far as a preview reads the end (each combatant's
-        :meth:`can_fight`, :meth:`harm` and whether it differs from the acting state's), or
-        ``None`` (the default): ``state`` itself. A staged preview carries the stand-in, so
-        states that differ only where the rest reads them alike (suppression levels whose
-        penalty nobody reads) merge before the rest multiplies them."""
+        :meth:`can_fight`, :meth:`conditions`, :meth:`harm` and whether it differs from the
+        acting state's), or ``None`` (the default): ``state`` itself. A staged preview carries
+        the stand-in, so states that differ only where the rest reads them alike (suppression
+        levels whose penalty nobody reads) merge before the rest multiplies them."""
         return None
 
     def preview_carry(
@@ -443,6 +445,21 @@ class Turns(ABC):
     def is_hurt(self, combatant: Any) -> bool:
         """Hurt or pinned enough that the cautious policy turns to defensive options."""
         return self.harm(combatant) > 0
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """What the combatant suffers now beyond harm, in the text's words ("stunned",
+        "pinned", "disarmed", "suppressed", "prone", ...): an odds preview gives the chance an
+        action leaves each one newly on someone, so choices that differ only there show apart.
+        Out of the fight and dead are the engine's own (:meth:`can_fight`, :meth:`is_dead`).
+        A preview's merging (:meth:`preview_act`, :meth:`preview_stand_in`, ...) must keep
+        them. Default: none."""
+        return frozenset()
+
+    def alike(self, state: FightState, first: Action, second: Action) -> str | None:
+        """Why two actions of ``state`` whose previews came out the same are the same by the
+        rules here, in one phrase ("the rate of fire's delta t is cancelled by its recoil"),
+        or ``None`` (the default): the odds then say only that they are the same."""
+        return None
 
     @abstractmethod
     def view(self, combatant: Any) -> dict[str, Any]:

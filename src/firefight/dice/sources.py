@@ -42,6 +42,10 @@ other sub-rules' distributions).
 
 ``dice.record(event)`` appends a transcript event; rolls are recorded automatically. Exact dice
 record nothing (there is no single transcript of all branches).
+
+Long work can be stopped from inside: within :func:`checked`, every exact enumeration calls the
+check once per path and seeded dice once per roll, and the check raises to stop the work (its
+time is up, or its answer is no longer wanted). Outside it nothing is called.
 """
 
 from __future__ import annotations
@@ -136,9 +140,27 @@ class DiceSource(Protocol):
         ...
 
 
+#: The check of :func:`checked`, or None: no check.
+_CHECK: ContextVar[Callable[[], None] | None] = ContextVar("firefight_check", default=None)
+
+
+@contextmanager
+def checked(check: Callable[[], None]) -> Iterator[None]:
+    """Within (in this thread or task): ``check()`` is called once per path of every exact
+    enumeration and once per roll of every seeded dice source made inside; it stops the work
+    by raising. A check should be cheap: it is called thousands of times a second."""
+    token = _CHECK.set(check)
+    try:
+        yield
+    finally:
+        _CHECK.reset(token)
+
+
 class _RollingDice:
     """Shared body of the sources that roll real faces (seeded and scripted)."""
 
+    #: Called once per roll (seeded dice made within :func:`checked`); None: nothing.
+    _check: Callable[[], None] | None = None
     #: Told of each die before its face is asked (the table's dice asked roll by roll); None:
     #: nobody listens.
     _tell: DieTeller | None = None
@@ -170,6 +192,8 @@ class _RollingDice:
 
     def roll(self, expr: str | Node, why: str = "") -> Roll:
         """Roll every die of ``expr``, tape its faces and record the roll."""
+        if self._check is not None:
+            self._check()
         node = as_node(expr)
         self._pending_why = why
         rolled = roll_tree(node, self._taped, self._tell)
@@ -202,6 +226,7 @@ class SeededDice(_RollingDice):
 
         super().__init__()
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._check = _CHECK.get()
 
     def _face(self, sides: int) -> int:
         return int(self.rng.integers(1, sides + 1))
@@ -532,7 +557,10 @@ def _enumerate(fn: Callable[[DiceSource], T], shared: _Shared) -> Weighted[T]:
     # outcome -> {path denominator: summed numerators}: integer sums, no Fraction per path
     acc: dict[T, dict[int, int]] = {}
     path: list[int] = []
+    check = _CHECK.get()
     while True:
+        if check is not None:
+            check()
         shared.walked += 1
         if shared.max_paths is not None and shared.walked > shared.max_paths:
             raise TooManyPaths(f"more than {shared.max_paths:,} paths to enumerate")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from operator import attrgetter
@@ -61,13 +61,23 @@ class Preview:
     note: str = ""
     #: Plays on seeded dice the figures were counted from (0: exact, or nothing known).
     samples: int = 0
+    #: P(the action changes a combatant of another side than the actor's in what a preview
+    #: reads: harm, out of the fight, a condition): the chance it hits, or succeeds at all.
+    p_success: Fraction = Fraction(0)
+    #: Combatant -> condition -> P(the action leaves it newly so): the ruleset's conditions
+    #: (:meth:`Turns.conditions`: stunned, pinned, suppressed, ...) and "dead".
+    conditions: dict[str, dict[str, Fraction]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = {
             "exact": self.exact,
             **({"note": self.note} if self.note else {}),
             "p_effect": float(self.p_effect),
+            "p_success": float(self.p_success),
             "p_out": {k: float(v) for k, v in self.p_out.items()},
+            "conditions": {
+                k: {c: float(p) for c, p in v.items()} for k, v in self.conditions.items()
+            },
             "expected_harm": {k: float(v) for k, v in self.harm.items()},
             "truncated_mass": float(self.truncated_mass),
         }
@@ -75,7 +85,12 @@ class Preview:
             out["samples"] = self.samples
             out["ci95"] = {
                 "p_effect": self._interval(self.p_effect),
+                "p_success": self._interval(self.p_success),
                 "p_out": {k: self._interval(v) for k, v in self.p_out.items()},
+                "conditions": {
+                    k: {c: self._interval(p) for c, p in v.items()}
+                    for k, v in self.conditions.items()
+                },
             }
         return out
 
@@ -172,19 +187,23 @@ class Engine:
             (state, action), action, lambda d: self._act_through(state, action, d)
         )
 
-    def _people_distribution(self, state: FightState, action: Action) -> Weighted[Any]:
+    def _people_distribution(
+        self, state: FightState, action: Action, max_paths: int | None = None
+    ) -> Weighted[Any]:
         """The combatants after the action, each with the indices of those a staged preview
         knows changed in fields it set aside and the harm it carried apart (mean per index),
         exactly: all a preview reads. By the ruleset's
         parts (:meth:`Turns.preview_stages`) where it gives them, else by
         :meth:`Turns.preview_act` path by path (what only later steps read may be summed out).
-        Refused past :data:`PREVIEW_PATHS` paths of the whole action either way."""
+        Refused past ``max_paths`` paths (:data:`PREVIEW_PATHS` by default) of the whole
+        action either way."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         key = (state, action, "combatants")
         stages = self.turns.preview_stages(state, action)
         if stages is not None:
             found = self._acts.get(key)
             if found is None:
-                found = self._remember(key, self._staged(state, action, stages))
+                found = self._remember(key, self._staged(state, action, stages, max_paths))
             else:
                 self._acts.move_to_end(key)
             return found
@@ -192,24 +211,31 @@ class Engine:
             key,
             action,
             lambda d: (self._act_through(state, action, d, preview=True).combatants, _NONE, ()),
+            max_paths,
         )
 
     def _staged(
-        self, state: FightState, action: Action, stages: tuple[Stage, ...]
+        self,
+        state: FightState,
+        action: Action,
+        stages: tuple[Stage, ...],
+        max_paths: int | None = None,
     ) -> Weighted[Any]:
         """The combatants after ``stages`` (:meth:`Turns.preview_stages`), exactly: each stage
         enumerated once per distinct state the one before left, the states it leads to merged
         (weights over a common denominator), so the work grows with the states met part-way.
 
         Each state also carries how many paths of the whole action lead to it (its paths times
-        the stage's paths from it): once the paths through a stage pass :data:`PREVIEW_PATHS`,
+        the stage's paths from it): once the paths through a stage pass ``max_paths``,
         the action path by path would have walked more, and it is refused as it was then, but
         after the few states that show it rather than after all those paths.
 
         Harm a state carries apart (:meth:`Turns.preview_carry`) is taken out of it and added
         up beside it (the chance of each path times the harm, exactly), so states that differ
         only there merge; each outcome's key ends with the mean of it per combatant (index,
-        mean), which the preview adds to the harm."""
+        mean), which the preview adds to the harm; ``max_paths``: :data:`PREVIEW_PATHS` by
+        default."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         current: dict[Any, tuple[int, int]] = {(state, _NONE): (1, 1)}  # weight, paths
         #: state -> combatant index -> the sum over its paths of chance x harm carried apart
         carried: dict[Any, dict[int, Fraction]] = {}
@@ -229,7 +255,7 @@ class Engine:
                 s, flagged = key
                 # each run of the stage from s stands for n paths of the whole action: past
                 # the runs the budget has left for them, it is refused, without running the rest
-                runs.start(s, (PREVIEW_PATHS - walked) // n)
+                runs.start(s, (max_paths - walked) // n)
                 try:
                     # a stage is a function of the state and the dice: one that left s as it
                     # was without dice leaves it so again (graydawn's turns, once someone
@@ -238,12 +264,12 @@ class Engine:
                     if sub is not None and sub[0][0] is s:
                         left.add(key)
                     if sub is None:
-                        found = enumerate_outcomes(runs, max_paths=PREVIEW_PATHS)
+                        found = enumerate_outcomes(runs, max_paths=max_paths)
                         sub, den = list(found.items()), total * found.total
                     else:
                         den = total
                 except (TooManyPaths, _OverBudget):
-                    raise self._too_many(action) from None
+                    raise self._too_many(action, max_paths) from None
                 walked += n * runs.count
                 before = carried.get(key)
                 for raw, x in sub:
@@ -304,22 +330,28 @@ class Engine:
             return state, flagged
         return evolve(state, combatants=tuple(people)), flagged
 
-    def _too_many(self, action: Action) -> TooManyBranches:
+    def _too_many(self, action: Action, max_paths: int) -> TooManyBranches:
         return TooManyBranches(
-            f"{action.label}: over {PREVIEW_PATHS:,} branches, too many to enumerate exactly",
+            f"{action.label}: over {max_paths:,} branches, too many to enumerate exactly",
             tip="the action still resolves; only its exact preview is left out",
         )
 
     def _enumerated(
-        self, key: Hashable, action: Action, fn: Callable[[DiceSource], Any]
+        self,
+        key: Hashable,
+        action: Action,
+        fn: Callable[[DiceSource], Any],
+        max_paths: int | None = None,
     ) -> Weighted[Any]:
-        """``fn`` enumerated under :data:`PREVIEW_PATHS`, cached by ``key``."""
+        """``fn`` enumerated under ``max_paths`` (:data:`PREVIEW_PATHS` by default), cached by
+        ``key``."""
+        max_paths = PREVIEW_PATHS if max_paths is None else max_paths
         found = self._acts.get(key)
         if found is None:
             try:
-                found = enumerate_outcomes(fn, max_paths=PREVIEW_PATHS)
+                found = enumerate_outcomes(fn, max_paths=max_paths)
             except TooManyPaths:
-                raise self._too_many(action) from None
+                raise self._too_many(action, max_paths) from None
             self._remember(key, found)
         else:
             self._acts.move_to_end(key)
@@ -399,7 +431,7 @@ class Engine:
             if moved is None:
                 return None
             out[moved] = w
-        return Weighted(out, dist.total)
+        return Weighted.adopt(out, dist.total)  # weights from a Weighted: not hashed again
 
     def masked(self, state: FightState, action: Action) -> tuple[FightState, Unread] | None:
         """The state with the fields the step does not read (:meth:`Turns.unread`) set to
@@ -523,20 +555,42 @@ class Engine:
             self._settled.popitem(last=False)
         return found
 
-    def preview(self, state: FightState, action: Action, *, estimate: int = 0) -> Preview:
+    def preview(
+        self,
+        state: FightState,
+        action: Action,
+        *,
+        estimate: int = 0,
+        max_paths: int | None = None,
+    ) -> Preview:
         """Exact odds of ``action`` from ``state``, by the rule code that will resolve it. Past
-        :data:`PREVIEW_PATHS` paths: with ``estimate``, that many plays of the action on seeded
-        dice (the same rule code) counted instead, marked not exact; without, an empty preview
-        marked not exact (policies score such an action 0, as they always have)."""
+        ``max_paths`` paths (:data:`PREVIEW_PATHS` by default): with ``estimate``, that many
+        plays of the action on seeded dice (the same rule code) counted instead, marked not
+        exact; without, an empty preview marked not exact (policies score such an action 0,
+        as they always have)."""
         # the round-1 twin previews the same (the ruleset promises its step is the same, moved)
         state = self.round_one(state) or state
         try:
-            people = self._people_distribution(state, action)
+            people = self._people_distribution(state, action, max_paths)
         except TooManyBranches as err:
             if not estimate:
                 return Preview(action, {}, {}, Fraction(0), Fraction(0), False, err.message)
             return self._estimated(state, action, estimate, err)
         return self._read(state, action, people.items(), people.total, people.truncated_mass)
+
+    def play(self, state: FightState, action: Action, dice: DiceSource) -> Hashable:
+        """One play of ``action`` on ``dice`` as an estimated preview counts it (the combatants
+        it leaves): :meth:`estimated` reads a count of these."""
+        return (self._act_through(state, action, dice).combatants, _NONE, ())
+
+    def estimated(
+        self, state: FightState, action: Action, counts: Counter[Hashable], note: str
+    ) -> Preview:
+        """The preview counted over plays of the action on seeded dice (``counts`` of
+        :meth:`play`'s outcomes from ``state``), marked not exact, with ``note``."""
+        plays = sum(counts.values())
+        preview = self._read(state, action, counts.items(), plays, Fraction(0))
+        return dataclasses.replace(preview, exact=False, note=note, samples=plays)
 
     def _estimated(
         self, state: FightState, action: Action, plays: int, refused: TooManyBranches
@@ -548,13 +602,11 @@ class Engine:
         from firefight.dice import SeededDice
 
         rng = np.random.default_rng(ESTIMATE_SEED)
-        counts: Counter[Any] = Counter()
+        counts: Counter[Hashable] = Counter()
         for _ in range(plays):
-            after = self._act_through(state, action, SeededDice(rng))
-            counts[after.combatants, _NONE, ()] += 1
+            counts[self.play(state, action, SeededDice(rng))] += 1
         note = f"estimated from {plays:,} plays on seeded dice ({refused.message})"
-        preview = self._read(state, action, counts.items(), plays, Fraction(0))
-        return dataclasses.replace(preview, exact=False, note=note, samples=plays)
+        return self.estimated(state, action, counts, note)
 
     def _read(
         self,
@@ -566,33 +618,61 @@ class Engine:
     ) -> Preview:
         """A preview read off the combatants an action leaves, each ``(combatants, flagged,
         apart)`` with its weight of ``total`` (see :meth:`_people_distribution`)."""
+        turns = self.turns
         p_out: dict[str, int] = {}
         harm: dict[str, int] = {}
-        p_effect = 0
+        became: dict[str, dict[str, int]] = {}
+        p_effect = p_success = 0
         before = {c.name: c for c in state.combatants}
+        had = {c.name: self.conditions(c) for c in state.combatants}
+        mine = self.side_of(action.actor)
         for (combatants, flagged, apart), w in people:
             changed = bool(flagged)
+            landed = False
             for i, mean in apart:  # harm carried apart (a staged preview's merged outcomes)
                 name = combatants[i].name
                 harm[name] = harm.get(name, 0) + w * mean
             for c in combatants:
                 old = before[c.name]
-                if c != old:
-                    changed = True
-                if self.turns.can_fight(old) and not self.turns.can_fight(c):
+                if c == old:
+                    continue
+                changed = True
+                touched = False
+                if turns.can_fight(old) and not turns.can_fight(c):
                     p_out[c.name] = p_out.get(c.name, 0) + w
-                added = self.turns.harm(c) - self.turns.harm(old)
+                    touched = True
+                added = turns.harm(c) - turns.harm(old)
                 if added:
                     harm[c.name] = harm.get(c.name, 0) + w * added
+                    touched = True
+                new = self.conditions(c) - had[c.name]
+                if new:
+                    mark = became.setdefault(c.name, {})
+                    for what in new:
+                        mark[what] = mark.get(what, 0) + w
+                    touched = True
+                landed = landed or (touched and c.side != mine)
             if changed:
                 p_effect += w
+            if landed:
+                p_success += w
         return Preview(
             action,
             {k: Fraction(v, total) for k, v in p_out.items()},
             {k: Fraction(v, total) for k, v in harm.items()},
             Fraction(p_effect, total),
             truncated_mass,
+            p_success=Fraction(p_success, total),
+            conditions={
+                k: {c: Fraction(x, total) for c, x in sorted(v.items())} for k, v in became.items()
+            },
         )
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """The combatant's conditions as a preview reports them: the ruleset's
+        (:meth:`Turns.conditions`) and "dead" (:meth:`Turns.is_dead`)."""
+        own = self.turns.conditions(combatant)
+        return own | _DEAD if self.turns.is_dead(combatant) else own
 
     def side_of(self, name: str) -> str:
         return self._sides[name]
@@ -604,6 +684,7 @@ _Budgeted = tuple[Weighted[FightState], int | None]
 
 #: No combatant flagged changed (see :meth:`Engine._set_aside`).
 _NONE: frozenset[int] = frozenset()
+_DEAD = frozenset({"dead"})
 
 
 def _carry(

@@ -15,6 +15,7 @@ edit or scenario, 429 past the rate limit. A line is at most :data:`MAX_LINE` ch
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -27,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from sqlalchemy.exc import SQLAlchemyError
 
+from firefight.analysis.choices import BUDGET, CEILING
 from firefight.core.loading import parse_toml_text
 from firefight.encounter.edits import Edit, make_edit
 from firefight.errors import FirefightError, InputError
@@ -43,6 +45,9 @@ KEEP_ALIVE = 15.0
 POLL = 0.5
 #: Longest refusal line (as the command line's): longer ones keep their start and "...".
 MAX_LINE = 400
+#: Most CPU seconds a request may give the first answers of its odds, and each answer's
+#: refinement.
+MAX_BUDGET, MAX_CEILING = 60.0, 600.0
 
 
 class _Unauthorized(Exception):
@@ -55,6 +60,23 @@ Version = Annotated[
     Field(ge=1, description="the version of the state this was chosen on (from GET .../{id})"),
 ]
 Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+Budget = Annotated[
+    float | None,
+    Query(
+        gt=0,
+        le=MAX_BUDGET,
+        description="CPU seconds for the first answers of the whole list (default: the server's)",
+    ),
+]
+Ceiling = Annotated[
+    float | None,
+    Query(
+        ge=0,
+        le=MAX_CEILING,
+        description="CPU seconds of an action's longest exact attempt, and of its risk's and win "
+        "chance's refinement (default: the server's)",
+    ),
+]
 #: Any JSON here, checked by the tracker: typed as ``int | str``, pydantic would quietly read
 #: ``true`` as a face of 1 and ``10.0`` as 10, where ``--dice`` refuses them.
 _FACE_ITEMS: dict[str, Any] = {"items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}}
@@ -247,9 +269,13 @@ def create_app(
     max_body: int = 1 << 20,
     rate: float = 100.0,
     burst: int = 300,
+    budget: float = BUDGET,
+    ceiling: float = CEILING,
 ) -> FastAPI:
-    """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios."""
-    tracker = Tracker(store, examples)
+    """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios;
+    ``budget`` and ``ceiling`` the odds' CPU seconds (first answers of a list; each answer's
+    refinement at most)."""
+    tracker = Tracker(store, examples, budget=budget, ceiling=ceiling)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -260,6 +286,7 @@ def create_app(
             polling.cancel()
             with suppress(asyncio.CancelledError):
                 await polling
+            await asyncio.to_thread(tracker.odds_worker.close)
 
     app = FastAPI(
         lifespan=lifespan,
@@ -313,15 +340,27 @@ def create_app(
         return tracker.state(encounter_id)
 
     @app.get("/api/encounters/{encounter_id}/actions", tags=["GM"])
-    def actions(encounter_id: GmId, odds: bool = True) -> list[dict[str, Any]]:
-        """The legal actions of whoever acts, each with its exact odds preview (`?odds=false`:
-        the list alone, at once; a preview with very many branches can take seconds)."""
-        return tracker.actions(encounter_id, odds)
+    def actions(
+        encounter_id: GmId, odds: bool = True, budget: Budget = None, ceiling: Ceiling = None
+    ) -> list[dict[str, Any]]:
+        """The legal actions of whoever acts, each with its `odds` (exact where they finish in
+        time, else estimated with intervals) and `win` chance, as far as they are worked out
+        (`?odds=false`: the list alone, at once). The first answers of the whole list take at
+        most `budget` CPU seconds (default: the server's); they are refined afterwards."""
+        return tracker.actions(encounter_id, odds, budget=budget, ceiling=ceiling)
+
+    @app.get("/api/encounters/{encounter_id}/choices", tags=["GM"])
+    def choices(
+        encounter_id: GmId, budget: Budget = None, ceiling: Ceiling = None
+    ) -> dict[str, Any]:
+        """The actions as `/actions` gives them, with the `version` they belong to and the
+        `progress` of their refinement (`text`: "exact for 31 of 45; the rest estimated,
+        refining"); a GM's live stream then carries each refinement as an `odds` event."""
+        return tracker.choices(encounter_id, budget=budget, ceiling=ceiling)
 
     @app.get("/api/encounters/{encounter_id}/odds", tags=["GM"])
     def odds(encounter_id: GmId, action: str) -> dict[str, Any]:
-        """One action's exact odds preview (`?action=ID`), for a page that fills its list in
-        one action at a time."""
+        """One action's odds as far as they are worked out (`?action=ID`)."""
         return tracker.odds(encounter_id, action)
 
     @app.get("/api/encounters/{encounter_id}/log", tags=["GM"])
@@ -454,11 +493,13 @@ def create_app(
     async def events(
         encounter_id: str, request: Request, token: Annotated[str, Query()]
     ) -> StreamingResponse:
-        """Server-sent events: `data: <version>` after every committed change. The token is a
-        query parameter here because browsers' EventSource cannot send headers."""
-        await asyncio.to_thread(tracker.role, encounter_id, token)
+        """Server-sent events: `data: <version>` after every committed change; on the GM's
+        token, also `event: odds` with the choices (as `/choices` gives them) each time they
+        are refined. The token is a query parameter here because browsers' EventSource cannot
+        send headers."""
+        role = await asyncio.to_thread(tracker.role, encounter_id, token)
         version = await asyncio.to_thread(tracker.version, encounter_id)
-        queue = tracker.watch(encounter_id, version)
+        queue = tracker.watch(encounter_id, version, gm=role == "gm")
         return StreamingResponse(
             _stream(tracker, encounter_id, queue, version, request),
             media_type="text/event-stream",
@@ -503,7 +544,7 @@ async def _poll(tracker: Tracker) -> None:
 async def _stream(
     tracker: Tracker,
     encounter_id: str,
-    queue: asyncio.Queue[int],
+    queue: asyncio.Queue[Any],
     version: int,
     request: Request,
 ) -> AsyncIterator[str]:
@@ -511,13 +552,16 @@ async def _stream(
         yield f"data: {version}\n\n"
         while not await request.is_disconnected():
             try:
-                version = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
+                item = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
-            if version == CLOSED:
+            if isinstance(item, dict):  # a GM's odds, refined
+                yield f"event: odds\ndata: {json.dumps(item)}\n\n"
+                continue
+            if item == CLOSED:
                 return
-            yield f"data: {version}\n\n"
+            yield f"data: {item}\n\n"
     finally:
         tracker.unwatch(encounter_id, queue)
 

@@ -10,8 +10,10 @@ Every write names the version of the state it was chosen on: a write on any othe
 refused (:class:`Stale`, with what happened since), so a click made on a page that was behind,
 or the same request sent twice at once, never lands on a state nobody saw.
 
-Watchers (the players' pages) get the new version number on an asyncio queue as soon as a step
-commits; they then fetch the view they may see.
+Watchers (the players' pages, the GM's) get the new version number on an asyncio queue as soon as
+a step commits; they then fetch the view they may see. The GM's watchers also get the odds of the
+acting combatant's choices as they are refined (:mod:`firefight.web.odds`, worked out on a thread
+of their own, the old version's work cancelled by each change).
 """
 
 from __future__ import annotations
@@ -24,23 +26,24 @@ import threading
 import tomllib
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import firefight.analysis  # noqa: F401  (registers the optimal policy: scenarios may name it)
-from firefight.core.turns import Action, FightState, state_to_json
+from firefight.analysis.budget import cpu
+from firefight.analysis.choices import BUDGET, CEILING, action_json
 from firefight.core.validation import clip
 from firefight.dice import DiceSource, ScriptedDice, SeededDice
 from firefight.dice.asking import AskingDice, Program, too_few_faces_explained
 from firefight.dice.faces import parse_faces
-from firefight.encounter import ESTIMATE_PLAYS, Encounter, Engine, read_scenario, show_json
+from firefight.encounter import Encounter, Engine, read_scenario, show_json
 from firefight.encounter.edits import Edit
-from firefight.encounter.policies import preview_effect
 from firefight.encounter.table_dice import ask_start, ask_step, start_json, step_json
 from firefight.errors import FirefightError, InputError
 from firefight.web.builder import scenario_from_text
+from firefight.web.odds import OddsWorker
 from firefight.web.store import Row, StaleVersion, Store, token_digest
 from firefight.web.views import ENEMY_DETAILS, EnemyDetail, cards, player_view
 
@@ -76,23 +79,41 @@ class _Open:
     version: int
     row: Row
     enc: Encounter
-    #: Odds previews of this version's actions, by action id, as they are computed.
-    odds: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The players' view of this version (every watching page asks for it after a step).
     player: dict[str, Any] | None = None
+    #: CPU seconds the write that made this version took here (its odds' budget is the rest).
+    made_in: float = 0.0
+
+
+#: A page's live stream: its event loop, its queue (versions; and, for a GM's page, the odds
+#: as they are refined) and whether it is the GM's.
+_Watcher = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[Any]", bool]
 
 
 class Tracker:
-    """Encounters on a :class:`Store`, kept open in memory, with watchers per encounter."""
+    """Encounters on a :class:`Store`, kept open in memory, with watchers per encounter;
+    ``budget`` and ``ceiling`` are the odds' CPU seconds (first answers of a list, and each
+    answer's refinement at most)."""
 
-    def __init__(self, store: Store, examples: Path | None = None, keep_open: int = 64) -> None:
+    def __init__(
+        self,
+        store: Store,
+        examples: Path | None = None,
+        keep_open: int = 64,
+        *,
+        budget: float = BUDGET,
+        ceiling: float = CEILING,
+    ) -> None:
         self.store = store
         self.examples = examples
         self.keep_open = keep_open
         self._open: OrderedDict[str, _Open] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
-        self._watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+        self._watchers: dict[str, set[_Watcher]] = {}
+        self.odds_worker = OddsWorker(
+            budget=budget, ceiling=ceiling, on_update=self._odds_update, watched=self._gm_watches
+        )
         #: The newest version each watched encounter's watchers were told of.
         self._announced: dict[str, int] = {}
         self._example_list: list[dict[str, str]] | None = None
@@ -269,46 +290,71 @@ class Tracker:
                 "redo": len(enc.redo_stack),
             }
 
-    def actions(self, encounter_id: str, odds: bool = True) -> list[dict[str, Any]]:
-        """The legal actions, each with its exact odds preview unless ``odds`` is false."""
-        with self._lock(encounter_id):
-            held = self._load(encounter_id)
-            state = held.enc.state
-            listed = held.enc.engine.legal_actions(state) if state.ending is None else ()
-        rows = [_bare_action(a) for a in listed]
-        if odds:
-            for row, action in zip(rows, listed, strict=True):
-                row["odds"] = self._odds(encounter_id, held, state, action)
+    def actions(
+        self,
+        encounter_id: str,
+        odds: bool = True,
+        *,
+        budget: float | None = None,
+        ceiling: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """The legal actions, each with its odds, risk and win chance unless ``odds`` is false
+        (first answers within ``budget`` CPU seconds, then refined; see :meth:`choices`)."""
+        if not odds:
+            with self._lock(encounter_id):
+                enc = self._load(encounter_id).enc
+                if enc.state.ending is not None:
+                    return []
+                return [action_json(a) for a in enc.engine.legal_actions(enc.state)]
+        rows: list[dict[str, Any]] = self.choices(encounter_id, budget=budget, ceiling=ceiling)[
+            "actions"
+        ]
         return rows
 
-    def odds(self, encounter_id: str, action_id: str) -> dict[str, Any]:
-        """One action's exact odds preview (a page fills its list in one action at a time)."""
+    def choices(
+        self,
+        encounter_id: str,
+        *,
+        budget: float | None = None,
+        ceiling: float | None = None,
+    ) -> dict[str, Any]:
+        """The acting combatant's choices with their answers so far and the progress
+        (``{"version", "actions", "progress"}``): the first answers worked out within
+        ``budget`` CPU seconds (the server's by default; the step that made this version
+        counts against it), refined afterwards on the odds thread up to ``ceiling`` seconds an
+        answer, and pushed to the GM's live streams. Waits for the first answers only."""
         with self._lock(encounter_id):
             held = self._load(encounter_id)
             state = held.enc.state
-            action = held.enc.engine.find_action(state, action_id)
-        return self._odds(encounter_id, held, state, action)
+            if state.ending is not None:
+                cpu_spent = {"step": held.made_in, "first_answers": 0.0}
+                return {"version": held.version, "actions": [], "progress": {"cpu": cpu_spent}}
+            job = self.odds_worker.job(
+                encounter_id,
+                held.version,
+                held.enc.engine,
+                state,
+                budget=budget,
+                ceiling=ceiling,
+                spent=held.made_in,
+            )
+        self.odds_worker.answers(job)
+        if job.error is not None:
+            raise InputError(f"the odds could not be worked out: {job.error}")
+        if job.cancel.is_set() and not job.rows:
+            raise Stale("the fight moved on while its odds were worked out", tip=_RELOAD)
+        return job.snapshot()
 
-    def _odds(
-        self, encounter_id: str, held: _Open, state: FightState, action: Action
-    ) -> dict[str, Any]:
-        """Computed outside the encounter's lock (a heavy preview must not hold up a step), one
-        at a time per encounter (a page refreshed while one runs waits for it), kept while
-        ``state`` is the encounter's."""
-        with self._lock(encounter_id, previews=True):
-            with self._lock(encounter_id):
-                found: dict[str, Any] | None = (
-                    held.odds.get(action.id) if held.enc.state is state else None
-                )
-            if found is None:
-                engine = held.enc.engine
-                preview = engine.preview(state, action, estimate=ESTIMATE_PLAYS)
-                found = preview.to_json()
-                found["effect"] = float(preview_effect(engine, preview, action.actor))
-                with self._lock(encounter_id):
-                    if held.enc.state is state:
-                        held.odds[action.id] = found
-        return found
+    def odds(self, encounter_id: str, action_id: str) -> dict[str, Any]:
+        """One action's odds so far (its row of :meth:`choices`)."""
+        with self._lock(encounter_id):
+            held = self._load(encounter_id)
+            held.enc.engine.find_action(held.enc.state, action_id)  # one line if there is none
+        for row in self.choices(encounter_id)["actions"]:
+            if row["id"] == action_id:
+                found: dict[str, Any] = row["odds"]
+                return found
+        raise InputError(f"no action {action_id!r} now")  # pragma: no cover - found above
 
     def dice(
         self,
@@ -476,6 +522,7 @@ class Tracker:
             self._check_version(encounter_id, held, version)
             enc = held.enc
             before = _snapshot(enc)
+            start = cpu()
             try:
                 words = change(enc)
                 new = self.store.write(encounter_id, held.version, record=_dump(enc))
@@ -483,9 +530,10 @@ class Tracker:
                 vars(enc).update(before)
                 self._forget(encounter_id)
                 raise
-            held.version, held.odds, held.player = new, {}, None
+            held.version, held.player, held.made_in = new, None, cpu() - start
             self._remember_change(encounter_id, new, words)
             state = _state_json(held)
+        self.odds_worker.moved(encounter_id, new)
         self._notify(encounter_id, new)
         return state
 
@@ -517,18 +565,19 @@ class Tracker:
             history.append((version, words))
 
     # -- watching ------------------------------------------------------------------------------
-    def watch(self, encounter_id: str, version: int) -> asyncio.Queue[int]:
+    def watch(self, encounter_id: str, version: int, gm: bool = False) -> asyncio.Queue[Any]:
         """A queue that receives the encounter's new version after every committed change, made
         here or (found by :meth:`poll`) by another server on the same database; ``version`` is
-        the one the watcher already has."""
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        the one the watcher already has. A GM's queue also receives the odds of the choices
+        (a dict: :meth:`choices`) each time they are refined."""
+        queue: asyncio.Queue[Any] = asyncio.Queue()
         loop = asyncio.get_running_loop()
         with self._guard:
-            self._watchers.setdefault(encounter_id, set()).add((loop, queue))
+            self._watchers.setdefault(encounter_id, set()).add((loop, queue, gm))
             self._announced[encounter_id] = max(self._announced.get(encounter_id, 0), version)
         return queue
 
-    def unwatch(self, encounter_id: str, queue: asyncio.Queue[int]) -> None:
+    def unwatch(self, encounter_id: str, queue: asyncio.Queue[Any]) -> None:
         with self._guard:
             watchers = self._watchers.get(encounter_id, set())
             for entry in [w for w in watchers if w[1] is queue]:
@@ -555,32 +604,45 @@ class Tracker:
             self._notify(encounter_id, version)
 
     def close_watchers(self) -> None:
-        """End every live stream (the server is stopping): each queue gets :data:`CLOSED`."""
+        """End every live stream (the server is stopping): each queue gets :data:`CLOSED`; the
+        odds thread stops."""
         with self._guard:
             watchers = [w for group in self._watchers.values() for w in group]
-        for loop, queue in watchers:
+        for loop, queue, _ in watchers:
             loop.call_soon_threadsafe(queue.put_nowait, CLOSED)
+        self.odds_worker.close()
+
+    def _gm_watches(self, encounter_id: str) -> bool:
+        """Whether a GM's page follows the encounter's live stream here."""
+        with self._guard:
+            return any(gm for _, _, gm in self._watchers.get(encounter_id, ()))
+
+    def _odds_update(self, encounter_id: str, version: int, choices: dict[str, Any]) -> None:
+        """The odds thread refined the choices of ``version``: to the GM's live streams."""
+        with self._guard:
+            gms = [(loop, q) for loop, q, gm in self._watchers.get(encounter_id, ()) if gm]
+        for loop, queue in gms:
+            loop.call_soon_threadsafe(queue.put_nowait, choices)
 
     def _notify(self, encounter_id: str, version: int) -> None:
         """Tell the encounter's watchers of ``version``, once: a change made here may also be
         found by :meth:`poll`, and whichever comes second is dropped."""
+        self.odds_worker.moved(encounter_id, version)
         with self._guard:
             if version <= self._announced.get(encounter_id, 0):
                 return
             watchers = list(self._watchers.get(encounter_id, ()))
             if watchers:
                 self._announced[encounter_id] = version
-        for loop, queue in watchers:
+        for loop, queue, _ in watchers:
             loop.call_soon_threadsafe(queue.put_nowait, version)
 
     # -- the open encounters -------------------------------------------------------------------
-    def _lock(self, encounter_id: str, previews: bool = False) -> threading.Lock:
-        """The encounter's lock (held briefly, for every read and write), or its previews' lock
-        (held while odds are computed, apart, so a step is never held up by a preview)."""
+    def _lock(self, encounter_id: str) -> threading.Lock:
+        """The encounter's lock (held briefly, for every read and write; odds are worked out
+        apart, on the odds thread, so a step is never held up by them)."""
         with self._guard:
-            return self._locks.setdefault(
-                f"{encounter_id}:previews" if previews else encounter_id, threading.Lock()
-            )
+            return self._locks.setdefault(encounter_id, threading.Lock())
 
     def _row(self, encounter_id: str) -> Row:
         row = self.store.get(encounter_id)
@@ -698,20 +760,6 @@ def _seed(seed: int | None) -> int:
 
 def _dump(enc: Encounter) -> str:
     return json.dumps(enc.to_json(), sort_keys=True)
-
-
-def _bare_action(action: Action) -> dict[str, Any]:
-    """An action as the page lists it: ``defensive`` and the ruleset's own ``params`` (weapon,
-    mode, region...) let it group actions by kind and target and choose among them."""
-    return {
-        "id": action.id,
-        "label": action.label,
-        "kind": action.kind,
-        "target": action.target,
-        "actor": action.actor,
-        "defensive": action.defensive,
-        "params": {key: state_to_json(value) for key, value in action.params},
-    }
 
 
 def _state_json(held: _Open) -> dict[str, Any]:

@@ -66,6 +66,9 @@ _CONTESTED = frozenset({"attack", "shoot", "stance", "riposte", "hold"})
 _Opening = FightState | tuple[FightState, Bout, int, int]
 
 
+_STUNNED = frozenset({"stunned"})
+
+
 class DW2Turns(Turns):
     """The turn structure of one scenario (see the module docstring)."""
 
@@ -614,6 +617,7 @@ class DW2Turns(Turns):
             checks,
             ("dw2 injury", f.toughness, c.wounds, new, self._readings),
             exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
+            keep=True,  # the key names the checks by content: met again across kernels
         )
         until = c.stunned_until
         if status == "stunned":
@@ -639,19 +643,11 @@ class DW2Turns(Turns):
         """Turns are alike; a stun's clock (turn, action) moves with the turn."""
         if state.round + delta < 1:
             return None
-        people = tuple(
-            c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
-        )
-        return FightState(
-            state.round + delta,
-            state.phase,
-            state.order,
-            state.acting,
-            people,
-            state.board,
-            state.ending,
-            state.winner,
-        )
+        people = state.combatants
+        if any(c.stunned_until is not None for c in people):
+            people = tuple(c if c.stunned_until is None else _stun_moved(c, delta) for c in people)
+        # evolve, not FightState(...): a frozen record's __init__ costs most of a moved kernel
+        return evolve(state, round=state.round + delta, combatants=people)
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """A riposte decision's margin and the contest it would be (1 the riposte, 2 the
@@ -686,6 +682,10 @@ class DW2Turns(Turns):
 
     def is_hurt(self, combatant: Any) -> bool:
         return bool(combatant.wounds > 0 or combatant.stunned)
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """D06: stunned."""
+        return _STUNNED if combatant.stunned else frozenset()
 
     def status(self, c: Warrior) -> str:
         if c.dead:

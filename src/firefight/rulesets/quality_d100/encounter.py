@@ -241,6 +241,16 @@ class QualityTurns(Turns):
     def is_hurt(self, combatant: Any) -> bool:
         return self.harm(combatant) > 0 or combatant.stunned or combatant.prone
 
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """What a special lasts as in a fight (Q08, E04): stunned, knocked down (prone),
+        disarmed."""
+        c = combatant
+        return frozenset(
+            word
+            for word, has in (("stunned", c.stunned), ("prone", c.prone), ("disarmed", c.disarmed))
+            if has
+        )
+
     def view(self, combatant: Any) -> dict[str, Any]:
         m = self.profiles[combatant.name].model
         return {

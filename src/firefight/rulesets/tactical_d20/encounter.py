@@ -78,6 +78,12 @@ class TacticalTurns(TacticalBase):
     def harm(self, combatant: Any) -> int:
         return int(self.roster[combatant.name].creature.hp - combatant.hp)
 
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """T05's wound effects (stunned, arm wound, leg wound) and T10's disarmed; a grapple
+        and suppression live on the board, which a preview does not read."""
+        found = frozenset(e.condition.replace("_", " ") for e in combatant.effects)
+        return found | {"disarmed"} if combatant.disarmed else found
+
     def is_hurt(self, combatant: Any) -> bool:
         return self.harm(combatant) > 0 or bool(combatant.effects)
 

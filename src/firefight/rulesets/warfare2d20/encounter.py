@@ -63,6 +63,9 @@ from firefight.rulesets.warfare2d20.roster import (
     load_fighters,
 )
 
+_SUPPRESSED = frozenset({"suppressed"})
+_NO_CONDITIONS: frozenset[str] = frozenset()
+
 
 class Warfare2d20Turns(Actions, Turns):
     state_types: ClassVar[tuple[type, ...]] = (Soldier, Volley, RoundFatigue)
@@ -351,6 +354,35 @@ class Warfare2d20Turns(Actions, Turns):
     def is_hurt(self, combatant: Any) -> bool:
         f = self.fighters[combatant.name]
         return bool(combatant.hit_points < f.stats.hit_points or combatant.suppressed_until)
+
+    def conditions(self, combatant: Any) -> frozenset[str]:
+        """W05: suppressed (a failed mettle check under fire)."""
+        return _SUPPRESSED if combatant.suppressed_until else _NO_CONDITIONS
+
+    def alike(self, state: FightState, first: Action, second: Action) -> str | None:
+        """Two rates of fire at the same target (W03, W02, W05): what the second's delta t
+        gains its recoil takes back, and its shock margin changes nothing here; or a burst at
+        several targets, whose step strikes the first alone."""
+        if first.kind != second.kind or first.target != second.target:
+            return None
+        later = [t for a in (first, second) for t in (a.param("targets") or ())[1:]]
+        if later:  # a burst at several targets strikes them one step each
+            return f"this step strikes {first.target} alone; {', '.join(later)} in the next"
+        modes = self.fighters[first.actor].weapon.fire_modes
+        one, two = modes.get(str(first.param("mode"))), modes.get(str(second.param("mode")))
+        if one is None or two is None:
+            return None
+        gain = two.delta_t - one.delta_t
+        if gain != two.recoil - one.recoil:
+            return None
+        said = (
+            f"its {gain:+d} delta t is taken back by its {gain:+d} recoil"
+            if gain
+            else "no more delta t"
+        )
+        if two.delta_s != one.delta_s:
+            said += f", and its delta s {two.delta_s} cannot shock anyone here"
+        return said
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """The range band to each enemy still standing (the battlefield's)."""

@@ -14,6 +14,7 @@
   let groups = [];     // the action groups shown, with the chosen action of each
   const chosen = new Map();  // group key -> the action id chosen in it (kept across refreshes)
   const odds = new Map();    // action id -> its preview, for the state shown
+  let labels = {};           // action id -> label, for the odds' words naming another action
   let tableDice = localStorage.getItem(DICE_KEY) === "table";
 
   if (link.player) {
@@ -134,6 +135,7 @@
   function renderActions(actions, state) {
     const box = byId("actions");
     byId("actions-title").textContent = state.ending ? "Actions" : `Actions of ${state.turn}`;
+    labels = Object.fromEntries(actions.map((a) => [a.id, a.label]));
     groups = Actions.group(actions, state.turn);
     for (const g of groups) {
       const kept = g.actions.find((a) => a.id === chosen.get(g.key));
@@ -203,7 +205,9 @@
     }
     g.box.querySelector(".label").textContent = a.label;
     const found = odds.get(a.id);
-    g.box.querySelector(".odds").textContent = found ? Tracker.oddsText(found) : "odds: computing...";
+    const line = g.box.querySelector(".odds");
+    line.textContent = Odds.line({ actor: a.actor, defensive: a.defensive, odds: found }, labels);
+    line.dataset.exact = String(!!(found && found.exact));
     const side = sideOf(a.actor);
     const win = Actions.winOf(a, found, side);
     const bar = g.box.querySelector(".win");
@@ -313,29 +317,34 @@
     fillOdds(++generation);
   }
 
-  // The previews arrive after the list, one action at a time, each group's chosen action
-  // first: most take milliseconds, a few (many-branched suppressing fire) take seconds.
+  // The odds arrive after the list: every action's first answer within the server's budget
+  // (exact where it finished in time, else estimated), then each refinement over the live
+  // stream ("odds" events) until every answer is exact or at its ceiling.
   async function fillOdds(mine) {
     const box = byId("actions");
     box.dataset.odds = "pending";
-    const first = groups.map((g) => g.chosen);
-    const rest = groups.flatMap((g) => g.actions).filter((a) => !first.includes(a));
-    for (const action of [...first, ...rest]) {
-      if (odds.has(action.id)) continue;
-      let found;
-      try {
-        found = await call("GET", "/odds?action=" + encodeURIComponent(action.id));
-      } catch (err) {
-        if (generation !== mine) return;  // the fight moved on: a refresh follows
-        found = { exact: false, note: "no odds: " + err.message };
-      }
-      if (generation !== mine) return;  // the page was refreshed meanwhile
-      odds.set(action.id, found);
-      for (const g of groups) if (g.chosen.id === action.id) showChosen(g);
-      if (odds.size % 8 === 0) markBest();
+    let choices;
+    try { choices = await call("GET", "/choices"); } catch (err) {
+      // 409: the fight moved on, a refresh follows
+      if (generation === mine && err.status !== 409) byId("odds-progress").textContent = "no odds: " + err.message;
+      return;
     }
+    if (generation !== mine) return;  // the page was refreshed meanwhile
+    showOdds(choices);
+  }
+
+  // A list of choices (from /choices or an "odds" event) on the groups: each chosen action's
+  // odds and win chance, the best marked, and how far along the answers are.
+  function showOdds(choices) {
+    if (choices.version !== version) return;  // odds of a state this page no longer shows
+    for (const row of choices.actions) odds.set(row.id, { ...row.odds, win: row.win });
+    for (const g of groups) showChosen(g);
     markBest();
+    const progress = choices.progress || {};
+    byId("odds-progress").textContent = progress.text || "";
+    const box = byId("actions");
     box.dataset.odds = "ready";
+    box.dataset.refining = String(!!progress.refining);
   }
 
   // -- controls ----------------------------------------------------------------------------
@@ -396,6 +405,7 @@
       heard = Math.max(heard, Number(event.data) || 0);
       if (heard > version) guarded(refresh);
     };
+    events.addEventListener("odds", (event) => showOdds(JSON.parse(event.data)));
     return events;
   }
 

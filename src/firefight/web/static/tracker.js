@@ -110,28 +110,6 @@ const Tracker = {
     return `stopped at round ${state.round}: no winner yet`;
   },
 
-  // Exact figures; an estimate's (exact odds refused: too many branches) with their 95%
-  // intervals and how many plays they came from; or why there are none. A chance of 0 for a
-  // combatant nobody expects to fall says nothing and is left out.
-  oddsText(odds) {
-    const samples = odds.samples || 0;
-    if (!odds.exact && !samples) return odds.note || "too many branches for exact odds";
-    const ci = (odds.ci95 || {}).p_out || {};
-    const pct = (p, digits) => (100 * p).toFixed(digits);
-    const parts = [];
-    for (const [name, p] of Object.entries(odds.p_out || {})) {
-      if (p === 0 && !(ci[name] && ci[name][1] > 0)) continue;
-      parts.push(samples
-        ? `P(${name} out) ~${pct(p, 0)}% (${pct(ci[name][0], 0)}-${pct(ci[name][1], 0)}%)`
-        : `P(${name} out) ${pct(p, 1)}%`);
-    }
-    for (const [name, h] of Object.entries(odds.expected_harm || {})) {
-      if (h !== 0) parts.push(`${name} +${h.toFixed(2)} harm`);
-    }
-    const text = parts.join("; ") || "no effect on anyone";
-    return samples ? `${text}; estimated from ${samples.toLocaleString("en")} plays (too many branches for exact odds)` : text;
-  },
-
   // The rule IDs a step's events name (W01, G24...), in order, once each.
   rules(events) {
     const seen = [];
