@@ -27,6 +27,8 @@ from firefight.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+GOBLINS = EXAMPLES / "dragonwarriors2/encounters/goblin_duel.toml"
+ROLF_LENNOX = EXAMPLES / "dragonwarriors2/encounters/rolf_vs_lennox_first_blood.toml"
 
 
 def engine(path, **kw) -> Engine:  # type: ignore[no-untyped-def]
@@ -205,6 +207,52 @@ def test_a_riposte_decision_shows_its_margin() -> None:
     assert found["wounds"] == 0 and found["round"] == state.round
     other = "Grub" if state.decider() == "Snag" else "Snag"
     assert found[f"{other} status"] == "unhurt"
+
+
+def test_a_chain_cut_splits_no_state_of_the_solve() -> None:
+    # a chain cut at max_chain is kept to the fight's end for simulate's report; who wins from
+    # there is the same as without it, so the solve keeps one state for both (else every state
+    # after a cut is met twice, and the Rolf and Lennox solve of solve.md is refused)
+    duel = engine(GOBLINS, overrides=["options.max_chain=2"])
+    state = _riposte_decision(duel)
+    riposte = next(a for a in duel.legal_actions(state) if a.kind == "riposte")
+    after = [s for s, _ in duel.kernel(state, riposte).items()]
+    cut = [s for s in after if s.board.chain_cut]  # the counter-riposte is cut
+    assert cut and duel.turns.reported(cut[0])  # simulate's report still sees it
+    game = Game(duel)
+    sid = game.intern(state)
+    i = [a.id for a in game.actions(sid)].index(riposte.id)
+    met = {child for child, _ in game.outcomes(sid, i)}
+    assert not any(game.states[child].board.chain_cut for child in met)
+    assert len(met) == len({duel.turns.unreported(s) for s in after})
+
+
+def test_a_riposte_from_a_narrow_margin_lowers_the_riposters_chance() -> None:
+    # D05: "a defender with a narrow margin of victory will be ill-advised to launch a riposte".
+    # The rules doc's table is the four-turn Rolf and Lennox solve (minutes of CPU); here its
+    # first turn, chains cut after three contests, Lennox on his habit: Rolf, attacked before his
+    # own action, holds from a margin of 2 or 5 and ripostes from 15 or 30
+    duel = engine(ROLF_LENNOX, overrides=["options.max_chain=3"], max_rounds=1)
+    asked: dict[int, FightState] = {}
+    frontier = [s for s, _ in enumerate_outcomes(duel.start).items()]
+    while frontier and len(asked) < 4:
+        state = frontier.pop(0)
+        actions = duel.legal_actions(state) if state.ending is None else ()
+        if any(a.kind == "riposte" for a in actions):
+            f = features(duel, state)
+            mine = state.decider() == "Rolf" and not f["acted this turn"] and f["contest"] == 1
+            if mine and f["margin"] in (2, 5, 15, 30):
+                asked[f["margin"]] = state
+        elif actions:
+            frontier += [s for s, _ in duel.kernel(state, actions[0]).items()]
+    game = Game(duel)
+    best = Solution(game, ["Rolf"], kinds=["riposte"])
+    chosen = {}
+    for margin, state in asked.items():
+        sid = game.intern(state)
+        best.evaluate(sid)
+        chosen[margin] = game.actions(sid)[best.choice[sid]].kind
+    assert chosen == {2: "hold", 5: "hold", 15: "riposte", 30: "riposte"}
 
 
 def _decision(i: int, margin: int, contest: int, acted: bool, choice: str) -> Decision:

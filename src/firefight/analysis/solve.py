@@ -56,7 +56,9 @@ class Game:
     actions some solution needed, and the scenario policy's choice, each worked out once.
 
     States are interned as :meth:`Engine.lumped` gives them (fields nothing reads any more set
-    aside), so a policy asked about a lumped state (the fast path's) finds it."""
+    aside), so a policy asked about a lumped state (the fast path's) finds it, and without what
+    only the ruleset's report of ended fights reads (:meth:`Turns.unreported`: a dragonwarriors2
+    chain cut, kept to the end, would otherwise double every state after it)."""
 
     def __init__(
         self,
@@ -84,7 +86,7 @@ class Game:
 
     # -- states --------------------------------------------------------------------------------
     def intern(self, state: FightState) -> int:
-        state = self.engine.lumped(state)
+        state = self.engine.turns.unreported(self.engine.lumped(state))
         found = self.ids.get(state)
         if found is not None:
             return found

@@ -489,6 +489,12 @@ class Turns(ABC):
         none."""
         return ()
 
+    def unreported(self, state: FightState) -> FightState:
+        """``state`` without what only :meth:`reported` reads (a fact kept to the fight's end
+        for ``simulate`` to count): who wins from it is the same, so ``solve``, which asks only
+        that, merges states that differ only there. Default: the state itself."""
+        return state
+
     # -- the GM's hand (``firefight.encounter.edits``) -----------------------------------------
     def gm_fields(self, state: FightState, name: str) -> Mapping[str, GmField]:
         """The fields of combatant ``name`` a GM may set in ``state``, each with the type that

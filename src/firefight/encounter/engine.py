@@ -431,7 +431,7 @@ class Engine:
             if moved is None:
                 return None
             out[moved] = w
-        return Weighted(out, dist.total)
+        return Weighted.adopt(out, dist.total)  # weights from a Weighted: not hashed again
 
     def masked(self, state: FightState, action: Action) -> tuple[FightState, Unread] | None:
         """The state with the fields the step does not read (:meth:`Turns.unread`) set to

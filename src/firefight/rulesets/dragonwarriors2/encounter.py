@@ -617,6 +617,7 @@ class DW2Turns(Turns):
             checks,
             ("dw2 injury", f.toughness, c.wounds, new, self._readings),
             exact=lambda: injury_table(f.toughness, c.wounds, new, opts, house, self.bonus),
+            keep=True,  # the key names the checks by content: met again across kernels
         )
         until = c.stunned_until
         if status == "stunned":
@@ -642,19 +643,11 @@ class DW2Turns(Turns):
         """Turns are alike; a stun's clock (turn, action) moves with the turn."""
         if state.round + delta < 1:
             return None
-        people = tuple(
-            c if c.stunned_until is None else _stun_moved(c, delta) for c in state.combatants
-        )
-        return FightState(
-            state.round + delta,
-            state.phase,
-            state.order,
-            state.acting,
-            people,
-            state.board,
-            state.ending,
-            state.winner,
-        )
+        people = state.combatants
+        if any(c.stunned_until is not None for c in people):
+            people = tuple(c if c.stunned_until is None else _stun_moved(c, delta) for c in people)
+        # evolve, not FightState(...): a frozen record's __init__ costs most of a moved kernel
+        return evolve(state, round=state.round + delta, combatants=people)
 
     def decision_features(self, state: FightState) -> dict[str, Any]:
         """A riposte decision's margin and the contest it would be (1 the riposte, 2 the
@@ -707,6 +700,13 @@ class DW2Turns(Turns):
         """D05: a fight in which an exchange was cut at ``options.max_chain`` (the option
         table promises it is reported)."""
         return ("exchanges cut at options.max_chain",) if state.board.chain_cut else ()
+
+    def unreported(self, state: FightState) -> FightState:
+        """The cut flag set aside: a fight goes on from a cut exactly as without one."""
+        board: Board = state.board
+        if not board.chain_cut:
+            return state
+        return moved(state, state.acting, state.phase, dataclasses.replace(board, chain_cut=False))
 
     def view(self, combatant: Any) -> dict[str, Any]:
         c: Warrior = combatant

@@ -19,7 +19,7 @@ A round, in the text's order of operations (G16):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar
@@ -69,6 +69,9 @@ from firefight.rulesets.graydawn.models import content_key
 from firefight.rulesets.graydawn.plan import stat_penalty
 from firefight.rulesets.graydawn.suppression import unsuitable_reason
 
+#: Most round starts :meth:`GraydawnTurns._round_reset` keeps before it starts over.
+RESET_CACHE = 4096
+
 
 class GraydawnTurns(Turns):
     """One scenario's fights (see the module docstring)."""
@@ -106,6 +109,8 @@ class GraydawnTurns(Turns):
         self.reach_cache: dict[Any, bool] = {}
         #: :meth:`_fewest_levels` by what :func:`_levels_read` reads of a fighter.
         self._fewest: dict[tuple[Any, ...], int] = {}
+        #: :meth:`_round_reset` by state, on exact dice.
+        self._resets: dict[FightState, Any] = {}
         #: This scenario by content (house, combatants, their fight fields and cover, the
         #: distances, the ambush): in the keys of its kept sub-rules (a shot), so equal
         #: scenarios share them and no other scenario ever meets them.
@@ -160,23 +165,7 @@ class GraydawnTurns(Turns):
 
     # -- G33 initiative ----------------------------------------------------------------------
     def start_round(self, state: FightState, dice: DiceSource) -> FightState:
-        rnd = state.round + 1
-        fighters = []
-        rollers: list[tuple[str, int, int, int]] = []
-        for f in state.combatants:
-            f = evolve(
-                f,
-                acted=f.out,
-                suppressing=False,
-                lost_action=False,
-                levels=0,
-                check="none",
-                fired_at=0,
-                hits_taken=0,
-            )
-            if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
-                rollers.append((f.name, *self.initiative_base(f), f.initiative))
-            fighters.append(f)
+        rnd, fighters, rollers = self._round_reset(state, dice.is_exact)
         if rollers:
             key = ("initiative", self.rank_only, tuple(r[:3] for r in rollers))
             scores = dice.derive(
@@ -199,6 +188,44 @@ class GraydawnTurns(Turns):
         dice.record(Note("order: " + ", ".join(order), "G33"))
         state = evolve(state, order=order, phase="declare", acting=None)
         return self.advance(state, dice)
+
+    def _round_reset(
+        self, state: FightState, keep: bool
+    ) -> tuple[int, list[Fighter], tuple[tuple[str, int, int, int], ...]]:
+        """The round's start before its dice (G33): each fighter's round fields reset, and who
+        rolls initiative with what. Kept per state on exact dice, which replay the round's start
+        once per initiative outcome (a copy of the list is handed out)."""
+        found = self._resets.get(state) if keep else None
+        if found is None:
+            found = self._reset_round(state)
+            if keep:
+                if len(self._resets) > RESET_CACHE:
+                    self._resets.clear()
+                self._resets[state] = found
+        rnd, fighters, rollers = found
+        return rnd, list(fighters), rollers
+
+    def _reset_round(
+        self, state: FightState
+    ) -> tuple[int, tuple[Fighter, ...], tuple[tuple[str, int, int, int], ...]]:
+        rnd = state.round + 1
+        fighters = []
+        rollers: list[tuple[str, int, int, int]] = []
+        for f in state.combatants:
+            f = evolve(
+                f,
+                acted=f.out,
+                suppressing=False,
+                lost_action=False,
+                levels=0,
+                check="none",
+                fired_at=0,
+                hits_taken=0,
+            )
+            if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
+                rollers.append((f.name, *self.initiative_base(f), f.initiative))
+            fighters.append(f)
+        return rnd, tuple(fighters), tuple(rollers)
 
     def initiative_base(self, f: Fighter) -> tuple[int, int]:
         """G33: REF (less the G20 wound penalty) and the modifiers (+3 with a pistol)."""
@@ -571,7 +598,7 @@ def _settled(state: FightState) -> bool:
 
 
 def _roll_all(
-    rollers: list[tuple[str, int, int, int]], rank_only: bool, dice: DiceSource
+    rollers: Sequence[tuple[str, int, int, int]], rank_only: bool, dice: DiceSource
 ) -> tuple[int, ...]:
     """G33: REF + 1d10x + modifiers for each roller, as one sub-rule. A score of 0 or less only
     says "misses the round and rolls again" (kept as 0, so exact dice branch on it once); with
