@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from tests.web.serving import Server, chromium
 from tests.web.test_browser import WAIT_MS
@@ -43,16 +43,6 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("pages") / "tracker.sqlite3")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def builder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A tracker of its own for the scenario form: the fights the other tests start go on
-    refining their odds in the shared server's odds thread, and on a busy machine the form's
-    checks would wait behind them."""
-    running = Server(tmp_path_factory.mktemp("builder") / "tracker.sqlite3")
     yield running
     running.stop()
 
@@ -324,7 +314,7 @@ FORMS: dict[str, tuple[dict[str, str], str]] = {
 
 @pytest.mark.parametrize("ruleset", sorted(FORMS))
 def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
-    browser: Browser, builder_server: Server, artifacts: Path, tmp_path: Path, ruleset: str
+    browser: Browser, server: Server, artifacts: Path, tmp_path: Path, ruleset: str
 ) -> None:
     """One combatant from the form drawn from the ruleset's model, one copied from its
     examples, a range, the players' side and a seed: the encounter the page starts equals the
@@ -333,7 +323,7 @@ def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
 
     fields, distance = FORMS[ruleset]
     page = browser.new_page(viewport=TABLET)
-    page.goto(builder_server.url + "/")
+    page.goto(server.url + "/")
     page.wait_for_selector("body[data-builder]", timeout=WAIT_MS)
     page.select_option("#b-ruleset", ruleset)
     page.wait_for_selector(f"body[data-builder={ruleset}]", timeout=WAIT_MS)
@@ -387,14 +377,14 @@ def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
     }
     page.close()
     uploaded = httpx.post(
-        builder_server.url + "/api/encounters",
+        server.url + "/api/encounters",
         json={"scenario": file.read_text(), "seed": 4, "players_side": "enemies"},
         timeout=60,
     ).json()
 
     def seen(made: dict[str, str], path: str) -> Any:
         return httpx.get(
-            f"{builder_server.url}/api/encounters/{made['id']}{path}",
+            f"{server.url}/api/encounters/{made['id']}{path}",
             headers={"Authorization": f"Bearer {made['gm_token']}"},
             timeout=60,
         ).json()
@@ -404,3 +394,34 @@ def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
     state = seen(built, "")
     assert state["ruleset"] == ruleset and len(state["combatants"]) == 2
     assert read_scenario(file).spec.ruleset == ruleset  # a file the command line runs
+
+
+def test_the_form_drawn_is_the_ruleset_chosen_last_however_slow_the_answers(
+    browser: Browser, server: Server
+) -> None:
+    """The GM picks one ruleset and then another before the first's form arrives: the late
+    answer is dropped, and the page is marked ready only once the last choice's form is drawn
+    (choosing the ruleset already shown fetches it again; typing meanwhile must not be lost)."""
+    page = browser.new_page(viewport=TABLET)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-builder]", timeout=WAIT_MS)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/rulesets/dragonwarriors2", hold)
+    page.select_option("#b-ruleset", "dragonwarriors2")
+    assert page.evaluate("() => document.body.dataset.builder") is None  # not ready: awaited
+    page.select_option("#b-ruleset", "graydawn")
+    page.wait_for_selector("body[data-builder=graydawn]", timeout=WAIT_MS)
+    assert len(held) == 1
+    with page.expect_request_finished(
+        lambda request: request.url.endswith("/api/rulesets/dragonwarriors2"), timeout=WAIT_MS
+    ):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # its handler has run
+    assert page.evaluate("() => document.body.dataset.builder") == "graydawn"
+    assert page.locator("#f-stats-REF").count() == 1  # graydawn's form
+    assert page.locator("#f-attack").count() == 0  # not dragonwarriors2's
+    page.close()

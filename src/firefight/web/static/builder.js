@@ -297,8 +297,16 @@ const Builder = (() => {
     drawDraft();
   }
 
+  // The page is marked ready (body[data-builder]) only once the chosen ruleset's form is
+  // drawn, and an answer that arrives after a later choice is dropped, so a slow server can
+  // neither redraw the form under the GM's typing nor draw a ruleset no longer chosen.
+  let picked = 0;
   async function pickRuleset(id) {
-    form = await Tracker.api("GET", `/api/rulesets/${encodeURIComponent(id)}`);
+    const mine = ++picked;
+    delete document.body.dataset.builder;
+    const answer = await Tracker.api("GET", `/api/rulesets/${encodeURIComponent(id)}`);
+    if (mine !== picked) return;
+    form = answer;
     draft = fresh(id);
     drawForm();
     const preset = byId("b-preset");
