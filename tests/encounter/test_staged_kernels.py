@@ -65,3 +65,62 @@ def test_staged_kernel_counts_its_paths_against_the_budget() -> None:
         action = engine.legal_actions(state)[0]
     with pytest.raises(TooManyPaths):
         Engine(engine.scenario).kernel(state, action, max_paths=2, staged=True)
+
+
+#: graydawn fights whose rounds end in the ways a round's start reads differently: traditional
+#: initiative with the scores kept as ranks (knives only) or as scores (guns), streamlined
+#: initiative (rolled once, again after a total <= 0 or a lost action), an ambush; with the
+#: round ends compared (the gun duel's each take a second: 15,876 outcomes).
+ROUND_ENDS = {
+    "knife duel, traditional": ("knife_duel_exact.toml", [], 6),
+    "knife duel, streamlined": ("knife_duel_exact.toml", ["house.initiative=streamlined"], 6),
+    "gun duel, traditional": ("duel.toml", ["house.initiative=traditional"], 1),
+    "gun duel, streamlined": ("duel.toml", [], 6),
+    "ambush": ("suppression_panic.toml", [], 6),
+}
+
+
+def _round_ends(engine: Engine, plays: int, seed: int, most: int) -> list[FightState]:
+    """States an action left with its round over (the first ``most``), from seeded fights."""
+    rng = SeededDice(seed).rng
+    found: dict[FightState, None] = {}
+    for _ in range(plays):
+        state = engine.start(SeededDice(rng))
+        while state.ending is None and len(found) < most:
+            action = engine.legal_actions(state)[0]
+            after = engine.judge(engine.turns.act(state, action, SeededDice(rng)))
+            if after.ending is None and after.acting is None:
+                found.setdefault(after)
+            state = engine.settle(after, SeededDice(rng))
+    return list(found)
+
+
+@pytest.mark.parametrize("fight", sorted(ROUND_ENDS))
+def test_settling_by_the_round_start_stand_in_is_the_state_own(fight: str) -> None:
+    """A state an action left with its round over settles (the next initiative, the turns
+    nobody decides) to the same outcomes, in the same order, with the same weights, by its
+    round-start stand-in (``Turns.round_start_stand_in``) as on its own."""
+    name, overrides, most = ROUND_ENDS[fight]
+    scenario = read_scenario(EXAMPLES / "graydawn" / "encounters" / name, overrides)
+    merged, alone = Engine(scenario), Engine(scenario, merge_settling=False)
+    ends = _round_ends(alone, plays=80, seed=3, most=most)
+    assert len(ends) == most
+    for after in ends:
+        assert merged.turns.round_start_stand_in(after) != after  # a stand-in, not the state
+        mine, _ = merged.settled(after)
+        own, _ = alone.settled(after)
+        assert mine.total == own.total
+        assert list(mine.items()) == list(own.items())
+
+
+def test_merged_settling_gives_the_same_exact_answer() -> None:
+    """The knife duel cut to 2 rounds: the exact chain's answer is the same to the last bit with
+    the states an action leaves settled by their stand-ins or each on its own, and the merging
+    happened (fewer settlings enumerated)."""
+    from firefight.analysis.exact import solve_exact
+
+    path = EXAMPLES / "graydawn" / "encounters" / "knife_duel_exact.toml"
+    merged = Engine(read_scenario(path, max_rounds=2))
+    alone = Engine(read_scenario(path, max_rounds=2), merge_settling=False)
+    assert solve_exact(merged) == solve_exact(alone)
+    assert len(merged._settled) < len(alone._settled)

@@ -400,6 +400,18 @@ class Turns(ABC):
         for all the rounds of a situation instead of one per round (``Engine.kernel``)."""
         return None
 
+    def round_start_stand_in(self, state: FightState) -> FightState | None:
+        """A state whose :meth:`start_round` is ``state``'s on any dice (the same dice asked,
+        the same states out), or ``None`` (the default): ``state`` itself. ``state`` is a round
+        over (nobody acting, the fight going on); what the round's start sets before anything
+        reads it (this round's marks, the order, initiative rolled afresh) may stand at fixed
+        values in the stand-in, the round and what :meth:`can_fight` reads as in ``state``. The
+        exact chain settles the states an action leaves by their stand-ins, once for all that
+        share one (``Engine.settled``): a duel's round ends mostly in states that differ only
+        there (the last round's scores). A test holds each answer to the state's own
+        settling."""
+        return None
+
     def unread(self, state: FightState, action: Action) -> Unread | None:
         """Fields of combatants (by index) that the whole step from ``state`` by ``action``
         neither reads nor writes (the action, the turn passed on, rounds ended and begun, and

@@ -103,7 +103,12 @@ class Engine:
     """One scenario's fights: ``start``, ``legal_actions``, ``step``, ``preview``, ``kernel``."""
 
     def __init__(
-        self, scenario: Scenario, *, cache_size: int = 4096, share_rounds: bool = True
+        self,
+        scenario: Scenario,
+        *,
+        cache_size: int = 4096,
+        share_rounds: bool = True,
+        merge_settling: bool = True,
     ) -> None:
         self.scenario = scenario
         self.turns: Turns = scenario.turns
@@ -115,10 +120,13 @@ class Engine:
         #: Enumerate one kernel for a situation in every round (see :meth:`kernel`); off only to
         #: check that sharing changes nothing.
         self.share_rounds = share_rounds
+        #: Settle the states an action leaves by their round-start stand-ins (see
+        #: :meth:`settled`); off only to check that merging them changes nothing.
+        self.merge_settling = merge_settling
         #: (state, action) -> its kernel and the path budget it was enumerated under.
         self._kernels: OrderedDict[tuple[FightState, Action, bool], _Budgeted] = OrderedDict()
-        #: A state an action left -> what settling it makes of it, and the paths that took.
-        self._settled: OrderedDict[FightState, tuple[Weighted[FightState], int]] = OrderedDict()
+        #: A state an action left (or its round-start stand-in) -> what settling it makes of it.
+        self._settled: OrderedDict[FightState, Weighted[FightState]] = OrderedDict()
         #: The state before round 1: what :meth:`masked` sets unread fields to.
         self._first = self.turns.initial()
         #: (combatant index, field names) -> a getter of those fields and their initial values.
@@ -525,12 +533,8 @@ class Engine:
         )
         acc: dict[FightState, dict[int, int]] = {}
         for after, w in acts.items():
-            found = self._settled.get(after)
-            if found is None:
-                left = None if max_paths is None else max_paths - walked
-                found = self.settled(after, left)
-                walked += found[1]
-            settled = found[0]
+            settled, paths = self.settled(after, None if max_paths is None else max_paths - walked)
+            walked += paths
             den = acts.total * settled.total
             for out, x in settled.items():
                 slot = acc.get(out)
@@ -543,17 +547,27 @@ class Engine:
         self, after: FightState, max_paths: int | None = None
     ) -> tuple[Weighted[FightState], int]:
         """What :meth:`settle` makes of ``after`` (a state an action left), exactly, and the
-        paths its enumeration walked; kept for the engine, since many steps end their round in
-        the same state. A state that needs no dice to settle is its only outcome."""
+        paths this call's enumeration walked. A state that needs no dice to settle is its only
+        outcome. Others are kept for the engine, by the state the next round's start reads
+        alike (:meth:`Turns.round_start_stand_in`, in a round before ``max_rounds``): states
+        an action leaves are nearly all new, but many differ only in what the round's start
+        sets afresh (graydawn's initiative scores), and those settle once, none of their paths
+        counted again."""
         ready = self.judge(after)
         if ready.ending is not None or ready.acting is not None:
-            found = (Weighted.adopt({ready: 1}, 1), 0)
-        else:
-            found = enumerate_counted(lambda d: self.settle(after, d), max_paths=max_paths)
-        self._settled[after] = found
+            return Weighted.adopt({ready: 1}, 1), 0
+        key = after
+        if self.merge_settling and after.round < self.max_rounds:
+            key = self.turns.round_start_stand_in(after) or after
+        found = self._settled.get(key)
+        if found is not None:
+            self._settled.move_to_end(key)
+            return found, 0
+        found, paths = enumerate_counted(lambda d: self.settle(key, d), max_paths=max_paths)
+        self._settled[key] = found
         if len(self._settled) > KERNEL_CACHE:
             self._settled.popitem(last=False)
-        return found
+        return found, paths
 
     def preview(
         self,

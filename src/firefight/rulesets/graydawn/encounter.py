@@ -212,20 +212,29 @@ class GraydawnTurns(Turns):
         fighters = []
         rollers: list[tuple[str, int, int, int]] = []
         for f in state.combatants:
-            f = evolve(
-                f,
-                acted=f.out,
-                suppressing=False,
-                lost_action=False,
-                levels=0,
-                check="none",
-                fired_at=0,
-                hits_taken=0,
-            )
-            if not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional"):
+            f = evolve(f, acted=f.out, **_ROUND_FIELDS)
+            if self._rolls(f, rnd):
                 rollers.append((f.name, *self.initiative_base(f), f.initiative))
             fighters.append(f)
         return rnd, tuple(fighters), tuple(rollers)
+
+    def _rolls(self, f: Fighter, rnd: int) -> bool:
+        """G33: whether ``f`` rolls initiative as round ``rnd`` starts: in the fight, and in
+        round 1, after a total <= 0 or a lost action, or every round (traditional)."""
+        return not f.out and (rnd == 1 or f.reroll or self.house.initiative == "traditional")
+
+    def round_start_stand_in(self, state: FightState) -> FightState | None:
+        """What the round's start (:meth:`start_round`) sets before reading it, at fixed
+        values: each fighter's round fields (:data:`_ROUND_FIELDS`, ``acted``), the order, the
+        declarations, and the score of each fighter who rolls initiative again (his re-roll
+        mark kept true, so he still does). A knife duel's rounds end in states that differ
+        mostly in the last round's scores and order."""
+        rnd = state.round + 1
+        people = []
+        for f in state.combatants:
+            score = {"initiative": 0, "reroll": True} if self._rolls(f, rnd) else {}
+            people.append(evolve(f, acted=False, **_ROUND_FIELDS, **score))
+        return evolve(state, order=(), combatants=tuple(people), board=Board(state.board.distances))
 
     def initiative_base(self, f: Fighter) -> tuple[int, int]:
         """G33: REF (less the G20 wound penalty) and the modifiers (+3 with a pistol)."""
@@ -578,6 +587,16 @@ class GraydawnTurns(Turns):
         return after_fight_lines(self, state)
 
 
+#: The fields a round's start sets afresh on every fighter (G10-G16: this round's suppression,
+#: declarations and lost action), beside ``acted`` (whether he is out).
+_ROUND_FIELDS: dict[str, Any] = {
+    "suppressing": False,
+    "lost_action": False,
+    "levels": 0,
+    "check": "none",
+    "fired_at": 0,
+    "hits_taken": 0,
+}
 #: What :meth:`GraydawnTurns.preview_idle` sets aside.
 _SCORES = ("initiative", "reroll")
 
