@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from perfdoc import ENV, ROOT, process_ms, write_table
 
 SECTION = "## Plugins"
-BATTLE = ROOT / "plugins" / "firefight-risk" / "examples" / "battle.toml"
+BATTLE = ROOT / "plugins" / "firefight-risk" / "src" / "firefight_risk" / "examples" / "battle.toml"
 VARY = ["combatants.Attacker.armies=1..10", "combatants.Defender.armies=1..10"]
 FF = [sys.executable, "-m", "firefight.cli.app"]
 
