@@ -273,9 +273,8 @@ def create_app(
     ceiling: float = CEILING,
 ) -> FastAPI:
     """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios (the
-    rulesets' own are offered too);
-    ``budget`` and ``ceiling`` the odds' CPU seconds (first answers of a list; each answer's
-    refinement at most)."""
+    rulesets' own are offered too); ``budget`` and ``ceiling`` the odds' CPU seconds (first
+    answers of a list; each answer's refinement at most)."""
     tracker = Tracker(store, examples, budget=budget, ceiling=ceiling)
 
     @asynccontextmanager
