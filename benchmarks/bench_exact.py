@@ -10,7 +10,7 @@ shipped example encounter.
 2. Every shipped example encounter (``examples/*/encounters/*.toml``) with ``--exact``: solved
    (CPU time) or refused (CPU time to the refusal, and its line).
 
-Goals (issue "exact fight odds as fast as a hand-written solver"): firefight's CPU at most the
+Goals (exact fight odds as fast as a hand-written solver): firefight's CPU at most the
 plain solver's on each duel, peak memory at most twice; a fight too big refused within 5 s with
 the estimate in the line; ``knife_duel_exact.toml`` solved in under 10 s.
 
