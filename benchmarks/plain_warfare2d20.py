@@ -1,7 +1,7 @@
 """A plain direct solver of a warfare2d20 duel, written from the text (W01-W03, W06, W08-W11)
 and docs/rules/warfare2d20.md (its readings, the W11 heart-rate model and the encounter's turn
 structure), for ``bench_exact.py`` to race against ``firefight simulate --exact``: no firefight
-code, floats, identical states merged after every roll.
+code, floats, identical states merged after every shot (its rolls summed out).
 
 What it covers (and refuses otherwise): two combatants on two sides, each side's policy
 ``first`` (every action a shot at the other in the weapon's first fire mode: the first legal
