@@ -57,12 +57,12 @@ DUELS = [
     (
         "warfare2d20 small_duel (shipped)",
         ROOT / "examples/warfare2d20/encounters/small_duel.toml",
-        None,
+        "plain_warfare2d20.py",
     ),
     (
-        "warfare2d20 armoured duel (3 vs 2 actions, vest, wall), 4 rounds",
+        "warfare2d20 armoured duel (3 vs 2 actions, vest), 4 rounds",
         SCENARIOS / "warfare2d20_armoured_duel.toml",
-        None,
+        "plain_warfare2d20.py",
     ),
     (
         "tactical_d20 ranged duel in cover, 3 rounds",
