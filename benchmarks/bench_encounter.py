@@ -1,5 +1,11 @@
-"""Encounters and fight analysis (issues 11 and 15): seeded fights, undo, whole-process `encounter
-act`, the fast path against the reference loop, exact chains, a million duels.
+"""Encounters and fight analysis: seeded fights, undo, whole-process `encounter act`, the fast
+path against the reference loop, exact chains, a million duels.
+
+Each row checks its goal (the table's "goal" column): one seeded warfare2d20 duel <= 5 ms; undo
+on a 200-step record <= 50 ms; `encounter act` as a whole process <= 2.5x ``import numpy``; the
+fast path >= 100x the reference loop on a warfare2d20 and a dragonwarriors2 duel (>= 20x on a
+graydawn fire team); ``--exact`` on a dragonwarriors2 duel < 1 s and a warfare2d20 duel < 2 s;
+a million warfare2d20 duels < 10 s. Rows marked "report" have no goal.
 
 Writes its section of docs/performance.md (``--no-write`` only prints; ``--only fast exact``
 runs just those rows and never writes; ``--cpu`` times the in-process rows in CPU time, for a
@@ -258,9 +264,9 @@ def _exact_in_child(path: str, cpu: bool) -> tuple[float, str, float]:
 
 
 def exact_rows(row: Row, clock: Clock) -> None:
-    """``--exact`` on the duels the issue names (engine built and chain solved), each in a fresh
-    process as the command runs: in this one, what earlier rows left in memory (a graydawn
-    fire team's states) made the collector's passes part of the figure (0.4 s or 1.2 s)."""
+    """``--exact`` on the two duels with a time goal (engine built and chain solved), each in a
+    fresh process as the command runs: in this one, what earlier rows left in memory (a graydawn
+    fire team's states) would make the collector's passes part of the figure (0.4 s or 1.2 s)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

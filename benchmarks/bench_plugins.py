@@ -1,8 +1,10 @@
 """Rulesets from outside: what discovery costs at start-up, and the RISK plugin's exact table.
+Goals: the exact 10x10 table in under 1 s of CPU; ``firefight --help`` and ``roll`` read no
+entry point and import no ruleset (held by tests/core/test_discovery.py; their times are shown).
 
 Writes the "Plugins" section of docs/performance.md (``--no-write`` only prints). CPU times
 (user + sys), medians: other jobs on a shared machine stretch wall time far more. Needs the
-plugin found (``pip install -e plugins/firefight-risk``, or run from the test session's staging).
+plugin installed (``pip install -e plugins/firefight-risk``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from perfdoc import ENV, ROOT, process_ms, write_table
 
 SECTION = "## Plugins"
-BATTLE = ROOT / "plugins" / "firefight-risk" / "examples" / "battle.toml"
+BATTLE = ROOT / "plugins" / "firefight-risk" / "src" / "firefight_risk" / "examples" / "battle.toml"
 VARY = ["combatants.Attacker.armies=1..10", "combatants.Defender.armies=1..10"]
 FF = [sys.executable, "-m", "firefight.cli.app"]
 

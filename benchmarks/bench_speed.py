@@ -255,7 +255,7 @@ print((time.process_time() - start) * 1e3)
 
 
 #: Examples whose exact odds the docs say take longer than 20 ms, and why, with their limits:
-#: full auto and Andre's suppression as issue 14 set them (docs/rules/graydawn.md), the two
+#: full auto and Andre's suppression as docs/rules/graydawn.md sets them, the two
 #: long riposte chains as docs/rules/dragonwarriors2.md sets them ("What it still costs").
 ODDS_LIMITS = {
     "graydawn/full_auto_30.toml": 250,

@@ -1,5 +1,6 @@
-"""Sweeps on Dask (issue 16): a CPU-bound 16-cell sweep on two local workers against one, and
-Dask's overhead on a one-cell sweep (a scheduler already running, and a new LocalCluster).
+"""Sweeps on Dask: a CPU-bound 16-cell sweep on two local workers against one, and Dask's
+overhead on a one-cell sweep (a scheduler already running, and a new LocalCluster). Goals: two
+workers at least 1.7x one; the overhead under 1 s.
 
 Writes its section of docs/performance.md (``--no-write`` only prints). Timings depend on the
 machine's load: run it on a quiet machine with at least two cores.

@@ -1,13 +1,12 @@
 """The conformance kit: what every ruleset promises, checked the same way for any of them.
 
-A ruleset package runs it in its own tests, on its own example files::
+A ruleset package runs it in its own tests, on its own example files (the folder its ruleset
+ships, ``Ruleset.examples``, unless the class names another)::
 
-    from pathlib import Path
     from firefight.testing import RulesetConformance
 
     class TestConformance(RulesetConformance):
         ruleset = "risk"
-        examples = Path(__file__).parent.parent / "examples"
 
 pytest then runs the checks below as tests. Each is also a plain function raising
 ``AssertionError`` with the file and what broke, for other test runners:
@@ -25,7 +24,9 @@ pytest then runs the checks below as tests. Each is also a plain function raisin
   key is refused in one line;
 - :func:`check_processes`: the same seeds give the same resolutions and fights in a new process
   (another hash seed);
-- :func:`check_house_file`: a house-rule file loads into the ruleset's model.
+- :func:`check_house_file`: a house-rule file loads into the ruleset's model;
+- :func:`check_shipped_examples`: the examples folder a ruleset declares is in its package, and
+  every file there loads (situations, scenarios naming the ruleset, house rules).
 
 The statistical check is a chi-square goodness-of-fit test of :data:`SAMPLES` seeded outcomes
 against the exact distribution, with a fixed seed and a stated false-alarm rate
@@ -480,14 +481,41 @@ class Examples:
         return cls(tuple(situations), tuple(scenarios), tuple(house))
 
 
+def check_shipped_examples(ruleset: AnyRuleset) -> Examples | None:
+    """The example files ``Ruleset.examples`` names, each loaded: a situation as
+    ``attack``/``odds`` read it, a scenario as ``fight`` does (it must name this ruleset, or the
+    tracker does not offer it), a house-rule file into the house model. None: it declares none."""
+    if ruleset.examples is None:
+        return None
+    folder = ruleset.example_folder()
+    assert folder is not None, (
+        f"{ruleset.id}: examples = {ruleset.examples!r} is no folder beside "
+        f"{type(ruleset).__module__} (ship it as package data)"
+    )
+    found = Examples.find(folder)
+    assert found.situations or found.scenarios, f"{folder}: no example files"
+    from firefight.encounter import read_scenario
+
+    for path in found.situations:
+        load_situation(ruleset, path)
+    for path in found.scenarios:
+        named = read_scenario(path).data.get("ruleset")
+        assert named == ruleset.id, f"{path}: names ruleset {named!r}, not {ruleset.id!r}"
+    for path in found.house:
+        check_house_file(ruleset, path)
+    return found
+
+
 class RulesetConformance:
-    """Subclass in a ``test_*.py`` file, set :attr:`ruleset` and :attr:`examples`, and pytest
-    runs every check of this kit on the ruleset and its examples (see the module docstring)."""
+    """Subclass in a ``test_*.py`` file, set :attr:`ruleset` (and :attr:`examples` unless the
+    ruleset ships its own), and pytest runs every check of this kit on the ruleset and its
+    examples (see the module docstring)."""
 
     #: The ruleset's id, as registered.
     ruleset: ClassVar[str]
-    #: The folder of its example files (situations, scenarios, ``house/`` files).
-    examples: ClassVar[Path]
+    #: The folder of its example files (situations, scenarios, ``house/`` files); None: the
+    #: folder the ruleset ships (``Ruleset.examples``).
+    examples: ClassVar[Path | None] = None
     #: Seeded outcomes per statistical check.
     samples: ClassVar[int] = SAMPLES
     #: How many example situations must be small enough (:data:`MAX_PATHS`) for the
@@ -495,12 +523,21 @@ class RulesetConformance:
     min_sampled: ClassVar[int] = 1
 
     def _examples(self) -> Examples:
-        found = Examples.find(Path(self.examples))
-        assert found.situations or found.scenarios, f"{self.examples}: no example files"
+        folder = self.examples
+        if folder is None:
+            folder = check_protocol(self.ruleset).example_folder()
+            assert folder is not None, (
+                f"{self.ruleset}: no examples folder (set examples on the ruleset or this class)"
+            )
+        found = Examples.find(Path(folder))
+        assert found.situations or found.scenarios, f"{folder}: no example files"
         return found
 
     def test_protocol(self) -> None:
         check_protocol(self.ruleset)
+
+    def test_shipped_examples(self) -> None:
+        check_shipped_examples(check_protocol(self.ruleset))
 
     def test_situations(self) -> None:
         ruleset = check_protocol(self.ruleset)

@@ -96,7 +96,7 @@ def test_the_package_installs_in_a_fresh_venv_and_passes_its_tests(tmp_path: Pat
         timeout=300,
     )
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
-    assert "8 passed" in tests.stdout
+    assert "9 passed" in tests.stdout
     listed = subprocess.run(
         [str(python), "-m", "firefight", "rulesets", "--json"],
         capture_output=True,

@@ -1,14 +1,21 @@
 """The conformance kit's checks fail on rule code that breaks their promise (the built-ins and
-the plugin pass them in test_conformance.py and the plugin's tests)."""
+the plugin pass them in test_conformance.py and the plugin's tests), and the examples a ruleset
+ships are each loaded."""
 
 from __future__ import annotations
 
 import itertools
+import shutil
+from pathlib import Path
 
 import pytest
 
 from firefight.dice import DiceSource, SeededDice, Weighted
-from firefight.testing import check_asked, chi_square_check
+from firefight.errors import FirefightError
+from firefight.rulesets import get_ruleset
+from firefight.testing import check_asked, check_shipped_examples, chi_square_check
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _attack(dice: DiceSource) -> int:
@@ -53,3 +60,40 @@ def test_biased_samples_fail_the_statistical_check() -> None:
         chi_square_check(die, [6] * 300 + [1] * 300, "a loaded die")
     with pytest.raises(AssertionError, match="impossible"):
         chi_square_check(die, [7] * 10, "a seventh face")
+
+
+def test_the_examples_a_ruleset_ships_are_each_loaded(tmp_path: Path) -> None:
+    risk = get_ruleset("risk")
+    found = check_shipped_examples(risk)
+    assert found is not None
+    assert [p.name for p in found.scenarios] == ["battle.toml", "last_stand.toml"]
+    assert [p.name for p in found.situations] == ["roll.toml"]
+    assert [p.name for p in found.house] == ["two_dice_attack.toml"]
+    assert check_shipped_examples(get_ruleset("graydawn")) is None  # it declares none
+
+
+def test_a_declared_examples_folder_missing_from_the_package_fails() -> None:
+    class Missing(type(get_ruleset("risk"))):  # type: ignore[misc]
+        examples = "no_such_folder"
+
+    with pytest.raises(AssertionError, match="'no_such_folder' is no folder beside"):
+        check_shipped_examples(Missing())
+
+
+def test_shipped_files_that_do_not_load_fail(tmp_path: Path) -> None:
+    class Shipping(type(get_ruleset("risk"))):  # type: ignore[misc]
+        examples = "examples"
+
+        def example_folder(self) -> Path:
+            return tmp_path
+
+    roll = tmp_path / "roll.toml"
+    roll.write_text("attacker = 3\ndefenderr = 2\n")
+    with pytest.raises(FirefightError, match="defenderr"):
+        check_shipped_examples(Shipping())
+    roll.write_text("attacker = 3\ndefender = 2\n")
+    assert check_shipped_examples(Shipping()) is not None
+    # a scenario of another ruleset: the tracker would not offer it as this ruleset's
+    shutil.copy(EXAMPLES / "graydawn" / "encounters" / "duel.toml", tmp_path)
+    with pytest.raises(AssertionError, match="names ruleset 'graydawn', not 'risk'"):
+        check_shipped_examples(Shipping())

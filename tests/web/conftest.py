@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,9 +19,17 @@ from firefight.web.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-EXAMPLE_IDS = sorted(
-    f"{p.parent.parent.name}/{p.stem}" for p in EXAMPLES.glob("*/encounters/*.toml")
-)
+#: The scenarios the RISK plugin ships in its package (``Risk.examples``).
+RISK_EXAMPLES = ROOT / "plugins" / "firefight-risk" / "src" / "firefight_risk" / "examples"
+#: The file of each example the tracker offers: the bundled folder's scenarios, then the plugin's.
+EXAMPLE_FILES = {
+    f"{p.parent.parent.name}/{p.stem}": p for p in sorted(EXAMPLES.glob("*/encounters/*.toml"))
+} | {
+    f"risk/{p.stem}": p
+    for p in sorted(RISK_EXAMPLES.glob("*.toml"))
+    if "ruleset" in tomllib.loads(p.read_text())
+}
+EXAMPLE_IDS = list(EXAMPLE_FILES)
 
 
 class Table:

@@ -15,15 +15,16 @@ from firefight.encounter.fight import combatants_json
 from firefight.encounter.policies import preview_effect
 from firefight.web.api import MAX_BUDGET
 from firefight.web.views import ENGINE_KEYS
-from tests.web.conftest import EXAMPLE_IDS, EXAMPLES, Table, make_table
+from tests.web.conftest import EXAMPLE_FILES, EXAMPLE_IDS, EXAMPLES, Table, make_table
 
 
-def test_examples_lists_every_bundled_scenario(table: Table) -> None:
+def test_examples_lists_every_bundled_scenario_and_those_a_plugin_ships(table: Table) -> None:
     listed = table.client.get("/api/examples").json()
     assert [e["id"] for e in listed] == EXAMPLE_IDS
-    duel = next(e for e in listed if e["id"] == "warfare2d20/duel")
-    text = (EXAMPLES / "warfare2d20" / "encounters" / "duel.toml").read_text()
-    assert duel["title"] == tomllib.loads(text)["title"]
+    for example in ("warfare2d20/duel", "risk/last_stand"):
+        shown = next(e for e in listed if e["id"] == example)
+        title = tomllib.loads(EXAMPLE_FILES[example].read_text())["title"]
+        assert shown["title"] == title and shown["ruleset"] == example.split("/")[0]
 
 
 @pytest.mark.parametrize("example", EXAMPLE_IDS)

@@ -3,6 +3,7 @@ model and catalog, a scenario (or a draft) judged as a file is; the cards the pa
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from firefight.encounter import read_scenario
 from firefight.encounter.policies import POLICIES
 from firefight.errors import FirefightError
 from firefight.rulesets import BUILT_IN, available, get_ruleset
-from tests.web.conftest import EXAMPLES, Table
+from tests.web.conftest import EXAMPLE_FILES, EXAMPLES, Table
 
 RULESETS = sorted(available())
 DUEL = """
@@ -72,6 +73,33 @@ def test_a_ruleset_without_a_combatant_model_gets_a_form_of_toml_lines(table: Ta
         form = table.client.get(f"/api/rulesets/{ruleset}").json()
         assert form["schema"] is None
         assert form["catalog"] == get_ruleset(ruleset).catalog()
+
+
+def test_a_plugins_form_offers_the_combatants_of_the_examples_it_ships(table: Table) -> None:
+    form = table.client.get("/api/rulesets/risk").json()
+    files = [path for example, path in EXAMPLE_FILES.items() if example.startswith("risk/")]
+    shipped = [(f.stem, c) for f in files for c in tomllib.loads(f.read_text())["combatants"]]
+    assert [(e["example"], e["name"]) for e in form["examples"]] == [
+        (stem, c["name"]) for stem, c in shipped
+    ]
+    assert {e["example"] for e in form["examples"]} == {"battle", "last_stand"}
+    # copied onto a side, as the page adds a combatant: the draft, then the whole scenario
+    # of two copied combatants, are judged as files are and start an encounter
+    chosen = {e["name"]: e["table"] for e in form["examples"] if e["example"] == "last_stand"}
+    assert chosen == {
+        "Alaska": {"name": "Alaska", "armies": 10},
+        "Kamchatka": {"name": "Kamchatka", "armies": 10},
+    }
+    text = 'ruleset = "risk"\n[[sides]]\nname = "attack"\n[[sides]]\nname = "hold"\n'
+    for side, name in (("attack", "Alaska"), ("hold", "Kamchatka")):
+        lines = [f"{k} = {json.dumps(v)}" for k, v in {**chosen[name], "side": side}.items()]
+        text += "[[combatants]]\n" + "\n".join(lines) + "\n"
+        checked = _check(table, text, draft=True)
+        assert checked.status_code == 200, checked.text
+    assert checked.json()["scenario"]["combatants"][1] == {**chosen["Kamchatka"], "side": "hold"}
+    made = table.start(scenario=text, seed=3)
+    state = table.gm(made, "GET").json()
+    assert [state["combatants"][n]["armies"] for n in ("Alaska", "Kamchatka")] == [10, 10]
 
 
 def test_an_unknown_ruleset_is_refused_in_one_line(table: Table) -> None:

@@ -396,6 +396,46 @@ def test_a_scenario_built_on_the_page_is_the_file_it_downloads(
     assert read_scenario(file).spec.ruleset == ruleset  # a file the command line runs
 
 
+def test_a_plugins_battle_is_built_from_the_examples_it_ships(
+    browser: Browser, server: Server
+) -> None:
+    """The RISK plugin gives no combatant model but ships its examples: the attacker and the
+    defender copied from them (as TOML lines) make a battle the page starts."""
+    page = browser.new_page(viewport=TABLET)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-builder]", timeout=WAIT_MS)
+    expect(page.locator('[data-example="risk/last_stand"]')).to_have_count(1, timeout=WAIT_MS)
+    page.select_option("#b-ruleset", "risk")
+    page.wait_for_selector("body[data-builder=risk]", timeout=WAIT_MS)
+    roster = page.locator("[data-testid=b-combatants] li")
+    for count, (side, preset) in enumerate(
+        (("players", "Alaska (last_stand)"), ("enemies", "Kamchatka (last_stand)")), start=1
+    ):
+        page.select_option("#b-side", side)
+        page.select_option("[data-testid=b-preset]", label=preset)
+        page.click("[data-testid=b-add]")
+        try:
+            expect(roster).to_have_count(count, timeout=WAIT_MS)
+        except AssertionError as missing:
+            said = page.locator("[data-testid=b-add-refusal]").all_text_contents()
+            raise AssertionError(f"{preset} was not added; page: {said}") from missing
+    page.click("[data-testid=b-start]")
+    page.wait_for_url("**/gm/**", timeout=WAIT_MS)
+    made = page.url.split("/gm/")[1].split("#")[0]
+    token = page.url.split("gm=")[1].split("&")[0]
+    page.close()
+    state = httpx.get(
+        f"{server.url}/api/encounters/{made}",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+    ).json()
+    assert state["ruleset"] == "risk"
+    assert {n: c["armies"] for n, c in state["combatants"].items()} == {
+        "Alaska": 10,
+        "Kamchatka": 10,
+    }
+
+
 def test_the_form_drawn_is_the_ruleset_chosen_last_however_slow_the_answers(
     browser: Browser, server: Server
 ) -> None:

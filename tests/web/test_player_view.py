@@ -19,14 +19,13 @@ from firefight.dice import SeededDice
 from firefight.encounter import Encounter, Engine, read_scenario
 from firefight.encounter.fight import combatant_entry
 from firefight.web.views import player_view
-from tests.web.conftest import EXAMPLE_IDS, EXAMPLES
+from tests.web.conftest import EXAMPLE_FILES, EXAMPLE_IDS
 
 MAX_STEPS = 150
 
 
 def _fight(example: str, seed: int) -> Encounter:
-    ruleset, name = example.split("/")
-    path = EXAMPLES / ruleset / "encounters" / f"{name}.toml"
+    path = EXAMPLE_FILES[example]
     sides = read_scenario(path).spec.sides
     engine = Engine(read_scenario(path, policies={s.name: "random" for s in sides}))
     dice, rng = SeededDice(seed), np.random.default_rng(seed)

@@ -1,5 +1,6 @@
 """RISK's rules (R01-R07 of the README) on the plugin's own rule code: one roll's exact odds,
-a battle replayed on the faces a table rolled, fewer dice, stopping, house rules, refusals."""
+a battle replayed on the faces a table rolled, fewer dice, stopping, house rules, refusals, and
+the tracker's form building a battle one combatant at a time."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from pathlib import Path
 import firefight
 import pytest
 from firefight.api import InputError, RuleError, ScriptedDice, SeededDice
-from firefight.encounter import Encounter, Engine, fight
+from firefight.encounter import Encounter, Engine, build_scenario, fight
 
 from firefight_risk import RULESET, Losses
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "firefight_risk" / "examples"
 BATTLE = EXAMPLES / "battle.toml"
 
 
@@ -158,6 +159,20 @@ def test_a_battle_has_two_combatants_and_its_own_house_rules() -> None:
                 ],
             }
         )
+
+
+def test_a_draft_on_the_trackers_form_takes_the_attacker_before_the_defender() -> None:
+    data = tomllib.loads(BATTLE.read_text(encoding="utf-8"))
+    first = {**data, "combatants": data["combatants"][:1]}
+    assert build_scenario(first, "draft", draft=True).spec.combatants[0].name == "Attacker"
+    with pytest.raises(InputError, match="field combatants: has 1 item"):
+        build_scenario(first, "file")  # a whole scenario needs the defender
+    third = {"name": "Ally", "side": "Attacker", "armies": 2}
+    with pytest.raises(InputError, match="two combatants on two sides"):
+        build_scenario({**data, "combatants": [*data["combatants"], third]}, "draft", draft=True)
+    bad = {**data, "combatants": [{"name": "A", "side": "Attacker", "armiess": 2}]}
+    with pytest.raises(InputError, match="armiess"):
+        build_scenario(bad, "draft", draft=True)
 
 
 def test_rolling_more_dice_than_allowed_is_a_rule_error() -> None:

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import firefight
 
-BATTLE = Path(__file__).resolve().parents[1] / "examples" / "battle.toml"
+EXAMPLES = Path(__file__).resolve().parents[1] / "src" / "firefight_risk" / "examples"
+BATTLE = EXAMPLES / "battle.toml"
 
 OSBORNE_TABLE_3 = """
 0.417 0.106 0.027 0.007 0.002 0.000 0.000 0.000 0.000 0.000

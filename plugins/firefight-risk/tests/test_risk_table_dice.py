@@ -18,8 +18,9 @@ from firefight.cli.app import app
 from typer.testing import CliRunner
 
 PLUGIN = Path(__file__).resolve().parents[1]
-ROLL = PLUGIN / "examples" / "roll.toml"
-BATTLE = PLUGIN / "examples" / "battle.toml"
+EXAMPLES = PLUGIN / "src" / "firefight_risk" / "examples"
+ROLL = EXAMPLES / "roll.toml"
+BATTLE = EXAMPLES / "battle.toml"
 TIMEOUT = 60.0
 
 

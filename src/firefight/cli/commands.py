@@ -504,7 +504,8 @@ def serve(
         typer.Option(
             "--examples",
             metavar="FOLDER",
-            help="Folder of example scenarios (default: the bundled ones).",
+            help="Folder of example scenarios, <ruleset>/encounters/*.toml (default: the "
+            "bundled ones); the rulesets' own examples are offered too.",
         ),
     ] = None,
     budget: Annotated[

@@ -3,7 +3,8 @@
 It writes ``firefight-NAME/`` (hyphens for underscores) from the templates in ``scaffold/``: a
 ``pyproject.toml`` registering the ruleset under the entry-point group ``firefight.rulesets``, a
 ruleset module importing only ``firefight.api`` (one situation kind, a turn structure, house
-rules), a situation, a scenario and a house-rule file, and tests running its rules and the
+rules), a situation, a scenario and a house-rule file in the package's ``examples`` folder (the
+ruleset's ``examples``: the tracker offers the scenario), and tests running its rules and the
 conformance kit. ``pip install -e firefight-NAME`` then makes it a ruleset like the built-in
 ones, and its tests pass as written (``tests/cli/test_new_ruleset.py`` installs one into a fresh
 virtual environment). The folder is written whole or not at all.
@@ -26,9 +27,9 @@ LAYOUT = {
     "pyproject.toml.tmpl": "pyproject.toml",
     "README.md.tmpl": "README.md",
     "ruleset.py.tmpl": "src/{package}/__init__.py",
-    "attack.toml.tmpl": "examples/attack.toml",
-    "duel.toml.tmpl": "examples/duel.toml",
-    "house.toml.tmpl": "examples/house/target_nine.toml",
+    "attack.toml.tmpl": "src/{package}/examples/attack.toml",
+    "duel.toml.tmpl": "src/{package}/examples/duel.toml",
+    "house.toml.tmpl": "src/{package}/examples/house/target_nine.toml",
     "test_rules.py.tmpl": "tests/test_rules.py",
     "test_conformance.py.tmpl": "tests/test_conformance.py",
 }
@@ -100,6 +101,7 @@ def run(name: str, folder: Path) -> None:
     print(f"wrote {made}: the ruleset package {made.name} (id {name!r})")
     print(f"next: pip install -e {made}")
     print(f"      cd {made} && python -m pytest")
-    print("      firefight fight examples/duel.toml --seed 1")
-    print("      firefight simulate examples/duel.toml --exact")
+    duel = f"src/{names(name)['package']}/examples/duel.toml"
+    print(f"      firefight fight {duel} --seed 1")
+    print(f"      firefight simulate {duel} --exact")
     print("guide: docs/authoring.md")

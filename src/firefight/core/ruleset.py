@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
@@ -28,6 +30,8 @@ from firefight.dice import DiceSource
 from firefight.errors import InputError
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from firefight.core.catalog import Catalog
 
 
@@ -103,6 +107,12 @@ class Ruleset(Generic[Situation, House]):
     #: (``turns(spec)``); None: the ruleset resolves single situations only, unless it
     #: overrides :meth:`encounter` itself.
     turns: ClassVar[type[Turns] | None] = None
+    #: The folder of example files the ruleset ships, inside its package (the package of the
+    #: module defining the class), e.g. ``"examples"``: situation files, scenarios (files naming
+    #: the ruleset) and house-rule files under ``house/``. The tracker offers its scenarios and
+    #: their combatants; the conformance kit checks every file loads. None: it ships none (the
+    #: built-in rulesets' examples are the repository's ``examples/<ruleset>/`` folders).
+    examples: ClassVar[str | None] = None
 
     @property
     def situation_kinds(self) -> tuple[str, ...]:
@@ -203,16 +213,33 @@ class Ruleset(Generic[Situation, House]):
     def catalog(self) -> Catalog:
         """The shipped catalog (weapons, armour, creatures...): section -> name -> entry. The
         default reads ``catalog.toml`` beside the ruleset's module, where there is one."""
-        from importlib import resources
-
         from firefight.core.catalog import load_catalog
 
-        package = type(self).__module__.rpartition(".")[0]
-        try:
-            shipped = resources.files(package).joinpath("catalog.toml").is_file()
-        except ModuleNotFoundError:
-            shipped = False
-        return load_catalog(package) if shipped else {}
+        package = _package(type(self))
+        shipped = package is not None and _resource(package, "catalog.toml").is_file()
+        return load_catalog(package) if package is not None and shipped else {}
+
+    def example_folder(self) -> Path | None:
+        """The :attr:`examples` folder on disk, read through ``importlib.resources``; None when
+        the ruleset declares none, or the folder is missing or not a folder on disk."""
+        package = _package(type(self))
+        if self.examples is None or package is None:
+            return None
+        folder = _resource(package, self.examples)
+        return folder if isinstance(folder, Path) and folder.is_dir() else None
+
+
+def _package(cls: type) -> str | None:
+    """The package holding the module that defines ``cls`` (where its resources are)."""
+    module = sys.modules.get(cls.__module__)
+    return getattr(module, "__package__", None) or None
+
+
+def _resource(package: str, name: str) -> Traversable:
+    """``name`` inside ``package``, as ``importlib.resources`` finds it."""
+    from importlib import resources
+
+    return resources.files(package).joinpath(name)
 
 
 #: Any ruleset, for code that serves every one of them (the registry, the CLI, the engine).
@@ -241,6 +268,9 @@ def protocol_problems(obj: object, expected_id: str | None = None) -> list[str]:
     version = obj.version
     if version is not None and not isinstance(version, str):
         out.append(f"version {version!r} is not text")
+    examples = obj.examples
+    if examples is not None and not (isinstance(examples, str) and examples.strip()):
+        out.append(f"examples {examples!r} is not a folder's name")
     house = obj.house_model
     if not (isinstance(house, type) and issubclass(house, HouseRules)):
         out.append("house_model is not a HouseRules model")

@@ -279,6 +279,9 @@ class ScenarioSpec:
     house: HouseRules
     #: The ruleset's own top-level scenario keys (e.g. ``catalogs``), unvalidated.
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: A scenario being built (the tracker's form adds one combatant at a time): each
+    #: combatant is checked, but not how many there are yet or on which sides.
+    draft: bool = False
 
     def fail(self, where: str, message: str, tip: str | None = None) -> InputError:
         """One line naming the file and field."""

@@ -223,6 +223,7 @@ def build_scenario(data: Mapping[str, Any], source: str, *, draft: bool = False)
         battlefield=battlefield,
         house=house,
         extra=extra,
+        draft=draft,
     )
     return Scenario(dict(data), spec, ruleset, common.max_rounds, ruleset.encounter(spec))
 

@@ -272,9 +272,9 @@ def create_app(
     budget: float = BUDGET,
     ceiling: float = CEILING,
 ) -> FastAPI:
-    """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios;
-    ``budget`` and ``ceiling`` the odds' CPU seconds (first answers of a list; each answer's
-    refinement at most)."""
+    """The tracker on ``store``; ``examples`` is the folder of bundled example scenarios (the
+    rulesets' own are offered too); ``budget`` and ``ceiling`` the odds' CPU seconds (first
+    answers of a list; each answer's refinement at most)."""
     tracker = Tracker(store, examples, budget=budget, ceiling=ceiling)
 
     @asynccontextmanager
@@ -303,7 +303,8 @@ def create_app(
     # -- API -----------------------------------------------------------------------------------
     @app.get("/api/examples", tags=["encounters"])
     def examples_list() -> list[dict[str, str]]:
-        """The bundled example scenarios a GM can start from."""
+        """The example scenarios a GM can start from: the bundled folder's, then those the
+        rulesets ship."""
         return tracker.examples_list()
 
     @app.get("/api/rulesets", tags=["scenarios"])
@@ -317,7 +318,7 @@ def create_app(
     def ruleset_form(ruleset_id: str) -> dict[str, Any]:
         """What the scenario form needs of a ruleset: the JSON schema of its combatant table
         (a field with `catalog` names a section of the catalog), its shipped catalog, and the
-        combatants of its bundled examples."""
+        combatants of its example scenarios."""
         if ruleset_id not in forms:
             forms[ruleset_id] = builder.ruleset_form(ruleset_id, examples)
         return forms[ruleset_id]

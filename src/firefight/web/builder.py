@@ -2,7 +2,8 @@
 catalog, and a scenario checked as a file is.
 
 The form is drawn from the ruleset's own model (``Ruleset.combatant_model``'s JSON schema) and
-catalog, and offers the combatants of the bundled example scenarios as ready-made ones. The page
+catalog, and offers the combatants of the example scenarios (the bundled folder's and those the
+ruleset ships, :mod:`firefight.encounter.examples`) as ready-made ones. The page
 writes the scenario as TOML text and the server judges that text with the scenario files' own
 validation (``build_scenario``), so a scenario built on the page and the file it downloads are
 the same scenario, refused in the same one line.
@@ -10,11 +11,11 @@ the same scenario, refused in the same one line.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from firefight.core.loading import parse_toml_text
+from firefight.encounter.examples import of_ruleset
 from firefight.encounter.policies import POLICIES
 from firefight.encounter.scenario import Scenario, build_scenario
 from firefight.errors import FirefightError, InputError
@@ -36,7 +37,7 @@ def rulesets() -> dict[str, Any]:
 
 def ruleset_form(ruleset_id: str, examples: Path | None) -> dict[str, Any]:
     """One ruleset's form: the JSON schema of its combatant table (None: the form takes TOML),
-    its shipped catalog, and the combatants of its bundled example scenarios."""
+    its shipped catalog, and the combatants of its example scenarios."""
     ruleset = get_ruleset(ruleset_id)
     if not ruleset.runs_encounters:
         ruleset.encounter(None)  # type: ignore[arg-type]  # raises the ruleset's own refusal
@@ -51,16 +52,12 @@ def ruleset_form(ruleset_id: str, examples: Path | None) -> dict[str, Any]:
 
 
 def _example_combatants(ruleset_id: str, examples: Path | None) -> list[dict[str, Any]]:
-    """Each combatant of the ruleset's bundled example scenarios: its table (``side`` aside),
-    the example it comes from, and that example's battlefield cover for it."""
+    """Each combatant of the ruleset's example scenarios (the bundled folder's, then its own):
+    its table (``side`` aside), the example it comes from, and that example's battlefield cover
+    for it."""
     out: list[dict[str, Any]] = []
-    if examples is None:
-        return out
-    for path in sorted((examples / ruleset_id / "encounters").glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text("utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            continue
+    for example in of_ruleset(ruleset_id, examples):
+        data = example.data
         if data.get("ruleset") != ruleset_id or data.get("catalogs"):
             continue  # another ruleset's, or one needing catalog files beside it
         cover = data.get("battlefield", {}).get("cover", {})
@@ -68,7 +65,12 @@ def _example_combatants(ruleset_id: str, examples: Path | None) -> list[dict[str
             entry = {k: v for k, v in table.items() if k != "side"}
             name = entry.get("name")
             out.append(
-                {"name": name, "example": path.stem, "table": entry, "cover": cover.get(name)}
+                {
+                    "name": name,
+                    "example": example.path.stem,
+                    "table": entry,
+                    "cover": cover.get(name),
+                }
             )
     return out
 

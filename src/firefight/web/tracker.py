@@ -23,7 +23,6 @@ import hmac
 import json
 import secrets
 import threading
-import tomllib
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from firefight.dice.asking import AskingDice, Program, too_few_faces_explained
 from firefight.dice.faces import parse_faces
 from firefight.encounter import Encounter, Engine, read_scenario, show_json
 from firefight.encounter.edits import Edit
+from firefight.encounter.examples import Example, offered
 from firefight.encounter.table_dice import ask_start, ask_step, start_json, step_json
 from firefight.errors import FirefightError, InputError
 from firefight.web.builder import scenario_from_text
@@ -116,7 +116,7 @@ class Tracker:
         )
         #: The newest version each watched encounter's watchers were told of.
         self._announced: dict[str, int] = {}
-        self._example_list: list[dict[str, str]] | None = None
+        self._example_list: list[Example] | None = None
         #: Engines of scenarios asked for their start's dice before they are created, by text.
         self._starting: OrderedDict[tuple[str | None, str | None], Engine] = OrderedDict()
         #: encounter id -> (version, what made it) of its latest changes made here.
@@ -247,31 +247,23 @@ class Tracker:
         return side
 
     def examples_list(self) -> list[dict[str, str]]:
-        """The bundled example scenarios: id (``ruleset/name``), ruleset and title."""
+        """The example scenarios (the bundled folder's and those the rulesets ship): id
+        (``ruleset/name``), ruleset and title."""
+        return [{"id": e.id, "ruleset": e.ruleset, "title": e.title} for e in self._examples()]
+
+    def _examples(self) -> list[Example]:
         if self._example_list is None:
-            found = []
-            if self.examples is not None and self.examples.is_dir():
-                for path in sorted(self.examples.glob("*/encounters/*.toml")):
-                    try:
-                        title = str(tomllib.loads(path.read_text("utf-8")).get("title", path.stem))
-                    except (OSError, tomllib.TOMLDecodeError):
-                        continue
-                    ruleset = path.parent.parent.name
-                    found.append(
-                        {"id": f"{ruleset}/{path.stem}", "ruleset": ruleset, "title": title}
-                    )
-            self._example_list = found
+            self._example_list = offered(self.examples)
         return self._example_list
 
     def _example(self, example: str) -> Any:
-        known = {e["id"] for e in self.examples_list()}
-        if example not in known or self.examples is None:
+        found = {e.id: e.path for e in self._examples()}
+        if example not in found:
             raise InputError(
                 f"example {example!r} is not a bundled example",
-                tip="GET /api/examples lists them" if known else "this server has no examples",
+                tip="GET /api/examples lists them" if found else "this server has no examples",
             )
-        ruleset, name = example.split("/")
-        return read_scenario(self.examples / ruleset / "encounters" / f"{name}.toml")
+        return read_scenario(found[example])
 
     # -- reading -------------------------------------------------------------------------------
     def state(self, encounter_id: str) -> dict[str, Any]:

@@ -96,3 +96,6 @@ class Risk(Ruleset[Roll, RiskHouse]):
     house_model: ClassVar[type[HouseRules]] = RiskHouse
     kinds: ClassVar[tuple[SituationKind[Any, Any, Any], ...]] = (ROLL,)
     turns = RiskTurns
+    #: ``firefight_risk/examples``: a roll, two battles and a house rule, shipped with the
+    #: package (the tracker offers the battles).
+    examples: ClassVar[str | None] = "examples"

@@ -73,13 +73,15 @@ class RiskTurns(SimpleTurns):
             )
         self.house = spec.house
         entries = spec.combatants
-        if len(entries) != 2 or entries[0].side == entries[1].side:
+        battle = len(entries) == 2 and entries[0].side != entries[1].side
+        # a draft (the tracker's form) gets the attacker before the defender
+        if not battle and not (spec.draft and len(entries) < 2):
             raise spec.fail(
                 "combatants",
                 "a RISK battle has two combatants on two sides, the attacker first",
                 tip="give one [[combatants]] for the attacker, then one for the defender",
             )
-        self.attacker, self.defender = entries[0].name, entries[1].name
+        self.attacker, self.defender = [e.name for e in entries] + [""] * (2 - len(entries))
         self.start_armies = {e.name: self._fields(e).armies for e in entries}
 
     def _fields(self, entry: CombatantEntry) -> ArmyFields:
