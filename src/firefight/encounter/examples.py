@@ -11,7 +11,7 @@ author).
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,18 +38,20 @@ class Example:
 def offered(bundled: Path | None) -> list[Example]:
     """Every example scenario: the bundled folder's (by path), then the ones each registered
     ruleset ships (in the order ``firefight rulesets`` lists them)."""
-    found = {e.id: e for e in _bundled(bundled)}
-    for rid in available():
-        for example in shipped(rid):
-            found.setdefault(example.id, example)
-    return list(found.values())
+    return _merged(_bundled(bundled), available())
 
 
 def of_ruleset(ruleset_id: str, bundled: Path | None) -> list[Example]:
     """The example scenarios of one ruleset: the bundled folder's, then its own."""
-    found = {e.id: e for e in _bundled(bundled, ruleset_id)}
-    for example in shipped(ruleset_id):
-        found.setdefault(example.id, example)
+    return _merged(_bundled(bundled, ruleset_id), [ruleset_id])
+
+
+def _merged(bundled: Iterator[Example], rulesets: Iterable[str]) -> list[Example]:
+    """``bundled``, then what ``rulesets`` ship under ids the bundled folder does not take."""
+    found = {e.id: e for e in bundled}
+    for rid in rulesets:
+        for example in shipped(rid):
+            found.setdefault(example.id, example)
     return list(found.values())
 
 
